@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/**
+ * Images every composition may use, by key. Each can be overridden with an environment
+ * variable `MODELHOOKS_IMAGE_<KEY>` (key upper-cased, `-` → `_`), e.g.
+ * `MODELHOOKS_IMAGE_TRUSTYAI_SERVICE=quay.io/trustyai/trustyai-service:v0.20.0`.
+ */
+export const IMAGE_DEFAULTS = {
+  'trustyai-service': 'quay.io/trustyai/trustyai-service:latest',
+  'tensorflow-serving': 'tensorflow/serving:2.18.0',
+  'model-downloader': 'busybox:1.36',
+  'storage-initializer': 'kserve/storage-initializer:v0.15.2',
+  sklearnserver: 'kserve/sklearnserver:v0.15.2',
+  xgbserver: 'kserve/xgbserver:v0.15.2',
+  lgbserver: 'kserve/lgbserver:v0.15.2',
+  'kserve-tensorflow-serving': 'tensorflow/serving:2.6.2',
+  torchserve: 'pytorch/torchserve-kfs:0.9.0',
+  tritonserver: 'nvcr.io/nvidia/tritonserver:23.05-py3',
+  huggingfaceserver: 'kserve/huggingfaceserver:v0.15.2',
+} as const satisfies Record<string, string>;
+
+export type ImageKey = keyof typeof IMAGE_DEFAULTS;
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  MODELHOOKS_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb|gb)?$/i, 'a size such as 16mb').default('16mb'),
+  MODELHOOKS_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  MODELHOOKS_CACHE_ENTRIES: z.coerce.number().int().min(0).default(512),
+  MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(25),
+  MODELHOOKS_INGRESS_DOMAIN: z.string().default('example.com'),
+  MODELHOOKS_INGRESS_CLASS: z.string().default(''),
+  MODELHOOKS_DOMAIN_TEMPLATE: z.string().default('{{name}}-{{namespace}}.{{domain}}'),
+  MODELHOOKS_URL_SCHEME: z.enum(['http', 'https']).default('http'),
+  MODELHOOKS_GATEWAY: z
+    .string()
+    .regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, 'namespace/name of a Gateway')
+    .default('kserve/kserve-ingress-gateway'),
+});
+
+export interface HookConfig {
+  images: Record<ImageKey, string>;
+  ingress: { domain: string; className: string; domainTemplate: string; urlScheme: 'http' | 'https' };
+  gateway: { namespace: string; name: string };
+}
+
+export interface ServerConfig {
+  port: number;
+  bodyLimit: string;
+  logLevel: z.infer<typeof envSchema>['MODELHOOKS_LOG_LEVEL'];
+  cacheEntries: number;
+  shutdownTimeoutSeconds: number;
+  hooks: HookConfig;
+}
+
+/** Reads the configuration once, at the entry point; an invalid value names its variable. */
+export function loadConfig(env: Record<string, string | undefined>): ServerConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  const [gatewayNamespace, gatewayName] = e.MODELHOOKS_GATEWAY.split('/') as [string, string];
+  return {
+    port: e.PORT,
+    bodyLimit: e.MODELHOOKS_BODY_LIMIT,
+    logLevel: e.MODELHOOKS_LOG_LEVEL,
+    cacheEntries: e.MODELHOOKS_CACHE_ENTRIES,
+    shutdownTimeoutSeconds: e.MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS,
+    hooks: {
+      images: imagesFrom(env),
+      ingress: {
+        domain: e.MODELHOOKS_INGRESS_DOMAIN,
+        className: e.MODELHOOKS_INGRESS_CLASS,
+        domainTemplate: e.MODELHOOKS_DOMAIN_TEMPLATE,
+        urlScheme: e.MODELHOOKS_URL_SCHEME,
+      },
+      gateway: { namespace: gatewayNamespace, name: gatewayName },
+    },
+  };
+}
+
+function imagesFrom(env: Record<string, string | undefined>): Record<ImageKey, string> {
+  const images = { ...IMAGE_DEFAULTS } as Record<ImageKey, string>;
+  for (const key of Object.keys(images) as ImageKey[]) {
+    const override = env[`MODELHOOKS_IMAGE_${key.toUpperCase().replace(/-/g, '_')}`];
+    if (override) images[key] = override;
+  }
+  return images;
+}
+
+/** The configuration with every default: for tests, `render` and examples. */
+export const defaultHookConfig = (): HookConfig => loadConfig({}).hooks;

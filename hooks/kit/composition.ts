@@ -1,0 +1,105 @@
+import type { z } from 'zod';
+import type { ObjectIndex } from './observed.js';
+import type { KubeObject, Parent } from './types.js';
+
+export type UpdateMethod = 'OnDelete' | 'Recreate' | 'InPlace' | 'RollingRecreate' | 'RollingInPlace';
+
+/** A child type, as declared in the CompositeController's childResources. */
+export interface ChildType {
+  apiVersion: string;
+  kind: string;
+  /** Plural resource name, e.g. `deployments`. */
+  resource: string;
+  /** Defaults to InPlace: Metacontroller's own default, OnDelete, never applies our changes. */
+  updateStrategy?: UpdateMethod;
+}
+
+export interface PrinterColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  jsonPath: string;
+  description?: string;
+  priority?: number;
+}
+
+export interface ParentType {
+  group: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  shortNames?: string[];
+  categories?: string[];
+  /** Served versions, all with the same schema; the first one is the storage version. */
+  versions: string[];
+  printerColumns?: PrinterColumn[];
+}
+
+/** A related-resource rule of the customize hook. */
+export interface RelatedRule {
+  apiVersion: string;
+  resource: string;
+  namespace?: string;
+  names?: string[];
+  labelSelector?: { matchLabels?: Record<string, string> };
+}
+
+/** A CompositeController variant written to compositions/: which optional children it declares. */
+export interface Variant {
+  /** File suffix, e.g. `openshift` → compositions/<name>-openshift.yaml. */
+  name: string;
+  description: string;
+  optionalChildren: string[];
+}
+
+export interface SyncInput<Spec, Config = unknown> {
+  parent: Parent<Spec>;
+  /** Children Metacontroller observed for this parent (those it owns). */
+  observed: ObjectIndex;
+  /** Objects the customize hook asked for. */
+  related: ObjectIndex;
+  /** Whether the calling CompositeController declares this child type (e.g. Routes on OpenShift). */
+  declares(apiVersion: string, kind: string): boolean;
+  /** RFC 3339 time of this call, passed in: hooks never read a clock. */
+  now: string;
+  config: Config;
+  finalizing: boolean;
+}
+
+export interface SyncOutput {
+  status: Record<string, unknown>;
+  children: KubeObject[];
+  resyncAfterSeconds?: number;
+}
+
+export interface FinalizeOutput extends SyncOutput {
+  finalized: boolean;
+}
+
+export interface Composition<Spec = unknown, Config = unknown> {
+  /** Route segment and manifest name, e.g. `trustyai`. */
+  name: string;
+  parent: ParentType;
+  /** The single source of truth of the CRD's spec schema and of spec defaults. */
+  spec: z.ZodType<Spec>;
+  /** Optional schema of the status, for the CRD (unknown fields are kept regardless). */
+  status?: z.ZodType;
+  children: ChildType[];
+  /** Emitted only where the CompositeController declares them. */
+  optionalChildren?: ChildType[];
+  variants?: Variant[];
+  /** Seconds between full resyncs, written to the CompositeController. */
+  resyncPeriodSeconds?: number;
+  customize?(parent: Parent<Spec>, config: Config): RelatedRule[];
+  sync(input: SyncInput<Spec, Config>): SyncOutput;
+  finalize?(input: SyncInput<Spec, Config>): FinalizeOutput;
+  /** The status to report when the spec is invalid; defaults to the previous status. */
+  invalidStatus?(previous: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** Lets a heterogeneous list of compositions be held together. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyComposition<Config = any> = Composition<any, Config>;
+
+export function defineComposition<Spec, Config = unknown>(c: Composition<Spec, Config>): Composition<Spec, Config> {
+  return c;
+}

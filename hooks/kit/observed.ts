@@ -1,0 +1,82 @@
+import { isRecord, type KubeObject } from './types.js';
+
+/** `Kind.apiVersion`: the key Metacontroller uses for a child type in its requests. */
+export function typeKey(apiVersion: string, kind: string): string {
+  return `${kind}.${apiVersion}`;
+}
+
+/**
+ * Observed children or related objects, indexed by type and namespace/name. Built from
+ * the objects themselves rather than Metacontroller's map keys, so hook v1 keys (`name`)
+ * and v2 keys (`namespace/name`) read the same.
+ */
+export class ObjectIndex {
+  private readonly byType = new Map<string, Map<string, KubeObject>>();
+
+  constructor(
+    objects: Iterable<KubeObject>,
+    private readonly defaultNamespace: string,
+  ) {
+    for (const obj of objects) {
+      const key = typeKey(obj.apiVersion, obj.kind);
+      let group = this.byType.get(key);
+      if (!group) this.byType.set(key, (group = new Map()));
+      group.set(`${obj.metadata.namespace ?? defaultNamespace}/${obj.metadata.name}`, obj);
+    }
+  }
+
+  /** Reads a Metacontroller child or related map (`{"Kind.v": {"key": object}}`). */
+  static fromWire(map: unknown, defaultNamespace: string): ObjectIndex {
+    const objects: KubeObject[] = [];
+    if (isRecord(map)) {
+      for (const [key, group] of Object.entries(map)) {
+        if (!isRecord(group)) continue;
+        for (const obj of Object.values(group)) {
+          if (isKubeObject(obj)) objects.push(obj);
+          else if (isRecord(obj) && isRecord(obj.metadata)) objects.push(withTypeFromKey(obj, key));
+        }
+      }
+    }
+    return new ObjectIndex(objects, defaultNamespace);
+  }
+
+  get<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, name: string, namespace?: string): T | undefined {
+    return this.byType.get(typeKey(apiVersion, kind))?.get(`${namespace ?? this.defaultNamespace}/${name}`) as T | undefined;
+  }
+
+  /** Every object of one type, sorted by namespace/name so that callers are deterministic. */
+  list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string): T[] {
+    const group = this.byType.get(typeKey(apiVersion, kind));
+    if (!group) return [];
+    return [...group.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o as T);
+  }
+
+  all(): KubeObject[] {
+    return [...this.byType.keys()].sort().flatMap((key) => {
+      const [kind, ...rest] = key.split('.');
+      return this.list(rest.join('.'), kind ?? '');
+    });
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const g of this.byType.values()) n += g.size;
+    return n;
+  }
+}
+
+export function isKubeObject(value: unknown): value is KubeObject {
+  return (
+    isRecord(value) &&
+    typeof value.apiVersion === 'string' &&
+    typeof value.kind === 'string' &&
+    isRecord(value.metadata) &&
+    typeof value.metadata.name === 'string'
+  );
+}
+
+/** Objects in a map are sometimes sent without apiVersion/kind; the map key carries them. */
+function withTypeFromKey(obj: Record<string, unknown>, key: string): KubeObject {
+  const dot = key.indexOf('.');
+  return { ...obj, kind: key.slice(0, dot), apiVersion: key.slice(dot + 1) } as KubeObject;
+}

@@ -1,0 +1,152 @@
+import type { AnyComposition, ChildType, SyncInput, SyncOutput } from './composition.js';
+import { previousConditions, stampConditions, type ConditionInput } from './conditions.js';
+import { keepAll } from './keep.js';
+import { ObjectIndex } from './observed.js';
+import type { HookName, HookRequest } from './request.js';
+import { isRecord, type KubeObject, type Parent } from './types.js';
+
+export interface HookContext<Config> {
+  /** RFC 3339 time of the call. */
+  now: string;
+  config: Config;
+}
+
+/** A hook broke its own contract (a bug to fix, reported as 500, never as a deletion). */
+export class HookContractError extends Error {
+  override name = 'HookContractError';
+}
+
+export const INVALID_SPEC = 'InvalidSpec';
+
+export function runHook<Config>(
+  composition: AnyComposition<Config>,
+  hook: HookName,
+  request: HookRequest,
+  ctx: HookContext<Config>,
+): Record<string, unknown> {
+  if (hook === 'customize') return { relatedResources: runCustomize(composition, request, ctx) };
+  const input = syncInput(composition, request, ctx);
+  const parsed = composition.spec.safeParse(request.parent.spec ?? {});
+  if (!parsed.success) return invalidSpecAnswer(composition, input, hook, formatIssues(parsed.error.issues));
+  const typed = { ...input, parent: { ...input.parent, spec: parsed.data } };
+  if (hook === 'finalize') {
+    if (composition.finalize) {
+      const out = composition.finalize(typed);
+      return { ...answer(composition, typed, out), finalized: out.finalized };
+    }
+    // Children are owned and garbage-collected; finalizing keeps them until then.
+    return { status: input.parent.status, children: keepAll(input.observed.all()), finalized: true };
+  }
+  return answer(composition, typed, composition.sync(typed));
+}
+
+function runCustomize<Config>(composition: AnyComposition<Config>, request: HookRequest, ctx: HookContext<Config>) {
+  if (!composition.customize) return [];
+  const parsed = composition.spec.safeParse(request.parent.spec ?? {});
+  // An invalid spec asks for nothing: the sync hook reports the problem and keeps children.
+  if (!parsed.success) return [];
+  return composition.customize({ ...parentOf(request), spec: parsed.data }, ctx.config);
+}
+
+export function syncInput<Config>(
+  composition: AnyComposition<Config>,
+  request: HookRequest,
+  ctx: HookContext<Config>,
+): SyncInput<unknown, Config> {
+  const parent = parentOf(request);
+  const namespace = parent.metadata.namespace as string;
+  const declared = declaredResources(request.controller);
+  const types = [...composition.children, ...(composition.optionalChildren ?? [])];
+  return {
+    parent,
+    observed: ObjectIndex.fromWire(request.children, namespace),
+    related: ObjectIndex.fromWire(request.related, namespace),
+    declares: (apiVersion, kind) => {
+      const type = types.find((t) => t.apiVersion === apiVersion && t.kind === kind);
+      if (!type) return false;
+      if (!declared) return composition.children.includes(type);
+      return declared.has(`${apiVersion}/${type.resource}`);
+    },
+    now: ctx.now,
+    config: ctx.config,
+    finalizing: request.finalizing,
+  };
+}
+
+/** The parent with its namespace filled in (render may read a file without one). */
+function parentOf(request: HookRequest): Parent<unknown> {
+  const p = request.parent;
+  return {
+    apiVersion: p.apiVersion,
+    kind: p.kind,
+    metadata: { ...p.metadata, namespace: p.metadata.namespace ?? 'default' },
+    spec: p.spec,
+    status: isRecord(p.status) ? p.status : {},
+  };
+}
+
+/** `apiVersion/resource` of every child type the calling CompositeController declares. */
+function declaredResources(controller: Record<string, unknown> | undefined): Set<string> | undefined {
+  const spec = controller && isRecord(controller.spec) ? controller.spec : undefined;
+  if (!spec || !Array.isArray(spec.childResources)) return undefined;
+  return new Set(
+    spec.childResources.filter(isRecord).map((r) => `${String(r.apiVersion)}/${String(r.resource)}`),
+  );
+}
+
+/** Checks the hook's answer against the rules every composition must keep, then orders it. */
+function answer<Config>(composition: AnyComposition<Config>, input: SyncInput<unknown, Config>, out: SyncOutput) {
+  const namespace = input.parent.metadata.namespace;
+  const types: ChildType[] = [...composition.children, ...(composition.optionalChildren ?? [])];
+  for (const child of out.children) {
+    const id = `${child.kind}/${child.metadata.name}`;
+    if (!types.some((t) => t.apiVersion === child.apiVersion && t.kind === child.kind)) {
+      throw new HookContractError(`${composition.name} emitted ${id} (${child.apiVersion}), a type it does not declare`);
+    }
+    if (!input.declares(child.apiVersion, child.kind)) {
+      throw new HookContractError(`${composition.name} emitted ${id}, which the CompositeController does not declare`);
+    }
+    if (child.metadata.namespace !== namespace) {
+      throw new HookContractError(`${composition.name} emitted ${id} outside the parent's namespace ${namespace}`);
+    }
+  }
+  const response: Record<string, unknown> = { status: out.status, children: sortChildren(out.children) };
+  if (out.resyncAfterSeconds !== undefined) response.resyncAfterSeconds = out.resyncAfterSeconds;
+  return response;
+}
+
+/** Children in a stable order (kind, then name) so answers, ETags and golden files are stable. */
+export function sortChildren(children: KubeObject[]): KubeObject[] {
+  const key = (c: KubeObject) => `${c.kind}\u0000${c.apiVersion}\u0000${c.metadata.name}`;
+  return [...children].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/**
+ * An invalid spec changes nothing in the cluster: every observed child is answered as it
+ * was last applied, and `Ready=False/InvalidSpec` says which field is wrong.
+ */
+function invalidSpecAnswer<Config>(
+  composition: AnyComposition<Config>,
+  input: SyncInput<unknown, Config>,
+  hook: HookName,
+  message: string,
+): Record<string, unknown> {
+  const previous = input.parent.status;
+  const base = composition.invalidStatus ? composition.invalidStatus(previous) : { ...previous };
+  delete base.observedGeneration;
+  const before = previousConditions(previous);
+  const ready: ConditionInput = { type: 'Ready', status: 'False', reason: INVALID_SPEC, message };
+  // The other conditions were not re-evaluated: they stay exactly as last reported.
+  const others = before.filter((c) => c.type !== 'Ready');
+  base.conditions = [...stampConditions([ready], before, input.now, input.parent.metadata.generation), ...others];
+  const response: Record<string, unknown> = { status: base, children: sortChildren(keepAll(input.observed.all())) };
+  if (hook === 'finalize') response.finalized = true;
+  return response;
+}
+
+/** `spec.storage.databaseConfigurations: required when storage.format is DATABASE; …` */
+export function formatIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  return issues
+    .map((i) => `spec${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${i.message}`)
+    .join('; ');
+}

@@ -1,0 +1,75 @@
+import { isRecord, type KubeObject } from './types.js';
+
+export type HookName = 'sync' | 'customize' | 'finalize';
+export const HOOK_NAMES: readonly HookName[] = ['sync', 'customize', 'finalize'];
+
+/** A request body that passed the envelope check: still raw JSON inside. */
+export interface HookRequest {
+  controller: Record<string, unknown> | undefined;
+  parent: KubeObject;
+  children: Record<string, unknown>;
+  related: Record<string, unknown>;
+  finalizing: boolean;
+}
+
+export class RequestShapeError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+    this.name = 'RequestShapeError';
+  }
+}
+
+/**
+ * Checks the envelope of a Metacontroller request by hand. The observed children can be
+ * hundreds of KB, so only the shape that the kit relies on is checked, never each object.
+ */
+export function parseHookRequest(body: unknown): HookRequest {
+  if (!isRecord(body)) throw new RequestShapeError('body', 'must be a JSON object');
+  const parent = body.parent;
+  if (!isRecord(parent)) throw new RequestShapeError('parent', 'must be an object');
+  expectString(parent, 'apiVersion', 'parent.apiVersion');
+  expectString(parent, 'kind', 'parent.kind');
+  if (!isRecord(parent.metadata)) throw new RequestShapeError('parent.metadata', 'must be an object');
+  expectString(parent.metadata, 'name', 'parent.metadata.name');
+  optionalType(parent.metadata, 'namespace', 'string', 'parent.metadata.namespace');
+  if (parent.spec !== undefined && !isRecord(parent.spec)) throw new RequestShapeError('parent.spec', 'must be an object');
+  if (parent.status !== undefined && parent.status !== null && !isRecord(parent.status)) {
+    throw new RequestShapeError('parent.status', 'must be an object');
+  }
+  if (body.controller !== undefined && !isRecord(body.controller)) throw new RequestShapeError('controller', 'must be an object');
+  optionalType(body, 'finalizing', 'boolean', 'finalizing');
+  return {
+    controller: body.controller as Record<string, unknown> | undefined,
+    parent: parent as KubeObject,
+    children: childMap(body.children, 'children'),
+    related: childMap(body.related, 'related'),
+    finalizing: body.finalizing === true,
+  };
+}
+
+/** `{"Kind.group/version": {"key": object}}`; null stands for empty (Go's nil map). */
+function childMap(value: unknown, field: string): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) throw new RequestShapeError(field, 'must be an object keyed by Kind.apiVersion');
+  for (const [type, group] of Object.entries(value)) {
+    if (group === null) continue;
+    if (!isRecord(group)) throw new RequestShapeError(`${field}["${type}"]`, 'must be an object keyed by name');
+    for (const [key, obj] of Object.entries(group)) {
+      if (!isRecord(obj) || !isRecord(obj.metadata) || typeof obj.metadata.name !== 'string') {
+        throw new RequestShapeError(`${field}["${type}"]["${key}"]`, 'must be an object with metadata.name');
+      }
+    }
+  }
+  return value;
+}
+
+function expectString(obj: Record<string, unknown>, key: string, field: string): void {
+  if (typeof obj[key] !== 'string' || obj[key] === '') throw new RequestShapeError(field, 'must be a non-empty string');
+}
+
+function optionalType(obj: Record<string, unknown>, key: string, type: string, field: string): void {
+  if (obj[key] !== undefined && typeof obj[key] !== type) throw new RequestShapeError(field, `must be a ${type}`);
+}

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import type { Kube, KubeObject } from './kube.js';
+import { fromRoot, objectsIn, readObjects, referenceDir } from './files.js';
+
+export interface Crd extends KubeObject {
+  spec: {
+    group: string;
+    names: { kind: string; plural: string };
+    scope: string;
+    versions: Array<{ name: string; served: boolean; schema?: { openAPIV3Schema?: Schema } }>;
+  };
+}
+
+export interface Schema {
+  type?: string;
+  default?: unknown;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+}
+
+/** Upstream CRDs our children and manifests need: Metacontroller, Route, ServiceMonitor, HTTPRoute. */
+const REFERENCE_CRDS = [
+  'metacontroller-crds.yaml',
+  'route.openshift.io_routes.yaml',
+  'monitoring.coreos.com_servicemonitors.yaml',
+  'gateway.networking.k8s.io_httproutes.yaml',
+];
+
+/** Our generated CRDs (crds/, or E2E_CRDS_DIR to try the tier against other CRDs). */
+export function ourCrds(): Crd[] {
+  const dir = process.env.E2E_CRDS_DIR ? path.resolve(process.env.E2E_CRDS_DIR) : fromRoot('crds');
+  return objectsIn(dir)
+    .map((o) => o.obj)
+    .filter((o): o is Crd => o.kind === 'CustomResourceDefinition');
+}
+
+export function referenceCrds(): Crd[] {
+  return REFERENCE_CRDS.flatMap((f) => readObjects(path.join(referenceDir, 'crds', f))) as Crd[];
+}
+
+/** `group/version` + kind → the CRD serving it. */
+export function crdFor(crds: Crd[], apiVersion: string, kind: string): Crd | undefined {
+  const [group, version] = apiVersion.split('/');
+  return crds.find(
+    (c) => c.spec.group === group && c.spec.names.kind === kind && c.spec.versions.some((v) => v.name === version && v.served),
+  );
+}
+
+export function schemaFor(crd: Crd, apiVersion: string): Schema | undefined {
+  const version = apiVersion.split('/')[1];
+  return crd.spec.versions.find((v) => v.name === version)?.schema?.openAPIV3Schema;
+}
+
+/**
+ * Applies our CRDs and the reference ones and waits until each is Established. Idempotent
+ * (server-side apply), so every test file can call it and run on its own.
+ */
+export async function installCrds(kube: Kube): Promise<Crd[]> {
+  const ours = ourCrds();
+  if (ours.length === 0) throw new Error('crds/ holds no CustomResourceDefinition: run `npm run manifests`');
+  const all = [...ours, ...referenceCrds()];
+  for (const crd of all) await kube.apply(crd);
+  for (const crd of all) await kube.waitForCrdEstablished(crd.metadata.name);
+  return all;
+}
+
+export function compositionManifests(): Array<{ file: string; obj: KubeObject }> {
+  return objectsIn(fromRoot('compositions'));
+}
+
+/** CRDs plus every CompositeController of compositions/ (applied for real). */
+export async function installCompositions(kube: Kube): Promise<void> {
+  await installCrds(kube);
+  const manifests = compositionManifests();
+  if (manifests.length === 0) throw new Error('compositions/ holds no manifest: run `npm run manifests`');
+  for (const { obj } of manifests) await kube.apply(obj);
+}

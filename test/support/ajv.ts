@@ -1,0 +1,47 @@
+// The one ajv instance that every validator of the test run is compiled by, so that the big
+// built-in pool (PodSpec, ObjectMeta …) is compiled once per process and shared by all kinds.
+import { Ajv, type ErrorObject } from 'ajv';
+import { builtinSchemas } from './openapi.js';
+
+let instance: Ajv | undefined;
+
+export function sharedAjv(): Ajv {
+  if (instance) return instance;
+  const ajv = new Ajv({
+    strict: false, // OpenAPI-isms (e.g. `enum: [null]` without a null type) are legitimate here
+    allErrors: true, // a test failure should list every problem of the object at once
+    verbose: true, // errors carry the offending value, printed in type errors
+    inlineRefs: false, // shared definitions stay one function each instead of being copied per use
+    validateSchema: false, // the schemas come from Kubernetes and from our own converter, not users
+  });
+  addKubernetesFormats(ajv);
+  ajv.addSchema(builtinSchemas().pool);
+  instance = ajv;
+  return ajv;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The formats the API server itself enforces and a hook could plausibly get wrong. */
+function addKubernetesFormats(ajv: Ajv): void {
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => RFC3339.test(s) });
+  ajv.addFormat('byte', { type: 'string', validate: (s: string) => BASE64.test(s) });
+}
+
+/** `/spec/template/spec/containers/0/imagez: must NOT have additional properties` */
+export function describeError(e: ErrorObject): string {
+  const at = e.instancePath || '/';
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return `${e.instancePath}/${String(e.params.additionalProperty)}: must NOT have additional properties`;
+    case 'type':
+      return `${at}: must be ${String(e.params.type)}, got ${JSON.stringify(e.data)}`;
+    case 'enum':
+      return `${at}: must be one of ${JSON.stringify(e.params.allowedValues)}, got ${JSON.stringify(e.data)}`;
+    default:
+      return `${at}: ${e.message ?? e.keyword}`;
+  }
+}

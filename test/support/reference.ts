@@ -1,0 +1,98 @@
+// Access to the reference data kept beside the repository (../shared/reference): real CRDs,
+// Kubernetes OpenAPI documents and users' samples. Read in place, never copied into the repo.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+
+export type KubeObject = Record<string, unknown> & { apiVersion?: unknown; kind?: unknown };
+
+export interface Sample {
+  file: string;
+  object: KubeObject;
+}
+
+let root: string | undefined;
+
+/** The directory holding package.json, found upwards from this file. */
+export function repoRoot(): string {
+  if (root) return root;
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above test/support');
+    dir = parent;
+  }
+  root = dir;
+  return dir;
+}
+
+/** `$MODELHOOKS_REFERENCE_DIR`, else `<repo>/../shared/reference` (CI clones shared/ beside the repo). */
+export function referenceDir(): string {
+  const fromEnv = process.env.MODELHOOKS_REFERENCE_DIR;
+  const dir = fromEnv ? path.resolve(fromEnv) : path.resolve(repoRoot(), '../shared/reference');
+  if (!existsSync(dir)) {
+    throw new Error(`reference directory ${dir} is missing (clone shared/ beside the repo or set MODELHOOKS_REFERENCE_DIR)`);
+  }
+  return dir;
+}
+
+/** Every non-empty YAML document of a file, as plain objects. */
+export function loadYamlFile(file: string): KubeObject[] {
+  const docs = parseAllDocuments(readFileSync(file, 'utf8'));
+  return docs.flatMap((doc) => {
+    if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors[0]?.message}`);
+    const value: unknown = doc.toJS();
+    return isObject(value) ? [value] : [];
+  });
+}
+
+/** Sorted `*.yaml`/`*.yml` files of a directory; none when it does not exist. */
+export function yamlFilesIn(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => /\.ya?ml$/.test(name))
+    .sort()
+    .map((name) => path.join(dir, name));
+}
+
+/** The CRDs of one file under reference/crds (some files hold several). */
+export function loadReferenceCrds(fileName: string): KubeObject[] {
+  return loadYamlFile(path.join(referenceDir(), 'crds', fileName)).filter(isCrd);
+}
+
+/** The one CRD of a reference file, or the one for `kind` when the file holds several. */
+export function loadReferenceCrd(fileName: string, kind?: string): KubeObject {
+  const crds = loadReferenceCrds(fileName).filter((crd) => kind === undefined || crdKind(crd) === kind);
+  const [only, ...rest] = crds;
+  if (!only || rest.length > 0) {
+    const found = loadReferenceCrds(fileName).map(crdKind).join(', ');
+    throw new Error(`${fileName}: expected one CRD${kind ? ` of kind ${kind}` : ''}, found: ${found || 'none'}`);
+  }
+  return only;
+}
+
+/** Every CRD under reference/crds. */
+export function allReferenceCrds(): KubeObject[] {
+  return yamlFilesIn(path.join(referenceDir(), 'crds')).flatMap(loadYamlFile).filter(isCrd);
+}
+
+/** Every object of every file under reference/samples, in file order. */
+export function referenceSamples(): Sample[] {
+  return yamlFilesIn(path.join(referenceDir(), 'samples')).flatMap((file) =>
+    loadYamlFile(file).map((object) => ({ file: path.basename(file), object })),
+  );
+}
+
+export function isCrd(obj: KubeObject): boolean {
+  return obj.kind === 'CustomResourceDefinition' && String(obj.apiVersion).startsWith('apiextensions.k8s.io/');
+}
+
+function crdKind(crd: KubeObject): string {
+  const spec = crd.spec as { names?: { kind?: string } } | undefined;
+  return spec?.names?.kind ?? '?';
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
