@@ -56,6 +56,31 @@ export function customResourceSchema(v: CrdVersion): AnySchemaObject {
   return root;
 }
 
+/**
+ * Fills in the schema's defaults, as the API server does before it validates a custom resource
+ * (some rules rely on it: Route's `wildcardPolicy` defaults to None). Mutates `value`.
+ */
+export function applyDefaults(schema: unknown, value: unknown): void {
+  if (!isObject(schema)) return;
+  if (Array.isArray(value)) {
+    for (const item of value) applyDefaults(schema.items, item);
+    return;
+  }
+  if (!isObject(value)) return;
+  if (isObject(schema.properties)) {
+    for (const [name, sub] of Object.entries(schema.properties)) {
+      const unset = value[name] === undefined || (value[name] === null && isObject(sub) && sub.nullable !== true);
+      if (unset && isObject(sub) && sub.default !== undefined) value[name] = structuredClone(sub.default);
+      applyDefaults(sub, value[name]);
+    }
+  }
+  if (isObject(schema.additionalProperties)) {
+    for (const [name, item] of Object.entries(value)) {
+      if (!isObject(schema.properties) || !(name in schema.properties)) applyDefaults(schema.additionalProperties, item);
+    }
+  }
+}
+
 function openApiSchema(holder: unknown): unknown {
   return isObject(holder) ? holder.openAPIV3Schema : undefined;
 }

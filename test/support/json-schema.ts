@@ -46,10 +46,10 @@ export function toJsonSchema(node: unknown, opts: ConvertOptions): AnySchemaObje
 
   collapseSingleRef(out);
   if (node['x-kubernetes-int-or-string'] === true || node.format === 'int-or-string') intOrString(out);
-  if (node.nullable === true) allowNull(out);
   if (out.type === 'object' && out.additionalProperties === undefined && node['x-kubernetes-preserve-unknown-fields'] !== true) {
     if (out.properties || opts.closeEmptyObjects) out.additionalProperties = false;
   }
+  if (node.nullable === true) allowNull(out);
   return out;
 }
 

@@ -1,13 +1,14 @@
 // Strict validation of Kubernetes objects against the real schemas in shared/reference:
 // built-in kinds against the Kubernetes OpenAPI documents, custom resources against their CRDs
 // (reference CRDs, the repo's generated crds/*.yaml, and any passed in). Unknown fields fail.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { expect } from 'vitest';
-import { describeError, sharedAjv } from './ajv.js';
-import { type CrdVersion, apiVersionOf, crdVersions, customResourceSchema } from './crd-schema.js';
+import { compileShared, describeError, sharedAjv } from './ajv.js';
+import { type CrdVersion, apiVersionOf, applyDefaults, crdVersions, customResourceSchema } from './crd-schema.js';
 import { builtinSchemas, definitionRef } from './openapi.js';
-import { allReferenceCrds, isCrd, isObject, loadYamlFile, repoRoot, yamlFilesIn } from './reference.js';
+import { type KubeObject, isCrd, isObject, loadYamlFile, referenceDir, repoRoot, yamlFilesIn } from './reference.js';
 
 /** Errors of `obj` (empty when valid), each prefixed with `Kind/name: `. */
 export function validateObject(obj: unknown, extraCrds: object[] = []): string[] {
@@ -20,7 +21,7 @@ export function validateObject(obj: unknown, extraCrds: object[] = []): string[]
   if (builtin) return run(builtinValidator(builtin), obj);
   const version = findCrdVersion(apiVersion, kind, extraCrds);
   if (typeof version === 'string') return [`${labelOf(obj)}: ${version}`];
-  return run(crdValidator(version), obj);
+  return validateCustomResource(version, obj);
 }
 
 /** Fails the current test with every error of `obj`, naming its kind and name. */
@@ -37,7 +38,13 @@ export function validateAgainstCrd(crd: object, obj: unknown): string[] {
     return [`${labelOf(obj)}: ${String(obj.apiVersion)} ${String(obj.kind)} is not in this CRD (${offered})`];
   }
   if (!version.served) return [`${labelOf(obj)}: version ${version.version} is not served by its CRD`];
-  return run(crdValidator(version), obj);
+  return validateCustomResource(version, obj);
+}
+
+function validateCustomResource(version: CrdVersion, obj: Record<string, unknown>): string[] {
+  const defaulted = structuredClone(obj);
+  applyDefaults(version.schema, defaulted);
+  return run(crdValidator(version), defaulted);
 }
 
 function run(validate: ValidateFunction, obj: Record<string, unknown>): string[] {
@@ -84,7 +91,7 @@ function crdValidator(version: CrdVersion): ValidateFunction {
   let validate = byIdentity.get(version);
   if (validate) return validate;
   const key = `${apiVersionOf(version)} ${version.kind} ${JSON.stringify(version.schema)}`;
-  validate = byContent.get(key) ?? sharedAjv().compile(customResourceSchema(version));
+  validate = byContent.get(key) ?? compileShared(customResourceSchema(version));
   byContent.set(key, validate);
   byIdentity.set(version, validate);
   return validate;
@@ -93,7 +100,7 @@ function crdValidator(version: CrdVersion): ValidateFunction {
 /** The CRD version for a custom resource, or why there is none. Passed CRDs win. */
 function findCrdVersion(apiVersion: string, kind: string, extraCrds: object[]): CrdVersion | string {
   const extra = extraCrds.flatMap(versionsOf);
-  const candidates = [...extra, ...knownCrdVersions()].filter((v) => v.kind === kind);
+  const candidates = [...extra, ...knownCrdVersions(kind)].filter((v) => v.kind === kind);
   const match = candidates.find((v) => apiVersionOf(v) === apiVersion);
   if (match) return match.served ? match : `${apiVersion} ${kind} is not served by its CRD`;
   if (candidates.length > 0) {
@@ -104,12 +111,34 @@ function findCrdVersion(apiVersion: string, kind: string, extraCrds: object[]): 
   return `unknown apiVersion/kind ${apiVersion} ${kind} (no OpenAPI schema or CRD for it)`;
 }
 
-let known: CrdVersion[] | undefined;
+const crdsByKind = new Map<string, CrdVersion[]>();
+const crdsByFile = new Map<string, KubeObject[]>();
 
-/** The repo's generated crds/ first (they are what we ship), then the reference CRDs. */
-function knownCrdVersions(): CrdVersion[] {
-  if (known) return known;
-  const ours = yamlFilesIn(path.join(repoRoot(), 'crds')).flatMap(loadYamlFile).filter(isCrd);
-  known = [...ours, ...allReferenceCrds()].flatMap(crdVersions);
-  return known;
+/**
+ * Versions of `kind` from the repo's generated crds/ (first: they are what we ship), then from
+ * the reference CRDs. Only files that mention the kind are parsed: parsing every reference CRD
+ * costs ~2 s, most of it KServe's, which few tests need.
+ */
+function knownCrdVersions(kind: string): CrdVersion[] {
+  let versions = crdsByKind.get(kind);
+  if (!versions) {
+    const files = [...yamlFilesIn(path.join(repoRoot(), 'crds')), ...yamlFilesIn(path.join(referenceDir(), 'crds'))];
+    const mentions = new RegExp(`^\\s*kind:\\s*["']?${kind.replace(/\W/g, '\\$&')}["']?\\s*$`, 'm');
+    versions = files
+      .filter((file) => mentions.test(readFileSync(file, 'utf8')))
+      .flatMap(crdsIn)
+      .flatMap(versionsOf)
+      .filter((v) => v.kind === kind);
+    crdsByKind.set(kind, versions);
+  }
+  return versions;
+}
+
+function crdsIn(file: string): KubeObject[] {
+  let crds = crdsByFile.get(file);
+  if (!crds) {
+    crds = loadYamlFile(file).filter(isCrd);
+    crdsByFile.set(file, crds);
+  }
+  return crds;
 }
