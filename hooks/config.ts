@@ -9,14 +9,15 @@ export const IMAGE_DEFAULTS = {
   'trustyai-service': 'quay.io/trustyai/trustyai-service:latest',
   'tensorflow-serving': 'tensorflow/serving:2.18.0',
   'model-downloader': 'busybox:1.36',
-  'storage-initializer': 'kserve/storage-initializer:v0.15.2',
-  sklearnserver: 'kserve/sklearnserver:v0.15.2',
-  xgbserver: 'kserve/xgbserver:v0.15.2',
-  lgbserver: 'kserve/lgbserver:v0.15.2',
+  // KServe v0.20.0's cluster serving runtimes (config/runtimes/kustomization.yaml, charts' runtime tags).
+  'storage-initializer': 'kserve/storage-initializer:v0.20.0',
+  sklearnserver: 'kserve/sklearnserver:v0.20.0',
+  xgbserver: 'kserve/xgbserver:v0.20.0',
+  lgbserver: 'kserve/lgbserver:v0.20.0',
   'kserve-tensorflow-serving': 'tensorflow/serving:2.6.2',
   torchserve: 'pytorch/torchserve-kfs:0.9.0',
   tritonserver: 'nvcr.io/nvidia/tritonserver:23.05-py3',
-  huggingfaceserver: 'kserve/huggingfaceserver:v0.15.2',
+  huggingfaceserver: 'kserve/huggingfaceserver:v0.20.0',
 } as const satisfies Record<string, string>;
 
 export type ImageKey = keyof typeof IMAGE_DEFAULTS;

@@ -34,3 +34,11 @@ export interface Parent<Spec> {
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Builders return `@kubernetes/client-node` types, where every field is optional; the kit
+ * routes children by apiVersion, kind and name. This is the one place that bridges the two.
+ */
+export function asChild(obj: { apiVersion?: string; kind?: string; metadata?: { name?: string } }): KubeObject {
+  return obj as unknown as KubeObject;
+}

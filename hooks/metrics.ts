@@ -1,0 +1,27 @@
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+export type Outcome = 'ok' | 'cached' | 'not_modified' | 'bad_request' | 'not_found' | 'too_large' | 'error';
+
+export interface HookMetrics {
+  registry: Registry;
+  requests: Counter<'composition' | 'hook' | 'outcome'>;
+  duration: Histogram<'composition' | 'hook' | 'outcome'>;
+}
+
+/** A private registry per app, so that tests and several apps in one process never share counters. */
+export function createMetrics(): HookMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['composition', 'hook', 'outcome'] as const;
+  return {
+    registry,
+    requests: new Counter({ name: 'modelhooks_hook_requests_total', help: 'Hook requests by composition, hook and outcome.', labelNames, registers: [registry] }),
+    duration: new Histogram({
+      name: 'modelhooks_hook_request_duration_seconds',
+      help: 'Time to answer a hook request, from the first byte read to the last byte written.',
+      labelNames,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+  };
+}

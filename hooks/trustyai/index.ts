@@ -1,0 +1,96 @@
+import { asChild, defineComposition, lastApplied, type KubeObject } from '../kit/index.js';
+import type { HookConfig } from '../config.js';
+import { deploymentFor } from './deployment.js';
+import { modelMeshFor } from './modelmesh.js';
+import { deploymentName, MODEL_SERVING_CONFIG, pvcName, serviceName } from './names.js';
+import { pvcFor } from './pvc.js';
+import { routeFor } from './route.js';
+import { serviceFor } from './service.js';
+import { serviceMonitorFor } from './servicemonitor.js';
+import { trustyaiSpecSchema, trustyaiStatusSchema, type TrustyAISpec } from './spec.js';
+import { statusFrom } from './status.js';
+
+const ROUTE = { apiVersion: 'route.openshift.io/v1', kind: 'Route' };
+const SERVICE_MONITOR = { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor' };
+
+export const trustyai = defineComposition<TrustyAISpec, HookConfig>({
+  name: 'trustyai',
+  parent: {
+    group: 'trustyai.opendatahub.io',
+    kind: 'TrustyAIService',
+    plural: 'trustyaiservices',
+    singular: 'trustyaiservice',
+    shortNames: ['tas'],
+    categories: ['modelhooks'],
+    // v1 is the storage version upstream; v1alpha1 YAML keeps applying (same schema).
+    versions: ['v1', 'v1alpha1'],
+    printerColumns: [
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+      { name: 'Replicas', type: 'integer', jsonPath: '.status.replicas' },
+      { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason', priority: 1 },
+    ],
+  },
+  spec: trustyaiSpecSchema,
+  status: trustyaiStatusSchema,
+  children: [
+    { apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments' },
+    { apiVersion: 'v1', kind: 'Service', resource: 'services' },
+    { apiVersion: 'v1', kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims' },
+    { apiVersion: 'v1', kind: 'ConfigMap', resource: 'configmaps' },
+  ],
+  optionalChildren: [
+    { ...ROUTE, resource: 'routes' },
+    { ...SERVICE_MONITOR, resource: 'servicemonitors' },
+  ],
+  variants: [
+    { name: 'openshift', description: 'OpenShift: a Route and a ServiceMonitor', optionalChildren: ['routes', 'servicemonitors'] },
+    { name: 'prometheus', description: 'Prometheus Operator: a ServiceMonitor', optionalChildren: ['servicemonitors'] },
+  ],
+  // A safety net for changes Metacontroller does not watch (another service's ConfigMap).
+  resyncPeriodSeconds: 300,
+
+  customize(parent) {
+    const rules = [
+      { apiVersion: 'v1', resource: 'configmaps', names: [MODEL_SERVING_CONFIG] },
+      // Every TrustyAIService of the namespace shares model-serving-config.
+      { apiVersion: 'trustyai.opendatahub.io/v1', resource: 'trustyaiservices' },
+    ];
+    const secret = parent.spec.storage.databaseConfigurations;
+    if (parent.spec.storage.format === 'DATABASE' && secret) rules.push({ apiVersion: 'v1', resource: 'secrets', names: [secret] });
+    return rules;
+  },
+
+  sync(input) {
+    const { parent, observed, related, config } = input;
+    const spec = parent.spec;
+    const withRoute = input.declares(ROUTE.apiVersion, ROUTE.kind);
+    const withMonitor = input.declares(SERVICE_MONITOR.apiVersion, SERVICE_MONITOR.kind);
+
+    // 1. Observe what exists.
+    const deployment = observed.get('apps/v1', 'Deployment', deploymentName(parent));
+    const pvc = observed.get('v1', 'PersistentVolumeClaim', pvcName(parent));
+    const route = observed.get(ROUTE.apiVersion, ROUTE.kind, serviceName(parent));
+    const secret = spec.storage.databaseConfigurations;
+    const dbSecret = secret ? related.get('v1', 'Secret', secret) : undefined;
+    const modelMesh = modelMeshFor(input);
+
+    // 2. Status from what was observed.
+    const status = statusFrom(input, { deployment, pvc, dbSecret, route, withRoute, modelMesh: modelMesh.condition });
+
+    // 3. Desired children.
+    const children: KubeObject[] = [
+      asChild(deploymentFor(parent, { image: config.images['trustyai-service'], setFsGroup: !withRoute })),
+      asChild(serviceFor(parent)),
+    ];
+    if (spec.storage.format === 'PVC') children.push(asChild(pvcFor(parent)));
+    // Switching to DATABASE must not delete the data already on the volume.
+    else if (pvc) children.push(lastApplied(pvc));
+    if (modelMesh.configMap) children.push(asChild(modelMesh.configMap));
+    if (withRoute) children.push(routeFor(parent));
+    if (withMonitor) children.push(serviceMonitorFor(parent));
+    return { status, children };
+  },
+
+  invalidStatus: (previous) => ({ ...previous, phase: 'Not Ready', ready: 'False' }),
+});

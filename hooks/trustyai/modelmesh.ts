@@ -1,0 +1,92 @@
+import type { V1ConfigMap } from '@kubernetes/client-node';
+import { Document, parseDocument } from 'yaml';
+import { condition, isRecord, type ConditionInput, type KubeObject, type SyncInput } from '../kit/index.js';
+import { labelsFor, MODEL_SERVING_CONFIG, payloadProcessorUrl } from './names.js';
+import type { TrustyAISpec } from './spec.js';
+
+export const MODELMESH_READY = 'ModelMeshReady';
+const CONFIG_KEY = 'config.yaml';
+const TRUSTYAI = { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService' };
+
+export interface ModelMeshDecision {
+  configMap?: V1ConfigMap;
+  condition: ConditionInput;
+}
+
+/**
+ * ModelMesh reads its payload processors from one ConfigMap per namespace. Three cases:
+ * absent or ours → we write it (keeping what others put there); someone else's → we leave
+ * it alone and say which line to add; ours but owned by another TrustyAIService → that
+ * one writes every service's URL, we only check ours is there.
+ */
+export function modelMeshFor(input: SyncInput<TrustyAISpec>): ModelMeshDecision {
+  const { parent, observed, related } = input;
+  const namespace = parent.metadata.namespace as string;
+  const own = payloadProcessorUrl(parent.metadata.name, namespace);
+  const owned = observed.get('v1', 'ConfigMap', MODEL_SERVING_CONFIG);
+  const existing = owned ?? related.get('v1', 'ConfigMap', MODEL_SERVING_CONFIG);
+  const listed = processorsIn(existing);
+
+  if (!existing || owned) {
+    const urls = serviceUrls(input, own);
+    const configMap = configMapFor(input, existing, urls);
+    return { configMap, condition: condition.true(MODELMESH_READY, 'PayloadProcessorConfigured', `${MODEL_SERVING_CONFIG} lists ${own}`) };
+  }
+  if (listed.includes(own)) {
+    return { condition: condition.true(MODELMESH_READY, 'PayloadProcessorConfigured', `${MODEL_SERVING_CONFIG} lists ${own}`) };
+  }
+  if (existing.metadata.labels?.['app.kubernetes.io/managed-by'] === 'modelhooks') {
+    const ownerName = existing.metadata.ownerReferences?.find((o) => o.controller)?.name;
+    const owner = ownerName ? `TrustyAIService ${ownerName}` : 'another TrustyAIService';
+    return {
+      condition: condition.unknown(MODELMESH_READY, 'WaitingForConfigMapOwner', `${MODEL_SERVING_CONFIG} is written by ${owner}, which adds ${own} on its next sync`),
+    };
+  }
+  const line = `payloadProcessors: ${[...listed, own].join(' ')}`;
+  return {
+    condition: condition.false(
+      MODELMESH_READY,
+      'ConfigMapNotManaged',
+      `ConfigMap ${MODEL_SERVING_CONFIG} in ${namespace} is not managed by modelhooks; set this line in its ${CONFIG_KEY}: ${line}`,
+    ),
+  };
+}
+
+/** URLs of every live TrustyAIService of the namespace (ours included), sorted. */
+function serviceUrls(input: SyncInput<TrustyAISpec>, own: string): string[] {
+  const namespace = input.parent.metadata.namespace as string;
+  const others = input.related
+    .list(TRUSTYAI.apiVersion, TRUSTYAI.kind)
+    .filter((t) => !t.metadata.deletionTimestamp)
+    .map((t) => payloadProcessorUrl(t.metadata.name, namespace));
+  return [...new Set([own, ...others])].sort();
+}
+
+function configMapFor(input: SyncInput<TrustyAISpec>, existing: KubeObject | undefined, urls: string[]): V1ConfigMap {
+  const namespace = input.parent.metadata.namespace as string;
+  const data = existing && isRecord(existing.data) ? (existing.data as Record<string, string>) : {};
+  const parsed = parseDocument(data[CONFIG_KEY] ?? '');
+  // Unreadable YAML in our own ConfigMap is replaced: ModelMesh could not read it either.
+  const doc = parsed.errors.length === 0 && isRecord(parsed.toJS()) ? parsed : new Document({});
+  // Processors that are not a TrustyAIService of this namespace belong to someone else: keep them.
+  const foreign = processorsIn(existing).filter((p) => !isTrustyAiUrl(p, namespace));
+  doc.set('payloadProcessors', [...foreign, ...urls].join(' '));
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: MODEL_SERVING_CONFIG, namespace, labels: labelsFor(input.parent) },
+    data: { ...data, [CONFIG_KEY]: doc.toString({ lineWidth: 0 }) },
+  };
+}
+
+function processorsIn(configMap: KubeObject | undefined): string[] {
+  const data = configMap && isRecord(configMap.data) ? configMap.data : {};
+  const text = typeof data[CONFIG_KEY] === 'string' ? data[CONFIG_KEY] : '';
+  const doc = parseDocument(text);
+  const value: unknown = doc.errors.length === 0 && isRecord(doc.toJS()) ? (doc.toJS() as Record<string, unknown>).payloadProcessors : undefined;
+  return typeof value === 'string' ? value.split(/\s+/).filter((p) => p !== '') : [];
+}
+
+function isTrustyAiUrl(url: string, namespace: string): boolean {
+  return new RegExp(`^http://[a-z0-9-]+\\.${namespace}\\.svc\\.cluster\\.local/consumer/kserve/v2$`).test(url);
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/** A Kubernetes quantity as users write it: `1Gi`, `500Mi`, or a bare number of bytes. */
+const quantity = z.union([z.string().regex(/^[0-9.]+([eE][-+]?[0-9]+|[KMGTPE]i?|[munk])?$/, 'a quantity such as 1Gi'), z.number().int().min(0)]);
+
+const storage = z
+  .object({
+    format: z.enum(['PVC', 'DATABASE']).describe('Where the service keeps its data: PVC or DATABASE.'),
+    folder: z.string().default('/inputs').describe('Mount path of the PVC (PVC mode).'),
+    size: quantity.default('1Gi').describe('Size of the PVC (PVC mode).'),
+    pv: z.string().optional().describe('Bind the PVC to this existing PersistentVolume (PVC mode).'),
+    databaseConfigurations: z
+      .string()
+      .optional()
+      .describe('Name of the Secret with the database connection keys (DATABASE mode).'),
+  })
+  .describe('Storage of the inference data.');
+
+const metrics = z
+  .object({
+    schedule: z.string().describe('How often metrics are computed, e.g. 5s.'),
+    batchSize: z.number().int().min(1).default(5000).describe('Number of latest inferences used per metric.'),
+  })
+  .describe('Metrics computation.');
+
+const DURATION = /^[0-9]+(ms|s|m|h|d)$/;
+
+export const trustyaiSpecSchema = z
+  .object({
+    storage,
+    data: z
+      .object({
+        filename: z.string().optional().describe('File the inference data is written to, e.g. data.csv.'),
+        format: z.string().optional().describe('Format of the data file, e.g. CSV.'),
+      })
+      .optional(),
+    metrics: metrics.optional().describe('Metrics computation (upstream spelling).'),
+    trustyaiMetrics: metrics.optional().describe('Metrics computation (the design proposal spelling; same as metrics).'),
+    replicas: z.number().int().min(0).max(2147483647).default(1).describe('Number of service replicas.'),
+    serviceMonitoring: z
+      .object({
+        interval: z.string().default('4s').describe('Scrape interval.'),
+        metrics: z.array(z.string()).default(['trustyai_spd', 'trustyai_dir']).describe('Metric names the ServiceMonitor asks for.'),
+      })
+      .optional()
+      .describe('ServiceMonitor overrides (only used where ServiceMonitors are declared).'),
+  })
+  .superRefine((spec, ctx) => {
+    if (spec.storage.format === 'DATABASE' && !spec.storage.databaseConfigurations) {
+      ctx.addIssue({ code: 'custom', path: ['storage', 'databaseConfigurations'], message: 'required when storage.format is DATABASE (the name of the Secret with the connection keys)' });
+    }
+    const m = spec.metrics ?? spec.trustyaiMetrics;
+    if (!m) ctx.addIssue({ code: 'custom', path: ['metrics', 'schedule'], message: 'required (metrics.schedule or trustyaiMetrics.schedule)' });
+    else if (!DURATION.test(m.schedule)) {
+      ctx.addIssue({ code: 'custom', path: [spec.metrics ? 'metrics' : 'trustyaiMetrics', 'schedule'], message: `"${m.schedule}" is not a duration such as 5s or 1m` });
+    }
+  });
+
+export type TrustyAISpec = z.infer<typeof trustyaiSpecSchema>;
+
+/** The metrics settings, whichever spelling the user chose (upstream's wins if both are given). */
+export function metricsOf(spec: TrustyAISpec): { schedule: string; batchSize: number } {
+  return (spec.metrics ?? spec.trustyaiMetrics) as { schedule: string; batchSize: number };
+}
+
+export const trustyaiStatusSchema = z.object({
+  phase: z.string().optional().describe('Ready or Not Ready.'),
+  replicas: z.number().int().optional(),
+  ready: z.string().optional().describe('"True" when the service is ready.'),
+  conditions: z
+    .array(
+      z.object({
+        type: z.string(),
+        status: z.string(),
+        reason: z.string().optional(),
+        message: z.string().optional(),
+        lastTransitionTime: z.string().optional(),
+        observedGeneration: z.number().int().optional(),
+      }),
+    )
+    .optional(),
+  observedGeneration: z.number().int().optional(),
+});

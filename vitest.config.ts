@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Examples import the package as users do (`modelhooks/kit`); here that is the source.
+const source = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      'modelhooks/kit': source('./hooks/kit/index.ts'),
+      'modelhooks/testing': source('./hooks/testing.ts'),
+    },
+  },
+  test: {
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    exclude: ['test/e2e/**', 'node_modules/**'],
+    // Two cores: forks in parallel, but no more than the machine has.
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+  },
+});
