@@ -1,0 +1,121 @@
+import {
+  condition,
+  deploymentReadiness,
+  isRecord,
+  jobState,
+  pvcReadiness,
+  type ConditionInput,
+  type KubeObject,
+} from '../kit/index.js';
+import { SERVER_MOUNT } from './names.js';
+
+export type Phase = 'Pending' | 'CreatingStorage' | 'Downloading' | 'Serving' | 'Ready' | 'Failed';
+export const PHASES: readonly Phase[] = ['Pending', 'CreatingStorage', 'Downloading', 'Serving', 'Ready', 'Failed'];
+
+export const STORAGE_READY = 'StorageReady';
+export const MODEL_DOWNLOADED = 'ModelDownloaded';
+export const DEPLOYMENT_READY = 'DeploymentReady';
+
+/** What the previous status remembers; anything malformed in it is ignored. */
+export interface Remembered {
+  downloadedHash?: string;
+  failedHash?: string;
+  phase?: string;
+  message?: string;
+}
+
+/** Everything the lifecycle looks at: the current URL's hash, the observed children, the previous status. */
+export interface Observation {
+  hash: string;
+  modelURL: string;
+  jobName: string;
+  pvcName: string;
+  pvc: KubeObject | undefined;
+  job: KubeObject | undefined;
+  deployment: KubeObject | undefined;
+  previous: Remembered;
+}
+
+export interface Decision {
+  phase: Phase;
+  message: string;
+  /** The hash the model server serves; undefined while nothing was ever downloaded (no Deployment). */
+  servingHash: string | undefined;
+  downloadedHash: string | undefined;
+  failedHash: string | undefined;
+  /** Whether the current URL's Job is wanted (running, kept after success or failure, or to be created). */
+  runJob: boolean;
+  conditions: { storage: ConditionInput; download: ConditionInput; deployment: ConditionInput };
+}
+
+const HASH = /^[0-9a-f]{8}$/;
+
+export function rememberedFrom(status: Record<string, unknown>): Remembered {
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const hash = (v: unknown) => (typeof v === 'string' && HASH.test(v) ? v : undefined);
+  return { downloadedHash: hash(status.downloadedHash), failedHash: hash(status.failedHash), phase: str(status.phase), message: str(status.message) };
+}
+
+/**
+ * The lifecycle as a pure function. A download counts once its Job succeeded or the
+ * status remembers it (so a Job removed after success is never run again); a failure is
+ * remembered the same way, so nothing is retried until the URL changes.
+ */
+export function decide(o: Observation): Decision {
+  const job = jobState(o.job);
+  const downloaded = job.state === 'Succeeded' || o.previous.downloadedHash === o.hash;
+  const failed = !downloaded && (job.state === 'Failed' || (job.state === 'Missing' && o.previous.failedHash === o.hash));
+  const servingHash = downloaded ? o.hash : o.previous.downloadedHash;
+  const conditions = {
+    storage: { type: STORAGE_READY, ...pvcReadiness(o.pvc) },
+    download: downloadCondition(o, downloaded, failed, job.reason),
+    deployment: deploymentCondition(o.deployment, servingHash),
+  };
+  return {
+    ...phaseOf(o, conditions, downloaded, failed, servingHash),
+    servingHash,
+    downloadedHash: servingHash,
+    failedHash: failed ? o.hash : undefined,
+    runJob: o.job !== undefined || (!downloaded && !failed),
+    conditions,
+  };
+}
+
+function phaseOf(o: Observation, c: Decision['conditions'], downloaded: boolean, failed: boolean, servingHash: string | undefined) {
+  if (failed) return { phase: 'Failed' as const, message: c.download.message };
+  if (downloaded) return c.deployment.status === 'True' ? { phase: 'Ready' as const, message: c.deployment.message } : { phase: 'Serving' as const, message: c.deployment.message };
+  if (servingHash) return { phase: 'Downloading' as const, message: `${c.download.message}; model ${servingHash} keeps serving` };
+  if (!o.pvc) return { phase: 'Pending' as const, message: `PersistentVolumeClaim ${o.pvcName} is being created` };
+  if (c.storage.status !== 'True') return { phase: 'CreatingStorage' as const, message: c.storage.message };
+  return { phase: 'Downloading' as const, message: c.download.message };
+}
+
+function downloadCondition(o: Observation, downloaded: boolean, failed: boolean, jobReason: string): ConditionInput {
+  if (downloaded) return condition.true(MODEL_DOWNLOADED, 'ModelDownloaded', `model ${o.hash} was downloaded from ${o.modelURL}`);
+  if (failed) {
+    // A failed Job removed by hand leaves its reason only in the status we wrote before.
+    const remembered = o.previous.phase === 'Failed' && o.previous.message?.startsWith(`Job ${o.jobName} failed: `) ? o.previous.message : undefined;
+    const message = o.job ? `Job ${o.jobName} failed: ${jobReason}` : (remembered ?? `Job ${o.jobName} failed: the Job was removed`);
+    return condition.false(MODEL_DOWNLOADED, 'DownloadFailed', message);
+  }
+  return condition.unknown(MODEL_DOWNLOADED, 'Downloading', `Job ${o.jobName} is downloading ${o.modelURL}`);
+}
+
+/** Available is not enough: the Deployment must also run the model the status says it serves. */
+function deploymentCondition(deployment: KubeObject | undefined, servingHash: string | undefined): ConditionInput {
+  if (!servingHash) return condition.unknown(DEPLOYMENT_READY, 'WaitingForModel', 'the model server starts once the model is downloaded');
+  if (deployment && servedPathOf(deployment) !== `${SERVER_MOUNT}/${servingHash}`) {
+    return condition.unknown(DEPLOYMENT_READY, 'RolloutPending', `Deployment ${deployment.metadata.name} is moving to model ${servingHash}`);
+  }
+  return { type: DEPLOYMENT_READY, ...deploymentReadiness(deployment) };
+}
+
+/** `--model_base_path` of an observed Deployment's first container. */
+export function servedPathOf(deployment: KubeObject): string | undefined {
+  const spec = isRecord(deployment.spec) ? deployment.spec : {};
+  const template = isRecord(spec.template) && isRecord(spec.template.spec) ? spec.template.spec : {};
+  const container = Array.isArray(template.containers) && isRecord(template.containers[0]) ? template.containers[0] : {};
+  const args = Array.isArray(container.args) ? container.args : [];
+  const flag = args.find((a): a is string => typeof a === 'string' && a.startsWith('--model_base_path='));
+  return flag?.slice('--model_base_path='.length);
+}

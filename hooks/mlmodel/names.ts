@@ -1,0 +1,39 @@
+import { childName, shortHash, standardLabels, type ObjectMeta } from '../kit/index.js';
+
+type Named = { metadata: ObjectMeta };
+
+export const COMPONENT_SERVER = 'model-server';
+export const COMPONENT_DOWNLOAD = 'model-download';
+export const COMPONENT_STORAGE = 'model-storage';
+
+export const REST_PORT = 8501;
+export const GRPC_PORT = 8500;
+/** Where the download Job sees the claim, and where the server sees it (read-only). */
+export const DOWNLOAD_MOUNT = '/mnt/model';
+export const SERVER_MOUNT = '/models';
+export const MODEL_VOLUME = 'model-storage';
+
+/** The 8 hex characters naming a model URL: its directory on the claim and its Job. */
+export const modelHash = (modelURL: string): string => shortHash(modelURL, 8);
+
+export const pvcName = (p: Named): string => childName([p.metadata.name, 'pvc']);
+export const jobName = (p: Named, hash: string): string => childName([p.metadata.name, 'download', hash]);
+export const deploymentName = (p: Named): string => childName([p.metadata.name, 'server']);
+export const serviceName = (p: Named): string => childName([p.metadata.name, 'service'], { dns1035: true });
+
+/** `<service>.<ns>.svc.cluster.local:8501`: the REST endpoint the original promised. */
+export function serviceEndpoint(p: Named): string {
+  return `${serviceName(p)}.${p.metadata.namespace ?? 'default'}.svc.cluster.local:${REST_PORT}`;
+}
+
+/** The parent's name as a label value; a name too long for one is shortened with a hash, so two never collide. */
+const instanceOf = (p: Named): string => (p.metadata.name.length <= 63 ? p.metadata.name : childName([p.metadata.name]));
+
+export function labelsFor(p: Named, component: string): Record<string, string> {
+  return standardLabels({ name: 'mlmodel', instance: instanceOf(p), component, partOf: 'mlmodel' });
+}
+
+/** The server Deployment's selector: immutable, so only labels that never change. */
+export function serverSelector(p: Named): Record<string, string> {
+  return { 'app.kubernetes.io/instance': instanceOf(p), 'app.kubernetes.io/component': COMPONENT_SERVER };
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { conditionsFor, readyFrom, type Parent } from '../kit/index.js';
+import { PHASES, type Decision } from './lifecycle.js';
+import { serviceEndpoint } from './names.js';
+import type { MLModelSpec } from './spec.js';
+
+/*
+ * Ready
+ * ├── StorageReady      PVC <n>-pvc is Bound
+ * ├── ModelDownloaded   the current modelURL was downloaded (Job succeeded, or remembered)
+ * └── DeploymentReady   <n>-server serves that model and is available
+ */
+
+const conditionSchema = z.object({
+  type: z.string(),
+  status: z.enum(['True', 'False', 'Unknown']),
+  reason: z.string(),
+  message: z.string(),
+  lastTransitionTime: z.string(),
+  observedGeneration: z.number().int().optional(),
+});
+
+/** The original status (phase, message, serviceEndpoint, observedGeneration) plus what the lifecycle remembers. */
+export const mlmodelStatus = z.object({
+  phase: z.enum(PHASES as [string, ...string[]]).optional(),
+  message: z.string().optional(),
+  serviceEndpoint: z.string().optional(),
+  observedGeneration: z.number().int().optional(),
+  downloadedHash: z.string().optional().describe('Hash of the modelURL whose download succeeded: never downloaded again.'),
+  failedHash: z.string().optional().describe('Hash of the modelURL whose download failed: not retried until modelURL changes.'),
+  conditions: z.array(conditionSchema).optional(),
+});
+
+export function statusFrom(input: { parent: Parent<MLModelSpec>; now: string }, d: Decision): Record<string, unknown> {
+  const { storage, download, deployment } = d.conditions;
+  const status: Record<string, unknown> = { phase: d.phase, message: d.message };
+  if (input.parent.spec.expose && d.servingHash) status.serviceEndpoint = serviceEndpoint(input.parent);
+  if (d.downloadedHash) status.downloadedHash = d.downloadedHash;
+  if (d.failedHash) status.failedHash = d.failedHash;
+  status.conditions = conditionsFor(input, [readyFrom([storage, download, deployment]), storage, download, deployment]);
+  return status;
+}
+
+/** An invalid spec changes nothing but the phase: the Ready condition names the field. */
+export function invalidStatus(previous: Record<string, unknown>): Record<string, unknown> {
+  return { ...previous, phase: 'Failed', message: 'the spec is invalid: see the Ready condition' };
+}

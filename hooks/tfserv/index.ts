@@ -1,0 +1,61 @@
+import { defineComposition, lastApplied, type KubeObject, type RelatedRule } from '../kit/index.js';
+import type { HookConfig } from '../config.js';
+import { deploymentFor } from './deployment.js';
+import { modelsFileOf } from './models-file.js';
+import { deploymentName, serviceName } from './names.js';
+import { serviceFor } from './service.js';
+import { tfservSpec, type TfservSpec } from './spec.js';
+import { configMapCondition, statusFrom, tfservStatus } from './status.js';
+
+/**
+ * Tfserv (servapi.dev-state.com/v1alpha1): TensorFlow Serving configured by a models file
+ * in a ConfigMap. Replaces the dev-state Go operator; its YAML applies unchanged.
+ */
+export const tfserv = defineComposition<TfservSpec, HookConfig>({
+  name: 'tfserv',
+  parent: {
+    group: 'servapi.dev-state.com',
+    kind: 'Tfserv',
+    plural: 'tfservs',
+    singular: 'tfserv',
+    shortNames: ['tfs'],
+    versions: ['v1alpha1'],
+    printerColumns: [
+      { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas', description: 'Desired replicas' },
+      { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas', description: 'Ready replicas' },
+      { name: 'Status', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason', description: 'Why Ready is what it is' },
+    ],
+  },
+  spec: tfservSpec,
+  status: tfservStatus,
+  children: [
+    { apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments' },
+    { apiVersion: 'v1', kind: 'Service', resource: 'services' },
+  ],
+
+  /** The sync hook needs the models file, and must know when the ConfigMap appears. */
+  customize(parent): RelatedRule[] {
+    return [{ apiVersion: 'v1', resource: 'configmaps', names: [parent.spec.configMap] }];
+  },
+
+  sync(input) {
+    const { parent } = input;
+    // Observe: the ConfigMap (related) and our children.
+    const configMap = input.related.get('v1', 'ConfigMap', parent.spec.configMap);
+    const models = modelsFileOf(configMap, parent.spec.configFileName);
+    const observedDeployment = input.observed.get('apps/v1', 'Deployment', deploymentName(parent));
+    const observedService = input.observed.get('v1', 'Service', serviceName(parent));
+
+    // Status from what exists now.
+    const configMapFound = configMapCondition(parent, configMap, models !== undefined);
+    const status = statusFrom(input, configMapFound, observedDeployment, observedService);
+
+    // Desired: without the models file no Deployment is created, and a running one is kept as it was.
+    const image = parent.spec.image ?? input.config.images['tensorflow-serving'];
+    const deployment: KubeObject | undefined = models
+      ? deploymentFor(parent, image, models)
+      : observedDeployment && lastApplied(observedDeployment);
+    const children = [serviceFor(parent), ...(deployment ? [deployment] : [])];
+    return { status, children };
+  },
+});

@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import { defaultHookConfig } from '../../hooks/config.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { mlmodel } from '../../hooks/mlmodel/index.js';
+import { modelHash } from '../../hooks/mlmodel/names.js';
+import { runSync, type SyncResult } from '../../hooks/testing.js';
+import { appliedOptions } from '../support/golden.js';
+import { expectValid } from '../support/validate.js';
+
+// Walks every phase of the MLModel lifecycle (COMPOSITIONS.md §3) through observed children
+// and the previous status, checking children and status at each step.
+const config = defaultHookConfig();
+const URL_A = 'https://models.example.com/resnet/v1.tar.gz';
+const URL_B = 'https://models.example.com/resnet/v2.zip';
+const A = modelHash(URL_A);
+const B = modelHash(URL_B);
+const T0 = '2025-12-31T00:00:00Z';
+
+function parent(opts: { url?: string; status?: Record<string, unknown>; expose?: boolean } = {}): KubeObject {
+  return {
+    apiVersion: 'oda.tmforum.org.oda.tmforum.org/v1beta1',
+    kind: 'MLModel',
+    metadata: { name: 'resnet', namespace: 'ml', generation: 1 },
+    spec: { modelURL: opts.url ?? URL_A, storageSize: '5Gi', framework: 'tensorflow', replicas: 1, expose: opts.expose ?? true },
+    ...(opts.status ? { status: opts.status } : {}),
+  } as KubeObject;
+}
+
+const meta = (kind: string, name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name, namespace: 'ml', generation: 1 }, kind, ...extra });
+const pvc = (phase: 'Pending' | 'Bound') => ({ apiVersion: 'v1', ...meta('PersistentVolumeClaim', 'resnet-pvc'), status: { phase } }) as KubeObject;
+const job = (hash: string, state: 'active' | 'succeeded' | 'failed') => {
+  const status =
+    state === 'active'
+      ? { active: 1, startTime: T0 }
+      : state === 'succeeded'
+        ? { succeeded: 1, completionTime: T0, conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: T0 }] }
+        : { failed: 4, conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: T0 }] };
+  return { apiVersion: 'batch/v1', ...meta('Job', `resnet-download-${hash}`), status } as KubeObject;
+};
+const deployment = (hash: string, state: 'progressing' | 'available') =>
+  ({
+    apiVersion: 'apps/v1',
+    ...meta('Deployment', 'resnet-server', {
+      spec: { replicas: 1, template: { spec: { containers: [{ name: 'tensorflow-serving', args: [`--model_name=resnet`, `--model_base_path=/models/${hash}`] }] } } },
+    }),
+    status:
+      state === 'available'
+        ? { observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }] }
+        : { observedGeneration: 1, replicas: 1, updatedReplicas: 1, unavailableReplicas: 1, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }] },
+  }) as KubeObject;
+
+interface Step {
+  reason: string;
+  url?: string;
+  expose?: boolean;
+  previous?: Record<string, unknown>;
+  observed: KubeObject[];
+  phase: string;
+  children: string[];
+  /** The model path the Deployment serves, when there is one. */
+  serves?: string;
+  status?: Record<string, unknown>;
+  conditions?: Record<string, string>;
+}
+
+const all = (hash: string) => ['Deployment/resnet-server', `Job/resnet-download-${hash}`, 'PersistentVolumeClaim/resnet-pvc', 'Service/resnet-service'];
+const endpoint = 'resnet-service.ml.svc.cluster.local:8501';
+
+const steps: Step[] = [
+  {
+    reason: 'first sync: the claim and the Job are created together (a WaitForFirstConsumer claim binds only once the Job uses it)',
+    observed: [],
+    phase: 'Pending',
+    children: [`Job/resnet-download-${A}`, 'PersistentVolumeClaim/resnet-pvc'],
+    conditions: { Ready: 'Unknown', StorageReady: 'Unknown', ModelDownloaded: 'Unknown', DeploymentReady: 'Unknown' },
+  },
+  {
+    reason: 'claim observed but pending: CreatingStorage',
+    observed: [pvc('Pending')],
+    phase: 'CreatingStorage',
+    children: [`Job/resnet-download-${A}`, 'PersistentVolumeClaim/resnet-pvc'],
+    status: { message: 'PersistentVolumeClaim resnet-pvc is waiting to be bound' },
+  },
+  {
+    reason: 'claim bound, Job active: Downloading',
+    observed: [pvc('Bound'), job(A, 'active')],
+    phase: 'Downloading',
+    children: [`Job/resnet-download-${A}`, 'PersistentVolumeClaim/resnet-pvc'],
+    conditions: { StorageReady: 'True', ModelDownloaded: 'Unknown' },
+  },
+  {
+    reason: 'Job failed: Failed with the Job’s reason; the failed Job is kept so its status stays visible',
+    observed: [pvc('Bound'), job(A, 'failed')],
+    phase: 'Failed',
+    children: [`Job/resnet-download-${A}`, 'PersistentVolumeClaim/resnet-pvc'],
+    status: { message: `Job resnet-download-${A} failed: BackoffLimitExceeded`, failedHash: A },
+    conditions: { Ready: 'False', ModelDownloaded: 'False' },
+  },
+  {
+    reason: 'failed Job removed: still Failed, no new Job (no hot loop) until modelURL changes',
+    previous: { phase: 'Failed', message: `Job resnet-download-${A} failed: BackoffLimitExceeded`, failedHash: A },
+    observed: [pvc('Bound')],
+    phase: 'Failed',
+    children: ['PersistentVolumeClaim/resnet-pvc'],
+    status: { message: `Job resnet-download-${A} failed: BackoffLimitExceeded`, failedHash: A },
+  },
+  {
+    reason: 'Job succeeded: Serving; the hash is remembered, the Deployment and the Service appear',
+    observed: [pvc('Bound'), job(A, 'succeeded')],
+    phase: 'Serving',
+    children: all(A),
+    serves: `/models/${A}`,
+    status: { downloadedHash: A, serviceEndpoint: endpoint },
+    conditions: { ModelDownloaded: 'True', DeploymentReady: 'Unknown' },
+  },
+  {
+    reason: 'Deployment progressing: still Serving',
+    previous: { downloadedHash: A },
+    observed: [pvc('Bound'), job(A, 'succeeded'), deployment(A, 'progressing')],
+    phase: 'Serving',
+    children: all(A),
+    serves: `/models/${A}`,
+  },
+  {
+    reason: 'Deployment available: Ready',
+    previous: { downloadedHash: A },
+    observed: [pvc('Bound'), job(A, 'succeeded'), deployment(A, 'available')],
+    phase: 'Ready',
+    children: all(A),
+    serves: `/models/${A}`,
+    conditions: { Ready: 'True', StorageReady: 'True', ModelDownloaded: 'True', DeploymentReady: 'True' },
+  },
+  {
+    reason: 'Job gone after success: nothing is downloaded again',
+    previous: { downloadedHash: A },
+    observed: [pvc('Bound'), deployment(A, 'available')],
+    phase: 'Ready',
+    children: ['Deployment/resnet-server', 'PersistentVolumeClaim/resnet-pvc', 'Service/resnet-service'],
+    serves: `/models/${A}`,
+  },
+  {
+    reason: 'modelURL changed mid-serving: a Job for the new hash, the old model keeps serving',
+    url: URL_B,
+    previous: { downloadedHash: A },
+    observed: [pvc('Bound'), job(A, 'succeeded'), deployment(A, 'available')],
+    phase: 'Downloading',
+    children: all(B),
+    serves: `/models/${A}`,
+    status: { downloadedHash: A, serviceEndpoint: endpoint },
+    conditions: { Ready: 'Unknown', ModelDownloaded: 'Unknown', DeploymentReady: 'True' },
+  },
+  {
+    reason: 'the new download succeeded: the Deployment rolls to the new path, the old Job is dropped',
+    url: URL_B,
+    previous: { downloadedHash: A },
+    observed: [pvc('Bound'), job(A, 'succeeded'), job(B, 'succeeded'), deployment(A, 'available')],
+    phase: 'Serving',
+    children: all(B),
+    serves: `/models/${B}`,
+    status: { downloadedHash: B },
+    conditions: { DeploymentReady: 'Unknown' },
+  },
+  {
+    reason: 'rolled to the new model and available: Ready again',
+    url: URL_B,
+    previous: { downloadedHash: B },
+    observed: [pvc('Bound'), job(B, 'succeeded'), deployment(B, 'available')],
+    phase: 'Ready',
+    children: all(B),
+    serves: `/models/${B}`,
+  },
+  {
+    reason: 'the new download failed: Failed, but the old model keeps serving',
+    url: URL_B,
+    previous: { downloadedHash: A },
+    observed: [pvc('Bound'), job(B, 'failed'), deployment(A, 'available')],
+    phase: 'Failed',
+    children: all(B),
+    serves: `/models/${A}`,
+    status: { downloadedHash: A, failedHash: B },
+  },
+  {
+    reason: 'expose: false creates no Service and reports no endpoint',
+    expose: false,
+    previous: { downloadedHash: A },
+    observed: [pvc('Bound'), deployment(A, 'available')],
+    phase: 'Ready',
+    children: ['Deployment/resnet-server', 'PersistentVolumeClaim/resnet-pvc'],
+    serves: `/models/${A}`,
+  },
+];
+
+function run(step: Step): { out: SyncResult; options: Parameters<typeof runSync>[1] } {
+  const options = { parent: parent({ url: step.url, expose: step.expose, status: step.previous }), observed: step.observed, config };
+  return { out: runSync(mlmodel, options), options };
+}
+
+describe('MLModel lifecycle', () => {
+  it.each(steps)('$reason → $phase', (step) => {
+    const { out, options } = run(step);
+    expect(out.status.phase).toBe(step.phase);
+    expect(out.children.map((c) => `${c.kind}/${c.metadata.name}`)).toEqual(step.children);
+    const d = out.child<any>('Deployment', 'resnet-server');
+    expect(d?.spec.template.spec.containers[0].args.find((a: string) => a.startsWith('--model_base_path='))).toBe(step.serves && `--model_base_path=${step.serves}`);
+    if (step.status) expect(out.status).toMatchObject(step.status);
+    for (const [type, status] of Object.entries(step.conditions ?? {})) expect(out.condition(type)?.status, type).toBe(status);
+    if (step.expose === false) expect(out.status.serviceEndpoint).toBeUndefined();
+    for (const child of out.children) expectValid(child);
+    // Applying the answer (statuses unchanged) changes nothing.
+    expect(runSync(mlmodel, appliedOptions(options, out)).children).toEqual(out.children);
+  });
+
+  it('keeps the served model on the new download Job, so it is not removed from the claim', () => {
+    const { out } = run(steps.find((s) => s.reason.startsWith('modelURL changed'))!);
+    const env = out.child<any>('Job', `resnet-download-${B}`)!.spec.template.spec.containers[0].env;
+    expect(env).toEqual([
+      { name: 'MODEL_URL', value: URL_B },
+      { name: 'MODEL_DIR', value: `/mnt/model/${B}` },
+      { name: 'KEEP_HASH', value: A },
+    ]);
+  });
+
+  it('carries lastTransitionTime over while a condition keeps its status', () => {
+    const first = run(steps[2]!).out;
+    const previous = { ...first.status, conditions: (first.status.conditions as any[]).map((c) => ({ ...c, lastTransitionTime: T0 })) };
+    const again = runSync(mlmodel, { parent: parent({ status: previous }), observed: [pvc('Bound'), job(A, 'active')], config, now: '2026-02-02T00:00:00Z' });
+    expect(again.condition('StorageReady')?.lastTransitionTime).toBe(T0);
+  });
+
+  it('ignores a malformed previous status instead of trusting it', () => {
+    const out = runSync(mlmodel, { parent: parent({ status: { downloadedHash: '../../etc', failedHash: 42, conditions: 'nope' } }), observed: [pvc('Bound')], config });
+    expect(out.status.phase).toBe('Downloading');
+    expect(out.childrenOf('Deployment')).toEqual([]);
+  });
+});
