@@ -27,7 +27,7 @@ export default async function setup(project: TestProject) {
         `  kube-apiserver: ${version('kube-apiserver', '--version')}`,
         `  etcd:           ${version('etcd', '--version')}`,
         `  kustomize:      ${version('kustomize', 'version')}`,
-        `  binaries:       ${build.cached ? 'cached' : 'built'} (build.sh ${build.seconds}s) in ${build.binDir}`,
+        `  binaries:       ${build.cached ? `cached (built in ${build.builtSeconds}s)` : `built in ${build.seconds}s`}, ${build.binDir}`,
         `  cluster start:  ${startSeconds.toFixed(1)}s`,
         `  objects:        ${counts.dryRun ?? 0} dry-run, ${counts.created ?? 0} created`,
         '',

@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 export interface BuildResult {
   binDir: string;
   cached: boolean;
+  /** This run. */
   seconds: number;
+  /** What building the (possibly cached) binaries took. */
+  builtSeconds: number;
 }
 
 const script = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'build.sh');

@@ -18,13 +18,18 @@ export async function startCluster(binDir: string): Promise<Cluster> {
   const dir = mkdtempSync(path.join(tmpdir(), 'modelhooks-e2e-'));
   const procs: ChildProcess[] = [];
   // Last resort when the runner dies without teardown: no orphaned servers left behind.
-  const killAll = () => procs.forEach((p) => p.exitCode === null && p.kill('SIGKILL'));
+  // E2E_KEEP_TMP=1 keeps the certificates and the etcd / kube-apiserver logs for a post-mortem.
+  const removeDir = () => process.env.E2E_KEEP_TMP || rmSync(dir, { recursive: true, force: true });
+  const killAll = () => {
+    procs.forEach((p) => p.exitCode === null && p.kill('SIGKILL'));
+    removeDir();
+  };
   process.once('exit', killAll);
 
   const stop = async () => {
     process.removeListener('exit', killAll);
     for (const p of procs.reverse()) await terminate(p);
-    if (!process.env.E2E_KEEP_TMP) rmSync(dir, { recursive: true, force: true });
+    removeDir();
   };
 
   try {
@@ -46,7 +51,9 @@ export async function startCluster(binDir: string): Promise<Cluster> {
     procs.push(spawnLogged(dir, 'kube-apiserver', path.join(binDir, 'kube-apiserver'), [
       `--etcd-servers=http://127.0.0.1:${etcdClient}`,
       '--bind-address=127.0.0.1',
-      '--advertise-address=127.0.0.1',
+      // Only written into the kubernetes Service's Endpoints, which refuse loopback addresses;
+      // nothing connects to it (TEST-NET-1, RFC 5737).
+      '--advertise-address=192.0.2.1',
       `--secure-port=${apiPort}`,
       `--tls-cert-file=${files.cert}`,
       `--tls-private-key-file=${files.key}`,

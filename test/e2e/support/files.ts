@@ -24,18 +24,23 @@ export function readObjects(file: string): KubeObject[] {
   return out;
 }
 
-/** YAML files directly in a directory, sorted; [] when the directory does not exist. */
-export function yamlFiles(dir: string): string[] {
+/** YAML files of a directory (and its subdirectories with `recursive`), sorted; [] when absent. */
+export function yamlFiles(dir: string, recursive = false): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
+  return readdirSync(dir, { recursive })
+    .map(String)
     .filter((f) => /\.ya?ml$/.test(f))
     .sort()
     .map((f) => path.join(dir, f));
 }
 
-/** Objects of every YAML file in a directory, each with the file it came from. */
-export function objectsIn(dir: string): Array<{ file: string; obj: KubeObject }> {
-  return yamlFiles(dir).flatMap((file) => readObjects(file).map((obj) => ({ file: path.relative(repoRoot, file), obj })));
+/** Objects of every YAML file in a directory, each with its file; kustomization.yaml files skipped. */
+export function objectsIn(dir: string, recursive = false): Array<{ file: string; obj: KubeObject }> {
+  return yamlFiles(dir, recursive).flatMap((file) =>
+    readObjects(file)
+      .filter((obj) => !obj.apiVersion?.startsWith('kustomize.config.k8s.io/'))
+      .map((obj) => ({ file: path.relative(repoRoot, file), obj })),
+  );
 }
 
 export function subdirs(dir: string): string[] {

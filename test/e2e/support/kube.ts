@@ -128,6 +128,13 @@ export class Kube {
     }
   }
 
+  /** The kind served as `resource` (a plural) in apiVersion, or undefined. */
+  async kindOf(apiVersion: string, resource: string): Promise<string | undefined> {
+    const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+    const list = await this.call<{ resources: Array<{ name: string; kind: string }> }>('GET', base).catch(() => undefined);
+    return list?.resources.find((r) => r.name === resource)?.kind;
+  }
+
   /** REST path of an object's collection (no name) or of the object itself. */
   async objectPath(obj: Pick<KubeObject, 'apiVersion' | 'kind' | 'metadata'>, name?: string): Promise<string> {
     const resource = await this.resource(obj.apiVersion, obj.kind);
