@@ -1,0 +1,30 @@
+# syntax=docker/dockerfile:1
+# The hook server image. deploy/base/deployment.yaml runs it as `node dist/hooks/cli.js serve`
+# with UID 10001 and a read-only root filesystem; OpenShift runs it with a UID of its own
+# choosing (group 0), which works because nothing here is writable or owned by one user.
+#   docker build -t registry.example.com/modelhooks:0.1.0 .
+
+FROM node:20-alpine AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
+COPY hooks ./hooks
+RUN npm run build
+
+FROM node:20-alpine AS runtime
+LABEL org.opencontainers.image.title="modelhooks" \
+      org.opencontainers.image.description="Metacontroller hooks for ML-serving custom resources" \
+      org.opencontainers.image.licenses="Apache-2.0"
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No install scripts: the runtime dependencies need none, and it keeps the layer to the lockfile.
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY --from=build /app/dist ./dist
+# Numeric, so that the kubelet can check runAsNonRoot without an /etc/passwd entry.
+USER 10001
+EXPOSE 8080
+# The Deployment's preStop hook runs `sleep` (busybox, in this base image).
+ENTRYPOINT ["node", "dist/hooks/cli.js"]
+CMD ["serve"]

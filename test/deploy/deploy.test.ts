@@ -1,0 +1,263 @@
+// deploy/ is what users apply: check the properties a reviewer would otherwise check by eye
+// (availability, least privilege, the wiring between Service, URL and NetworkPolicy) and
+// validate every object strictly. The e2e tier runs the real `kustomize build` against an
+// API server; this needs neither (it checks its model of kustomize against the binary when
+// the e2e tier has built one).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../hooks/config.js';
+import { IN_CLUSTER_HOOK_URL } from '../../hooks/manifests-files.js';
+import { type KubeObject, isObject, loadYamlFile, repoRoot } from '../support/reference.js';
+import { expectValid } from '../support/validate.js';
+import { build, kustomizationFile, readKustomization } from './kustomize.js';
+
+const root = repoRoot();
+const deployDir = path.join(root, 'deploy');
+const baseDir = path.join(deployDir, 'base');
+const overlaysDir = path.join(deployDir, 'overlays');
+const rel = (abs: string) => path.relative(root, abs) || '.';
+
+const subdirs = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).filter((d) => statSync(path.join(dir, d)).isDirectory()).sort() : [];
+const overlays = subdirs(overlaysDir);
+const variants = subdirs(path.join(root, 'compositions'));
+
+/** The compositions/<variant> directories a kustomization lists (its own resources only). */
+function variantsOf(dir: string): string[] {
+  const compositionsDir = path.join(root, 'compositions');
+  return (readKustomization(dir).resources ?? [])
+    .map((r) => path.relative(compositionsDir, path.resolve(dir, r)))
+    .filter((r) => /^[^./][^/]*$/.test(r));
+}
+
+/** What users apply: deploy/ and each overlay, each with the one variant it installs. */
+const targets = [deployDir, ...overlays.map((o) => path.join(overlaysDir, o))].map((dir) => ({ dir, variant: variantsOf(dir)[0] ?? '(none)' }));
+
+// Where the CompositeControllers send their calls: the Service must answer there.
+const hookUrl = new URL(IN_CLUSTER_HOOK_URL);
+const [serviceName, serviceNamespace] = hookUrl.hostname.split('.') as [string, string];
+const servicePort = hookUrl.port === '' ? (hookUrl.protocol === 'https:' ? 443 : 80) : Number(hookUrl.port);
+
+type Obj = KubeObject & { metadata: { name: string; namespace?: string; labels?: Record<string, string> }; spec: any };
+
+const find = (objects: KubeObject[], kind: string, name?: string) =>
+  objects.filter((o): o is Obj => o.kind === kind && (name === undefined || (o.metadata as { name?: string }).name === name));
+
+function one(objects: KubeObject[], kind: string, name?: string): Obj {
+  const found = find(objects, kind, name);
+  expect(found.map((o) => `${kind}/${o.metadata.name}`), `exactly one ${kind}${name ? `/${name}` : ''}`).toHaveLength(1);
+  return found[0] as Obj;
+}
+
+const selects = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
+  Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
+
+/** Every kustomization directory under deploy/ (base, the top, each overlay). */
+function kustomizationDirs(dir: string): string[] {
+  return [...(kustomizationFile(dir) ? [dir] : []), ...subdirs(dir).flatMap((d) => kustomizationDirs(path.join(dir, d)))];
+}
+
+/** Every object in a YAML file under deploy/ (not kustomizations or patches). */
+function deployFileObjects(): { file: string; object: KubeObject }[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(path.join(dir, e.name)) : /\.ya?ml$/.test(e.name) && !/^kustomization\.ya?ml$/.test(e.name) ? [path.join(dir, e.name)] : [],
+    );
+  return walk(deployDir).flatMap((file) => loadYamlFile(file).map((object) => ({ file: rel(file), object })));
+}
+
+describe('deploy/ kustomizations', () => {
+  it.each(kustomizationDirs(deployDir).map((d) => [rel(d), d]))('every resource of %s exists', (_name, dir) => {
+    const k = readKustomization(dir as string);
+    expect(k.kind ?? 'Kustomization').toBe('Kustomization');
+    for (const r of k.resources ?? []) {
+      const abs = path.resolve(dir as string, r);
+      expect(existsSync(abs), `${rel(dir as string)}: resource ${r}`).toBe(true);
+      if (statSync(abs).isDirectory()) expect(kustomizationFile(abs), `${r} is a directory without kustomization.yaml`).toBeDefined();
+    }
+  });
+
+  it.each(targets.map((t) => [rel(t.dir), t.dir]))('%s installs the hook server, crds/ and one variant of compositions/', (_name, dir) => {
+    const resources = (readKustomization(dir).resources ?? []).map((r) => path.resolve(dir, r));
+    expect(resources).toContain(baseDir);
+    expect(resources).toContain(path.join(root, 'crds'));
+    const [variant, ...more] = variantsOf(dir);
+    expect(more, 'one variant only: two would declare the same CompositeControllers twice').toEqual([]);
+    expect(variants).toContain(variant);
+    // deploy/ is the default; an overlay named after a variant installs that variant.
+    const expected = dir === deployDir ? 'default' : variants.includes(path.basename(dir)) ? path.basename(dir) : variant;
+    expect(variant).toBe(expected);
+  });
+
+  it('every generated variant of compositions/ can be installed', () => {
+    expect(variants).toContain('default');
+    const installed = new Set(targets.map((t) => t.variant));
+    expect(variants.filter((v) => !installed.has(v)), 'variants without deploy/overlays/<variant>').toEqual([]);
+  });
+
+  it('base puts everything in the namespace of IN_CLUSTER_HOOK_URL and nothing else', () => {
+    const k = readKustomization(baseDir);
+    expect(k.namespace).toBe(serviceNamespace);
+    const objects = build(baseDir);
+    one(objects, 'Namespace', serviceNamespace);
+    for (const o of objects.filter((x) => x.kind !== 'Namespace') as Obj[]) {
+      expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).toBe(serviceNamespace);
+    }
+    // The top level must not set a namespace: kustomize would give one to the cluster-scoped
+    // CompositeControllers, which it does not know.
+    for (const t of targets) expect(readKustomization(t.dir).namespace, rel(t.dir)).toBeUndefined();
+  });
+});
+
+describe.each(targets.map((t) => [rel(t.dir), t]))('%s', (_name, target) => {
+  let objects: KubeObject[];
+  try {
+    objects = build(target.dir);
+  } catch (err) {
+    it('builds', () => {
+      throw err;
+    });
+    return;
+  }
+  const deployment = one(objects, 'Deployment', 'modelhooks');
+  const pod = deployment.spec.template.spec;
+  const podLabels = deployment.spec.template.metadata.labels as Record<string, string>;
+  const [server] = pod.containers as any[];
+  const effective = (field: string) => server.securityContext?.[field] ?? pod.securityContext?.[field];
+
+  it('runs two spread replicas that a disruption cannot take both of', () => {
+    expect(deployment.spec.replicas).toBe(2);
+    expect(selects(deployment.spec.selector.matchLabels, podLabels)).toBe(true);
+    const spread = (pod.topologySpreadConstraints ?? []).some(
+      (c: any) => c.topologyKey === 'kubernetes.io/hostname' && selects(c.labelSelector?.matchLabels ?? {}, podLabels),
+    );
+    const antiAffinity = (pod.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).some(
+      (t: any) => t.podAffinityTerm?.topologyKey === 'kubernetes.io/hostname',
+    );
+    expect(spread || antiAffinity, 'replicas prefer different nodes').toBe(true);
+    const pdb = one(objects, 'PodDisruptionBudget');
+    expect(pdb.spec.minAvailable).toBe(1);
+    expect(selects(pdb.spec.selector.matchLabels, podLabels)).toBe(true);
+  });
+
+  it('serves the hooks on a named port, with readiness and liveness probes', () => {
+    expect(pod.containers).toHaveLength(1);
+    expect([...(server.command ?? []), ...(server.args ?? [])]).toEqual(['node', 'dist/hooks/cli.js', 'serve']);
+    expect(server.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
+    expect(server.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(server.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(server.resources.requests).toMatchObject({ cpu: expect.anything(), memory: expect.anything() });
+    expect(server.resources.limits.memory).toBeDefined();
+  });
+
+  it('configures the server with valid values, and stops within the grace period', () => {
+    const env = Object.fromEntries((server.env ?? []).map((e: { name: string; value?: string }) => [e.name, e.value]));
+    for (const name of Object.keys(env)) expect(name).toMatch(/^(PORT|MODELHOOKS_[A-Z0-9_]+|NODE_OPTIONS)$/);
+    for (const name of ['PORT', 'MODELHOOKS_LOG_LEVEL', 'MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS']) expect(env).toHaveProperty(name);
+    const config = loadConfig(env);
+    expect(config.port).toBe(server.ports[0].containerPort);
+    const preStopSleep = Number(server.lifecycle?.preStop?.exec?.command?.[1] ?? server.lifecycle?.preStop?.sleep?.seconds ?? 0);
+    expect(pod.terminationGracePeriodSeconds).toBe(30);
+    expect(preStopSleep + config.shutdownTimeoutSeconds).toBeLessThan(pod.terminationGracePeriodSeconds);
+  });
+
+  it('runs unprivileged: non-root, read-only root, no capabilities, no token', () => {
+    expect(effective('runAsNonRoot')).toBe(true);
+    if (target.variant === 'openshift') {
+      // The restricted SCC assigns the UID; asking for one outside the range is refused.
+      expect(pod.securityContext?.runAsUser).toBeUndefined();
+      expect(server.securityContext?.runAsUser).toBeUndefined();
+    } else {
+      expect(effective('runAsUser')).toBe(10001);
+    }
+    expect(server.securityContext.readOnlyRootFilesystem).toBe(true);
+    expect(server.securityContext.allowPrivilegeEscalation).toBe(false);
+    expect(server.securityContext.privileged ?? false).toBe(false);
+    expect(server.securityContext.capabilities?.drop).toEqual(['ALL']);
+    expect(server.securityContext.capabilities?.add ?? []).toEqual([]);
+    expect(effective('seccompProfile')).toEqual({ type: 'RuntimeDefault' });
+    expect(pod.hostNetwork ?? false).toBe(false);
+    expect(pod.automountServiceAccountToken).toBe(false);
+    const sa = one(objects, 'ServiceAccount', pod.serviceAccountName);
+    expect(sa.automountServiceAccountToken).toBe(false);
+  });
+
+  it('answers at IN_CLUSTER_HOOK_URL, where its CompositeControllers call', () => {
+    const service = one(objects, 'Service', serviceName);
+    expect(service.metadata.namespace).toBe(serviceNamespace);
+    expect(selects(service.spec.selector, podLabels)).toBe(true);
+    const port = (service.spec.ports as any[]).find((p) => p.port === servicePort);
+    expect(port, `Service port ${servicePort}`).toBeDefined();
+    expect(port.targetPort).toBe('http');
+    const controllers = find(objects, 'CompositeController');
+    expect(controllers.length).toBeGreaterThan(0);
+    for (const cc of controllers) {
+      for (const hook of Object.values(cc.spec.hooks ?? {}) as { webhook?: { url?: string } }[]) {
+        expect(hook.webhook?.url, cc.metadata.name).toMatch(new RegExp(`^${IN_CLUSTER_HOOK_URL.replace(/\./g, '\\.')}/hooks/`));
+      }
+    }
+  });
+
+  it('lets only Metacontroller (and a scraper, where one is installed) reach the pods', () => {
+    const policy = one(objects, 'NetworkPolicy');
+    expect(selects(policy.spec.podSelector.matchLabels, podLabels)).toBe(true);
+    expect(policy.spec.policyTypes).toContain('Ingress');
+    const rules = policy.spec.ingress as any[];
+    const sources = rules.map((r) => {
+      // A rule without `from` or with an empty selector would let every pod in.
+      expect(r.from?.length, 'every rule names its source').toBeGreaterThan(0);
+      expect(r.ports, 'every rule names its port').toEqual([{ port: server.ports[0].containerPort, protocol: 'TCP' }]);
+      return r.from.map((f: any) => {
+        expect(Object.keys(f)).toEqual(['namespaceSelector']);
+        return f.namespaceSelector.matchLabels['kubernetes.io/metadata.name'] as string;
+      });
+    });
+    expect(sources[0]).toEqual(['metacontroller']);
+    expect(sources.flat()).toEqual(target.variant === 'prometheus' ? ['metacontroller', 'monitoring'] : ['metacontroller']);
+  });
+
+  if (target.variant === 'prometheus') {
+    it('has a ServiceMonitor that scrapes /metrics on the http port of the Service', () => {
+      const monitor = one(objects, 'ServiceMonitor');
+      const service = one(objects, 'Service', serviceName);
+      expect(monitor.metadata.namespace).toBe(serviceNamespace);
+      expect(selects(monitor.spec.selector.matchLabels, service.metadata.labels)).toBe(true);
+      expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
+      expect((service.spec.ports as any[]).map((p) => p.name)).toContain('http');
+    });
+  }
+
+  it('is valid, patches applied', () => {
+    for (const o of objects.filter((x) => x.kind !== 'CompositeController' && x.kind !== 'CustomResourceDefinition')) expectValid(o);
+  });
+});
+
+// The e2e tier builds kustomize into .cache/e2e/bin; where it is, check the model against it.
+const kustomizeBin = path.join(root, '.cache/e2e/bin/current/kustomize');
+
+describe.skipIf(!existsSync(kustomizeBin))('test/deploy/kustomize.ts against the real kustomize', () => {
+  it.each(targets.map((t) => [rel(t.dir), t.dir]))('builds %s to the same objects', (_name, dir) => {
+    const out = execFileSync(kustomizeBin, ['build', dir], { encoding: 'utf8', stdio: 'pipe' });
+    const key = (o: any) => `${o.kind} ${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
+    const real = new Map(parseAllDocuments(out).map((d) => d.toJS()).filter(isObject).map((o) => [key(o), o]));
+    const modelled = new Map(build(dir).map((o) => [key(o), o]));
+    expect([...modelled.keys()].sort()).toEqual([...real.keys()].sort());
+    for (const [k, o] of modelled) expect(o, k).toEqual(real.get(k));
+  });
+});
+
+describe('deploy/ files', () => {
+  it.each(deployFileObjects().map(({ file, object }) => [`${file}: ${String(object.kind)}`, object]))('%s is valid', (_name, object) => {
+    expectValid(object);
+  });
+
+  it('names the image as a placeholder to override', () => {
+    const deployment = one(loadYamlFile(path.join(baseDir, 'deployment.yaml')), 'Deployment');
+    expect(deployment.spec.template.spec.containers[0].image).toBe('ghcr.io/modelhooks/modelhooks:0.1.0');
+    const images = readKustomization(baseDir).images ?? [];
+    expect(images.every((i) => isObject(i) && i.name === 'ghcr.io/modelhooks/modelhooks')).toBe(true);
+  });
+});

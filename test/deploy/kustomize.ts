@@ -1,0 +1,114 @@
+// Just enough of kustomize to read deploy/ without the binary: `resources` (files and
+// directories with a kustomization.yaml, recursively) and inline JSON 6902 `patches` with a
+// `target`. Anything else a kustomization uses is refused, so a test never checks objects
+// that differ from what `kustomize build` would make (the e2e tier runs the real thing).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { type KubeObject, isObject, loadYamlFile } from '../support/reference.js';
+
+export interface Kustomization {
+  apiVersion?: string;
+  kind?: string;
+  namespace?: string;
+  resources?: string[];
+  patches?: { target?: PatchTarget; patch?: string; path?: string }[];
+  images?: { name: string; newName?: string; newTag?: string }[];
+  [other: string]: unknown;
+}
+
+interface PatchTarget {
+  group?: string;
+  version?: string;
+  kind?: string;
+  name?: string;
+  namespace?: string;
+}
+
+interface Operation {
+  op: 'add' | 'remove' | 'replace';
+  path: string;
+  value?: unknown;
+}
+
+const SUPPORTED = new Set(['apiVersion', 'kind', 'namespace', 'resources', 'patches', 'images']);
+
+export function kustomizationFile(dir: string): string | undefined {
+  return ['kustomization.yaml', 'kustomization.yml', 'Kustomization'].map((f) => path.join(dir, f)).find((f) => existsSync(f));
+}
+
+export function readKustomization(dir: string): Kustomization {
+  const file = kustomizationFile(dir);
+  if (!file) throw new Error(`${dir}: no kustomization.yaml`);
+  return parse(readFileSync(file, 'utf8')) as Kustomization;
+}
+
+/** The objects `kustomize build dir` would print, as far as this model goes. */
+export function build(dir: string): KubeObject[] {
+  const k = readKustomization(dir);
+  const unsupported = Object.keys(k).filter((key) => !SUPPORTED.has(key));
+  if (unsupported.length > 0) throw new Error(`${dir}: test/deploy/kustomize.ts does not model ${unsupported.join(', ')}`);
+  const objects = (k.resources ?? []).flatMap((rel) => {
+    const abs = path.resolve(dir, rel);
+    if (!existsSync(abs)) throw new Error(`${dir}: resource ${rel} does not exist`);
+    return statSync(abs).isDirectory() ? build(abs) : loadYamlFile(abs);
+  });
+  for (const p of k.patches ?? []) {
+    if (p.path !== undefined || p.patch === undefined || p.target === undefined) {
+      throw new Error(`${dir}: only inline JSON 6902 patches with a target are modelled`);
+    }
+    const ops = parse(p.patch) as Operation[];
+    if (!Array.isArray(ops)) throw new Error(`${dir}: strategic-merge patches are not modelled`);
+    const targets = objects.filter((o) => matches(o, p.target as PatchTarget));
+    if (targets.length === 0) throw new Error(`${dir}: patch target ${JSON.stringify(p.target)} matches nothing`);
+    for (const obj of targets) for (const op of ops) apply(obj, op);
+  }
+  for (const image of k.images ?? []) for (const obj of objects) setImage(obj, image);
+  return objects;
+}
+
+/** `images:` on the containers of workloads (the only kind with pods that deploy/ has). */
+function setImage(obj: KubeObject, image: { name: string; newName?: string; newTag?: string }): void {
+  const pod = (obj.spec as { template?: { spec?: { containers?: { image?: string }[]; initContainers?: { image?: string }[] } } } | undefined)?.template?.spec;
+  for (const c of [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])]) {
+    const match = /^(.*?)(?::([^:/@]+))?(@.*)?$/.exec(c.image ?? '');
+    if (!match || match[1] !== image.name) continue;
+    c.image = `${image.newName ?? image.name}${image.newTag !== undefined ? `:${image.newTag}` : match[2] ? `:${match[2]}` : ''}${match[3] ?? ''}`;
+  }
+}
+
+function matches(obj: KubeObject, t: PatchTarget): boolean {
+  const [group, version] = String(obj.apiVersion).includes('/') ? String(obj.apiVersion).split('/') : ['', String(obj.apiVersion)];
+  const meta = (obj.metadata ?? {}) as { name?: string; namespace?: string };
+  return (
+    (t.group === undefined || t.group === group) &&
+    (t.version === undefined || t.version === version) &&
+    (t.kind === undefined || t.kind === obj.kind) &&
+    (t.name === undefined || t.name === meta.name) &&
+    (t.namespace === undefined || t.namespace === meta.namespace)
+  );
+}
+
+function apply(obj: KubeObject, op: Operation): void {
+  const tokens = op.path.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const last = tokens.pop();
+  if (last === undefined) throw new Error(`patch path "${op.path}" names the whole object`);
+  let node: unknown = obj;
+  for (const t of tokens) {
+    node = Array.isArray(node) ? node[Number(t)] : isObject(node) ? node[t] : undefined;
+    if (node === undefined) throw new Error(`patch path "${op.path}": ${t} does not exist`);
+  }
+  if (Array.isArray(node)) {
+    const index = last === '-' ? node.length : Number(last);
+    if (op.op === 'add') node.splice(index, 0, op.value);
+    else if (index >= node.length) throw new Error(`patch path "${op.path}" does not exist`);
+    else if (op.op === 'remove') node.splice(index, 1);
+    else node[index] = op.value;
+  } else if (isObject(node)) {
+    if (op.op !== 'add' && !(last in node)) throw new Error(`patch path "${op.path}" does not exist`);
+    if (op.op === 'remove') delete node[last];
+    else node[last] = op.value;
+  } else {
+    throw new Error(`patch path "${op.path}": parent is not an object or array`);
+  }
+}
