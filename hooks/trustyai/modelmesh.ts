@@ -1,5 +1,5 @@
 import type { V1ConfigMap } from '@kubernetes/client-node';
-import { Document, parseDocument } from 'yaml';
+import { Document, isMap, parseDocument } from 'yaml';
 import { condition, isRecord, type ConditionInput, type KubeObject, type SyncInput } from '../kit/index.js';
 import { labelsFor, MODEL_SERVING_CONFIG, payloadProcessorUrl } from './names.js';
 import type { TrustyAISpec } from './spec.js';
@@ -25,11 +25,11 @@ export function modelMeshFor(input: SyncInput<TrustyAISpec>): ModelMeshDecision 
   const own = payloadProcessorUrl(parent.metadata.name, namespace);
   const owned = observed.get('v1', 'ConfigMap', MODEL_SERVING_CONFIG);
   const existing = owned ?? related.get('v1', 'ConfigMap', MODEL_SERVING_CONFIG);
-  const listed = processorsIn(existing);
+  const config = readConfig(existing);
+  const listed = processorsOf(config);
 
   if (!existing || owned) {
-    const urls = serviceUrls(input, own);
-    const configMap = configMapFor(input, existing, urls);
+    const configMap = configMapFor(input, existing, config, serviceUrls(input, own));
     return { configMap, condition: condition.true(MODELMESH_READY, 'PayloadProcessorConfigured', `${MODEL_SERVING_CONFIG} lists ${own}`) };
   }
   if (listed.includes(own)) {
@@ -62,14 +62,13 @@ function serviceUrls(input: SyncInput<TrustyAISpec>, own: string): string[] {
   return [...new Set([own, ...others])].sort();
 }
 
-function configMapFor(input: SyncInput<TrustyAISpec>, existing: KubeObject | undefined, urls: string[]): V1ConfigMap {
+function configMapFor(input: SyncInput<TrustyAISpec>, existing: KubeObject | undefined, config: Document | undefined, urls: string[]): V1ConfigMap {
   const namespace = input.parent.metadata.namespace as string;
   const data = existing && isRecord(existing.data) ? (existing.data as Record<string, string>) : {};
-  const parsed = parseDocument(data[CONFIG_KEY] ?? '');
   // Unreadable YAML in our own ConfigMap is replaced: ModelMesh could not read it either.
-  const doc = parsed.errors.length === 0 && isRecord(parsed.toJS()) ? parsed : new Document({});
+  const doc = config ?? new Document({});
   // Processors that are not a TrustyAIService of this namespace belong to someone else: keep them.
-  const foreign = processorsIn(existing).filter((p) => !isTrustyAiUrl(p, namespace));
+  const foreign = processorsOf(config).filter((p) => !isTrustyAiUrl(p, namespace));
   doc.set('payloadProcessors', [...foreign, ...urls].join(' '));
   return {
     apiVersion: 'v1',
@@ -79,11 +78,16 @@ function configMapFor(input: SyncInput<TrustyAISpec>, existing: KubeObject | und
   };
 }
 
-function processorsIn(configMap: KubeObject | undefined): string[] {
+/** The parsed config.yaml of a ConfigMap, or undefined when there is none or it is not a YAML map. */
+function readConfig(configMap: KubeObject | undefined): Document | undefined {
   const data = configMap && isRecord(configMap.data) ? configMap.data : {};
-  const text = typeof data[CONFIG_KEY] === 'string' ? data[CONFIG_KEY] : '';
-  const doc = parseDocument(text);
-  const value: unknown = doc.errors.length === 0 && isRecord(doc.toJS()) ? (doc.toJS() as Record<string, unknown>).payloadProcessors : undefined;
+  if (typeof data[CONFIG_KEY] !== 'string') return undefined;
+  const doc = parseDocument(data[CONFIG_KEY]);
+  return doc.errors.length === 0 && isMap(doc.contents) ? (doc as Document) : undefined;
+}
+
+function processorsOf(config: Document | undefined): string[] {
+  const value: unknown = config?.get('payloadProcessors');
   return typeof value === 'string' ? value.split(/\s+/).filter((p) => p !== '') : [];
 }
 

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { defaultHookConfig } from '../../hooks/config.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { runCustomize, runSync } from '../../hooks/testing.js';
+import { trustyai } from '../../hooks/trustyai/index.js';
+
+const config = defaultHookConfig();
+const parent = (name: string, spec: Record<string, unknown>, apiVersion = 'trustyai.opendatahub.io/v1') => ({
+  apiVersion,
+  kind: 'TrustyAIService',
+  metadata: { name, namespace: 'team', generation: 1 },
+  spec,
+});
+const pvcSpec = { storage: { format: 'PVC' }, metrics: { schedule: '5s' } };
+const dbSpec = { storage: { format: 'DATABASE', databaseConfigurations: 'creds' }, metrics: { schedule: '5s' } };
+
+describe('customize', () => {
+  it('asks for model-serving-config and the namespace’s TrustyAIServices; the Secret only in DATABASE mode', () => {
+    const pvc = runCustomize(trustyai, { parent: parent('a', pvcSpec), config });
+    expect(pvc).toEqual([
+      { apiVersion: 'v1', resource: 'configmaps', names: ['model-serving-config'] },
+      { apiVersion: 'trustyai.opendatahub.io/v1', resource: 'trustyaiservices' },
+    ]);
+    expect(runCustomize(trustyai, { parent: parent('a', dbSpec), config })).toContainEqual({ apiVersion: 'v1', resource: 'secrets', names: ['creds'] });
+  });
+});
+
+describe('invalid specs keep everything and name the field', () => {
+  const observed = runSync(trustyai, { parent: parent('a', pvcSpec), config }).children;
+  const cases = [
+    { reason: 'a storage format the CRD would reject, sent directly', spec: { storage: { format: 'S3' }, metrics: { schedule: '5s' } }, field: 'spec.storage.format' },
+    { reason: 'DATABASE without the Secret name', spec: { storage: { format: 'DATABASE' }, metrics: { schedule: '5s' } }, field: 'spec.storage.databaseConfigurations' },
+    { reason: 'no metrics schedule in either spelling', spec: { storage: { format: 'PVC' } }, field: 'spec.metrics.schedule' },
+    { reason: 'a schedule that is not a duration', spec: { storage: { format: 'PVC' }, trustyaiMetrics: { schedule: 'soon' } }, field: 'spec.trustyaiMetrics.schedule' },
+    { reason: 'negative replicas', spec: { ...pvcSpec, replicas: -1 }, field: 'spec.replicas' },
+  ];
+  for (const c of cases) {
+    it(c.reason, () => {
+      const out = runSync(trustyai, { parent: parent('a', c.spec), observed, config });
+      expect(out.condition('Ready')).toMatchObject({ status: 'False', reason: 'InvalidSpec' });
+      expect(out.condition('Ready')?.message).toContain(c.field);
+      expect(out.status.phase).toBe('Not Ready');
+      expect(out.children).toEqual(observed);
+    });
+  }
+});
+
+describe('storage', () => {
+  it('keeps an existing PVC when the service switches to DATABASE, so no data is deleted', () => {
+    const before = runSync(trustyai, { parent: parent('a', pvcSpec), config });
+    const pvc = before.child('PersistentVolumeClaim', 'a-pvc') as KubeObject;
+    const after = runSync(trustyai, { parent: parent('a', dbSpec), observed: before.children, config });
+    expect(after.child('PersistentVolumeClaim', 'a-pvc')).toEqual(pvc);
+    expect(JSON.stringify(after.child('Deployment', 'a'))).not.toContain('a-pvc');
+  });
+
+  it('sets a pod fsGroup for the PVC on plain Kubernetes, not on OpenShift where the SCC assigns it', () => {
+    const fsGroup = (variant: string) => (runSync(trustyai, { parent: parent('a', pvcSpec), config, variant }).child('Deployment', 'a')?.spec as any).template.spec.securityContext.fsGroup;
+    expect(fsGroup('default')).toBe(1001);
+    expect(fsGroup('openshift')).toBeUndefined();
+  });
+});
+
+describe('API versions', () => {
+  it('v1alpha1 and v1 give the same children', () => {
+    const v1 = runSync(trustyai, { parent: parent('a', pvcSpec), config });
+    const alpha = runSync(trustyai, { parent: parent('a', pvcSpec, 'trustyai.opendatahub.io/v1alpha1'), config });
+    expect(alpha.children).toEqual(v1.children);
+  });
+  it('metrics and trustyaiMetrics are the same setting', () => {
+    const a = runSync(trustyai, { parent: parent('a', { storage: { format: 'PVC' }, metrics: { schedule: '9s', batchSize: 7 } }), config });
+    const b = runSync(trustyai, { parent: parent('a', { storage: { format: 'PVC' }, trustyaiMetrics: { schedule: '9s', batchSize: 7 } }), config });
+    expect(b.children).toEqual(a.children);
+  });
+});
+
+describe('two TrustyAIServices in one namespace', () => {
+  it('both end up in the payload processor list, written by the ConfigMap’s owner', () => {
+    const a = parent('a', pvcSpec);
+    const b = parent('b', pvcSpec);
+    // a created model-serving-config first (it owns it); it now sees b in the namespace.
+    const first = runSync(trustyai, { parent: a, config, related: [a, b] as KubeObject[] });
+    const cm = first.child('ConfigMap', 'model-serving-config') as KubeObject & { data: Record<string, string> };
+    expect(cm.data['config.yaml']).toBe(
+      'payloadProcessors: http://a.team.svc.cluster.local/consumer/kserve/v2 http://b.team.svc.cluster.local/consumer/kserve/v2\n',
+    );
+    // b sees a's ConfigMap as a related object, owned by a: it must not emit it, and is ready.
+    const owned = { ...cm, metadata: { ...cm.metadata, ownerReferences: [{ apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', name: 'a', uid: 'ua', controller: true }] } };
+    const second = runSync(trustyai, { parent: b, config, related: [owned, a, b] as KubeObject[] });
+    expect(second.child('ConfigMap', 'model-serving-config')).toBeUndefined();
+    expect(second.condition('ModelMeshReady')).toMatchObject({ status: 'True', reason: 'PayloadProcessorConfigured' });
+  });
+});
