@@ -49,7 +49,12 @@ describe('generated manifests', () => {
           expect(Boolean(cc.spec.hooks.customize)).toBe(Boolean(c.customize));
           const declared = cc.spec.childResources.map((r: { apiVersion: string; resource: string }) => `${r.apiVersion}/${r.resource}`);
           expect(declared).toEqual(childTypesFor(c, variant).map((t) => `${t.apiVersion}/${t.resource}`));
-          for (const r of cc.spec.childResources) expect(r.updateStrategy.method).not.toBe('OnDelete');
+          // OnDelete never applies a change: only for kinds whose spec is immutable once created.
+          const immutable = new Set(['batch/v1/jobs', 'v1/persistentvolumeclaims']);
+          for (const r of cc.spec.childResources) {
+            if (r.updateStrategy.method === 'OnDelete') expect(immutable.has(`${r.apiVersion}/${r.resource}`), r.resource).toBe(true);
+            else expect(r.updateStrategy.method).toBe('InPlace');
+          }
           for (const t of c.children) expect(declared).toContain(`${t.apiVersion}/${t.resource}`);
         });
       }

@@ -12,3 +12,4 @@ export * from './protocol.js';
 export * from './readiness.js';
 export * from './request.js';
 export * from './schema.js';
+export * from './status-schema.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conditionsFor, readyFrom, type Parent } from '../kit/index.js';
+import { conditionsFor, conditionsSchema, readyFrom, type Parent } from '../kit/index.js';
 import { PHASES, type Decision } from './lifecycle.js';
 import { serviceEndpoint } from './names.js';
 import type { MLModelSpec } from './spec.js';
@@ -11,15 +11,6 @@ import type { MLModelSpec } from './spec.js';
  * └── DeploymentReady   <n>-server serves that model and is available
  */
 
-const conditionSchema = z.object({
-  type: z.string(),
-  status: z.enum(['True', 'False', 'Unknown']),
-  reason: z.string(),
-  message: z.string(),
-  lastTransitionTime: z.string(),
-  observedGeneration: z.number().int().optional(),
-});
-
 /** The original status (phase, message, serviceEndpoint, observedGeneration) plus what the lifecycle remembers. */
 export const mlmodelStatus = z.object({
   phase: z.enum(PHASES as [string, ...string[]]).optional(),
@@ -28,7 +19,7 @@ export const mlmodelStatus = z.object({
   observedGeneration: z.number().int().optional(),
   downloadedHash: z.string().optional().describe('Hash of the modelURL whose download succeeded: never downloaded again.'),
   failedHash: z.string().optional().describe('Hash of the modelURL whose download failed: not retried until modelURL changes.'),
-  conditions: z.array(conditionSchema).optional(),
+  conditions: conditionsSchema.optional(),
 });
 
 export function statusFrom(input: { parent: Parent<MLModelSpec>; now: string }, d: Decision): Record<string, unknown> {

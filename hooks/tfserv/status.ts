@@ -9,6 +9,7 @@ import {
   type ConditionInput,
   type KubeObject,
   type Parent,
+  conditionsSchema,
 } from '../kit/index.js';
 import type { TfservSpec } from './spec.js';
 
@@ -30,21 +31,12 @@ const objectReference = z.object({
   uid: z.string().optional(),
 });
 
-const conditionSchema = z.object({
-  type: z.string(),
-  status: z.enum(['True', 'False', 'Unknown']),
-  reason: z.string(),
-  message: z.string(),
-  lastTransitionTime: z.string(),
-  observedGeneration: z.number().int().optional(),
-});
-
 /** The original status (`active`) plus replica counts and conditions. */
 export const tfservStatus = z.object({
   active: z.array(objectReference).optional().describe('The children that currently exist (the original field).'),
   replicas: z.number().int().optional(),
   readyReplicas: z.number().int().optional(),
-  conditions: z.array(conditionSchema).optional(),
+  conditions: conditionsSchema.optional(),
 });
 
 /** Whether the ConfigMap was found and holds the models file: the reason says which of the two failed. */

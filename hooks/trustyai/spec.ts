@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conditionsSchema } from '../kit/index.js';
 
 /** A Kubernetes quantity as users write it: `1Gi`, `500Mi`, or a bare number of bytes. */
 const quantity = z.union([z.string().regex(/^[0-9.]+([eE][-+]?[0-9]+|[KMGTPE]i?|[munk])?$/, 'a quantity such as 1Gi'), z.number().int().min(0)]);
@@ -67,17 +68,6 @@ export const trustyaiStatusSchema = z.object({
   phase: z.string().optional().describe('Ready or Not Ready.'),
   replicas: z.number().int().optional(),
   ready: z.string().optional().describe('"True" when the service is ready.'),
-  conditions: z
-    .array(
-      z.object({
-        type: z.string(),
-        status: z.string(),
-        reason: z.string().optional(),
-        message: z.string().optional(),
-        lastTransitionTime: z.string().optional(),
-        observedGeneration: z.number().int().optional(),
-      }),
-    )
-    .optional(),
+  conditions: conditionsSchema.optional(),
   observedGeneration: z.number().int().optional(),
 });
