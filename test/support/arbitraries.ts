@@ -1,5 +1,8 @@
 import type fc from 'fast-check';
 import { trustyaiSpec } from '../property/trustyai.arb.js';
+import { tfservSpec } from '../property/tfserv.arb.js';
+import { mlmodelSpec } from '../property/mlmodel.arb.js';
+import { inferenceserviceSpec } from '../property/inferenceservice.arb.js';
 
 /**
  * One arbitrary of valid specs per composition (by composition name), for the property
@@ -7,4 +10,7 @@ import { trustyaiSpec } from '../property/trustyai.arb.js';
  */
 export const specArbitraries: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   trustyai: trustyaiSpec,
+  tfserv: tfservSpec,
+  mlmodel: mlmodelSpec,
+  inferenceservice: inferenceserviceSpec,
 };

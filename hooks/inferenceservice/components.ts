@@ -1,0 +1,101 @@
+import type { V1Container, V1EnvVar, V1PodSpec } from '@kubernetes/client-node';
+import type { HookConfig } from '../config.js';
+import type { KubeObject, Parent } from '../kit/index.js';
+import { serviceName, type Role } from './names.js';
+import { mergeEnv, podSpecFor, portsOf, serverName, tcpReadiness, withDefaults } from './pod.js';
+import { protocolOf, readinessProbeFor, runtimeFor, type Runtime } from './runtimes.js';
+import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
+import { MODEL_DIR, storagePlanFor } from './storage.js';
+
+/** One component's pod and the port its Service targets. */
+export interface ComponentPlan {
+  role: ComponentName;
+  spec: ComponentSpec;
+  pod: V1PodSpec;
+  port: { containerPort: number; name: string };
+}
+
+export type PredictorOutcome = { plan: ComponentPlan; runtime?: string; protocol?: string } | { failure: { reason: string; message: string } };
+
+export interface BuildContext {
+  parent: Parent<InferenceServiceSpec>;
+  config: HookConfig;
+  /** The Secret named by serving.kserve.io/storageSecretName, when it exists. */
+  storageSecret: KubeObject | undefined;
+}
+
+const STORAGE_URI_ENV = 'STORAGE_URI';
+
+/** The predictor: a built-in runtime for the model, or the user's own containers. */
+export function predictorPlan(ctx: BuildContext): PredictorOutcome {
+  const spec = ctx.parent.spec.predictor;
+  const model = modelOf(spec);
+  if (!model) return { plan: customPlan(ctx, 'predictor', spec) };
+  const protocol = protocolOf(model, FRAMEWORK_KEYS.some((k) => spec[k] !== undefined));
+  const choice = runtimeFor(model, protocol);
+  if ('reason' in choice) return { failure: { reason: choice.reason, message: choice.message } };
+  const container = runtimeContainer(ctx, choice.runtime, model, protocol);
+  const storage = storagePlanFor(model.storageUri, ctx.config.images['storage-initializer'], ctx.storageSecret);
+  const server = { ...container, volumeMounts: [...(container.volumeMounts ?? []), ...storage.serverMounts] };
+  const shm = choice.runtime.sharedMemory ? [{ name: 'devshm', emptyDir: { medium: 'Memory' } }] : [];
+  const pod = podSpecFor(spec, [server, ...extraContainers(spec)], storage, shm);
+  return { plan: { role: 'predictor', spec, pod, port: portOf(server) }, runtime: choice.runtime.name, protocol };
+}
+
+/** The runtime's container with the user's model fields over it, as KServe merges them. */
+function runtimeContainer(ctx: BuildContext, runtime: Runtime, model: ModelSpec, protocol: string): V1Container {
+  const name = ctx.parent.metadata.name;
+  const { storageUri: _u, protocolVersion: _p, runtimeVersion, modelFormat: _f, runtime: _r, storage: _s, ...fields } = model;
+  const base = ctx.config.images[runtime.image];
+  const image = fields.image ?? (runtimeVersion ? `${base.replace(/:[^:/]+$/, '')}:${runtimeVersion}` : base);
+  const env = mergeEnv(runtime.env?.(protocol) ?? [], (fields.env ?? []) as V1EnvVar[]);
+  const user: ContainerSpec = {
+    ...fields,
+    image,
+    ...(runtime.command && !fields.command ? { command: runtime.command } : {}),
+    args: [...runtime.args(name), ...(fields.args ?? [])],
+    ...(env.length > 0 ? { env: env as ContainerSpec['env'] } : {}),
+  };
+  const container = withDefaults(user, serverName(fields), { nonRoot: true, ...(runtime.runAsUser !== undefined ? { runAsUser: runtime.runAsUser } : {}), readinessProbe: readinessProbeFor(runtime, name, protocol) });
+  return runtime.sharedMemory ? { ...container, volumeMounts: [...(container.volumeMounts ?? []), { name: 'devshm', mountPath: '/dev/shm' }] } : container;
+}
+
+/**
+ * A component of the user's own containers (the custom predictor, a transformer, an
+ * explainer): the first container serves; a STORAGE_URI env is downloaded as KServe does.
+ */
+export function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec): ComponentPlan {
+  const [first = {}, ...rest] = spec.containers ?? [];
+  const uri = (first.env ?? []).find((e) => e.name === STORAGE_URI_ENV && typeof e.value === 'string' && e.value !== '')?.value as string | undefined;
+  const storage = storagePlanFor(uri, ctx.config.images['storage-initializer'], ctx.storageSecret);
+  const env = uri ? (first.env ?? []).map((e) => (e.name === STORAGE_URI_ENV ? { name: STORAGE_URI_ENV, value: MODEL_DIR } : e)) : first.env;
+  const args = role === 'transformer' ? transformerArgs(ctx.parent, first.args ?? []) : first.args;
+  const user: ContainerSpec = { ...first, ...(env ? { env } : {}), ...(args ? { args } : {}) };
+  const port = portsOf(user)[0]?.containerPort ?? 8080;
+  const main = withDefaults(user, serverName(first), { nonRoot: false, readinessProbe: tcpReadiness(port) });
+  const server = storage.serverMounts.length > 0 ? { ...main, volumeMounts: [...(main.volumeMounts ?? []), ...storage.serverMounts] } : main;
+  const others = rest.map((c, i) => withDefaults(c, `${role}-container-${i + 1}`, { nonRoot: false, readinessProbe: tcpReadiness(portsOf(c)[0]?.containerPort ?? 8080) }));
+  return { role, spec, pod: podSpecFor(spec, [server, ...others], storage), port: portOf(server) };
+}
+
+/** KServe's transformer arguments, each added only when the user did not pass it. */
+function transformerArgs(parent: Parent<unknown>, args: string[]): string[] {
+  const has = (flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
+  const extra: string[] = [];
+  if (!has('--model_name')) extra.push('--model_name', parent.metadata.name);
+  if (!has('--predictor_host')) extra.push('--predictor_host', `${serviceName(parent, 'predictor')}.${parent.metadata.namespace}`);
+  if (!has('--http_port')) extra.push('--http_port', '8080');
+  return [...args, ...extra];
+}
+
+/** Containers beside a model (KServe's collocated transformer), kept as the user wrote them. */
+function extraContainers(spec: ComponentSpec): V1Container[] {
+  return (spec.containers ?? []).map((c, i) => withDefaults(c, `container-${i + 1}`, { nonRoot: false, readinessProbe: tcpReadiness(portsOf(c)[0]?.containerPort ?? 8080) }));
+}
+
+function portOf(c: V1Container): { containerPort: number; name: string } {
+  const p = c.ports?.[0];
+  return { containerPort: p?.containerPort ?? 8080, name: p?.name ?? 'http' };
+}
+
+export const isRole = (r: Role): r is ComponentName => r !== 'canary';

@@ -1,0 +1,48 @@
+import { childName, labelValue, standardLabels, type Parent } from '../kit/index.js';
+import type { ComponentName } from './spec.js';
+
+type AnyParent = Parent<unknown>;
+
+/** KServe's label keys, which users' NetworkPolicies and dashboards select on. */
+export const ISVC_LABEL = 'serving.kserve.io/inferenceservice';
+export const COMPONENT_LABEL = 'component';
+export const SPEC_HASH_ANNOTATION = 'modelhooks.dev/spec-hash';
+export const AUTOSCALER_CLASS_ANNOTATION = 'serving.kserve.io/autoscalerClass';
+export const DEPLOYMENT_MODE_ANNOTATION = 'serving.kserve.io/deploymentMode';
+export const STORAGE_SECRET_ANNOTATION = 'serving.kserve.io/storageSecretName';
+export const VISIBILITY_LABEL = 'networking.kserve.io/visibility';
+export const SERVER_CONTAINER = 'kserve-container';
+export const HTTP_PORT = 8080;
+export const SERVICE_PORT = 80;
+
+/** A role: a component, or the predictor's canary. */
+export type Role = ComponentName | 'canary';
+const segment = (role: Role) => (role === 'canary' ? 'predictor-canary' : role);
+
+/** `<n>-<component>` (Deployment, HPA): ≤63 characters, hashed when longer. */
+export const workloadName = (p: AnyParent, role: Role) => childName([p.metadata.name, segment(role)]);
+/** Services also serve as DNS names: DNS-1035. */
+export const serviceName = (p: AnyParent, role: Role) => childName([p.metadata.name, segment(role)], { dns1035: true });
+export const ingressName = (p: AnyParent) => childName([p.metadata.name]);
+export const routeName = (p: AnyParent, role?: ComponentName) => childName(role ? [p.metadata.name, role] : [p.metadata.name]);
+
+/** The pod selector, `app: isvc.<n>-<component>`, as KServe's raw Services select. */
+export function selectorFor(p: AnyParent, role: Role): Record<string, string> {
+  // A long workload name ends with its hash: keep the tail so the label stays unique.
+  return { app: `isvc.${labelValue(workloadName(p, role).slice(-58).replace(/^-+/, ''))}` };
+}
+
+export function labelsFor(p: AnyParent, role: Role): Record<string, string> {
+  const component = role === 'canary' ? 'predictor' : role;
+  return {
+    ...standardLabels({ name: 'kserve', instance: p.metadata.name, component: segment(role), partOf: 'inferenceservice' }),
+    [ISVC_LABEL]: labelValue(p.metadata.name),
+    [COMPONENT_LABEL]: component,
+    ...selectorFor(p, role),
+  };
+}
+
+/** In-cluster host of a component's Service: `<svc>.<ns>.svc.cluster.local`. */
+export function serviceHost(p: AnyParent, role: Role): string {
+  return `${serviceName(p, role)}.${p.metadata.namespace}.svc.cluster.local`;
+}

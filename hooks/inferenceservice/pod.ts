@@ -1,0 +1,97 @@
+import type { V1Container, V1ContainerPort, V1EnvVar, V1PodSpec, V1Probe, V1SecurityContext, V1Volume } from '@kubernetes/client-node';
+import { isRecord } from '../kit/index.js';
+import { HTTP_PORT, SERVER_CONTAINER } from './names.js';
+import type { ComponentSpec, ContainerSpec } from './spec.js';
+import type { StoragePlan } from './storage.js';
+
+/** KServe's default resources for a container that sets none (inferenceservice defaults). */
+export const DEFAULT_RESOURCES = { requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '1', memory: '2Gi' } };
+
+/** Pod fields a component may set (KServe inlines a PodSpec); copied as the user wrote them. */
+const POD_FIELDS = [
+  'affinity', 'automountServiceAccountToken', 'dnsConfig', 'dnsPolicy', 'enableServiceLinks', 'hostAliases',
+  'imagePullSecrets', 'nodeSelector', 'priorityClassName', 'runtimeClassName', 'schedulerName',
+  'terminationGracePeriodSeconds', 'tolerations', 'topologySpreadConstraints',
+] as const;
+
+/** The pod of one component: its containers, the storage plan, and the user's pod fields. */
+export function podSpecFor(component: ComponentSpec, containers: V1Container[], storage: StoragePlan, extraVolumes: V1Volume[] = []): V1PodSpec {
+  const userFields = Object.fromEntries(POD_FIELDS.filter((f) => component[f] !== undefined).map((f) => [f, component[f]]));
+  const userVolumes = Array.isArray(component.volumes) ? (component.volumes as V1Volume[]) : [];
+  const userSecurity = isRecord(component.securityContext) ? component.securityContext : {};
+  const volumes = [...storage.volumes, ...extraVolumes, ...userVolumes];
+  return {
+    ...userFields,
+    ...(component.serviceAccountName ? { serviceAccountName: component.serviceAccountName } : {}),
+    securityContext: { seccompProfile: { type: 'RuntimeDefault' }, ...userSecurity },
+    ...(storage.initContainers.length > 0 ? { initContainers: storage.initContainers } : {}),
+    containers,
+    ...(volumes.length > 0 ? { volumes } : {}),
+  };
+}
+
+export interface ServerDefaults {
+  /** Built-in images run as non-root; a user's image may not allow it. */
+  nonRoot: boolean;
+  runAsUser?: number;
+  readinessProbe: V1Probe;
+}
+
+/**
+ * A user's container with our defaults under it: what the user wrote wins, field by field
+ * (resources and securityContext merged one level deeper), unknown fields are kept.
+ */
+export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults): V1Container {
+  const ports = portsOf(c);
+  const security: V1SecurityContext = {
+    allowPrivilegeEscalation: false,
+    capabilities: { drop: ['ALL'] },
+    ...(d.nonRoot ? { runAsNonRoot: true } : {}),
+    ...(d.runAsUser !== undefined ? { runAsUser: d.runAsUser } : {}),
+    ...(isRecord(c.securityContext) ? c.securityContext : {}),
+  };
+  const probePort = ports[0]?.containerPort ?? HTTP_PORT;
+  const { name: own, ...fields } = c;
+  return {
+    name: own ?? name,
+    ...(fields as Omit<V1Container, 'name'>),
+    ports,
+    resources: resourcesOf(c),
+    securityContext: security,
+    readinessProbe: (c.readinessProbe as V1Probe | undefined) ?? d.readinessProbe,
+    livenessProbe: (c.livenessProbe as V1Probe | undefined) ?? { tcpSocket: { port: probePort }, initialDelaySeconds: 30, periodSeconds: 10, timeoutSeconds: 5 },
+  };
+}
+
+/**
+ * KServe's default cpu and memory, per resource the user left entirely unset: a request
+ * without a limit (or the reverse) is the user's choice, and a default beside it could
+ * make the request exceed the limit.
+ */
+function resourcesOf(c: ContainerSpec): NonNullable<V1Container['resources']> {
+  const requests: Record<string, string | number> = { ...(c.resources?.requests ?? {}) };
+  const limits: Record<string, string | number> = { ...(c.resources?.limits ?? {}) };
+  for (const r of ['cpu', 'memory'] as const) {
+    if (requests[r] !== undefined || limits[r] !== undefined) continue;
+    requests[r] = DEFAULT_RESOURCES.requests[r];
+    limits[r] = DEFAULT_RESOURCES.limits[r];
+  }
+  return { ...(c.resources ?? {}), requests, limits } as NonNullable<V1Container['resources']>;
+}
+
+/** The container's ports, or 8080 (KServe's default HTTP port) when it declares none. */
+export function portsOf(c: ContainerSpec): V1ContainerPort[] {
+  if (c.ports && c.ports.length > 0) return c.ports.map((p) => ({ ...(p as V1ContainerPort), protocol: p.protocol ?? 'TCP' }));
+  return [{ name: 'http', containerPort: HTTP_PORT, protocol: 'TCP' }];
+}
+
+export const tcpReadiness = (port: number): V1Probe => ({ tcpSocket: { port }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5 });
+
+/** Env of `base` overridden by `over` on the same name, order kept. */
+export function mergeEnv(base: V1EnvVar[], over: V1EnvVar[]): V1EnvVar[] {
+  const names = new Set(over.map((e) => e.name));
+  return [...base.filter((e) => !names.has(e.name)), ...over];
+}
+
+/** The server container is named kserve-container unless the user named it. */
+export const serverName = (c: ContainerSpec | undefined) => c?.name ?? SERVER_CONTAINER;

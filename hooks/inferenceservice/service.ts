@@ -1,0 +1,17 @@
+import type { V1Service } from '@kubernetes/client-node';
+import { childMeta, type Parent } from '../kit/index.js';
+import { labelsFor, selectorFor, SERVICE_PORT, serviceName, type Role } from './names.js';
+
+/** Port 80 → the server's port, as KServe's raw Services expose every component. */
+export function serviceFor(parent: Parent<unknown>, role: Role, port: { containerPort: number; name: string }): V1Service {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: childMeta(parent, serviceName(parent, role), labelsFor(parent, role)),
+    spec: {
+      type: 'ClusterIP',
+      selector: selectorFor(parent, role),
+      ports: [{ name: port.name, port: SERVICE_PORT, targetPort: port.containerPort, protocol: 'TCP' }],
+    },
+  };
+}

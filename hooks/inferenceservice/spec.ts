@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { storageUriProblem } from './storage.js';
+
+/*
+ * KServe's InferenceService spec, as far as raw-deployment mode acts on it. KServe's own CRD
+ * is ~2 MB; here every object keeps unknown fields (`looseObject` → preserve-unknown-fields),
+ * so users' YAML applies unchanged and what we do not model is kept, not rejected.
+ */
+
+const intOrString = z.union([z.number().int(), z.string()]);
+const quantities = z.record(z.string(), intOrString);
+
+const envVar = z.looseObject({ name: z.string() });
+const containerPort = z.looseObject({
+  containerPort: z.number().int().min(1).max(65535),
+  name: z.string().optional(),
+  protocol: z.string().optional(),
+});
+
+/** A Kubernetes container, typed only where we read it. */
+export const containerSchema = z.looseObject({
+  name: z.string().optional().describe('Defaults to kserve-container for the first container.'),
+  image: z.string().optional(),
+  command: z.array(z.string()).optional(),
+  args: z.array(z.string()).optional(),
+  env: z.array(envVar).optional(),
+  ports: z.array(containerPort).optional(),
+  resources: z.looseObject({ requests: quantities.optional(), limits: quantities.optional() }).optional(),
+});
+
+/** Fields of a framework key (`sklearn`, …) and of `model`: a container plus where the model is. */
+const predictorExtension = {
+  ...containerSchema.shape,
+  storageUri: z.string().optional().describe('Where the model is: gs://, s3://, https://, hf://, pvc://claim/path …'),
+  protocolVersion: z.enum(['v1', 'v2', 'grpc-v1', 'grpc-v2']).optional(),
+  runtimeVersion: z.string().optional().describe('Image tag of the runtime.'),
+};
+const frameworkSchema = z.looseObject(predictorExtension);
+const modelSchema = z.looseObject({
+  ...predictorExtension,
+  modelFormat: z.looseObject({ name: z.string().min(1), version: z.string().optional() }),
+  runtime: z.string().optional().describe('Name of a built-in runtime, e.g. kserve-sklearnserver.'),
+});
+
+export const FRAMEWORK_KEYS = ['sklearn', 'xgboost', 'lightgbm', 'tensorflow', 'pytorch', 'onnx', 'triton', 'huggingface'] as const;
+export type FrameworkKey = (typeof FRAMEWORK_KEYS)[number];
+
+/** Scaling and pod fields every component shares (KServe's ComponentExtensionSpec + PodSpec). */
+const componentFields = {
+  minReplicas: z.number().int().min(0).optional().describe('Default 1.'),
+  maxReplicas: z.number().int().min(0).optional().describe('Default: minReplicas.'),
+  scaleTarget: z.number().int().min(1).optional().describe('Target utilisation in percent (default 80 for cpu).'),
+  scaleMetric: z.enum(['cpu', 'memory', 'concurrency', 'rps']).optional(),
+  canaryTrafficPercent: z.number().int().min(0).max(100).optional(),
+  timeout: z.number().int().min(1).optional().describe('Request timeout in seconds (HTTPRoutes).'),
+  serviceAccountName: z.string().optional(),
+  containers: z.array(containerSchema).optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  annotations: z.record(z.string(), z.string()).optional(),
+};
+
+const predictorSchema = z.looseObject({
+  ...componentFields,
+  ...Object.fromEntries(FRAMEWORK_KEYS.map((k) => [k, frameworkSchema.optional()])),
+  model: modelSchema.optional(),
+}) as z.ZodType<PredictorSpec>;
+
+const auxiliarySchema = z.looseObject(componentFields);
+
+export type ContainerSpec = z.infer<typeof containerSchema>;
+export type ModelSpec = z.infer<typeof modelSchema>;
+export type FrameworkSpec = z.infer<typeof frameworkSchema>;
+type ComponentFields = z.infer<z.ZodObject<typeof componentFields>>;
+export type ComponentSpec = ComponentFields & Record<string, unknown>;
+export type PredictorSpec = ComponentSpec & Partial<Record<FrameworkKey, FrameworkSpec>> & { model?: ModelSpec };
+
+export const inferenceServiceSpecSchema = z
+  .looseObject({
+    predictor: predictorSchema,
+    transformer: auxiliarySchema.optional(),
+    explainer: auxiliarySchema.optional(),
+  })
+  .superRefine((spec, ctx) => {
+    const p = spec.predictor;
+    const chosen = [...FRAMEWORK_KEYS.filter((k) => p[k] !== undefined), ...(p.model ? ['model'] : [])];
+    if (chosen.length > 1) {
+      ctx.addIssue({ code: 'custom', path: ['predictor'], message: `exactly one of ${[...FRAMEWORK_KEYS, 'model'].join(', ')} may be set (got ${chosen.join(', ')})` });
+    }
+    if (chosen.length === 0 && !(p.containers && p.containers.length > 0)) {
+      ctx.addIssue({ code: 'custom', path: ['predictor'], message: `needs a model: one of ${[...FRAMEWORK_KEYS, 'model'].join(', ')}, or containers` });
+    }
+    const uri = modelOf(p)?.storageUri;
+    const problem = uri === undefined ? undefined : storageUriProblem(uri);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['predictor', chosen[0] ?? 'model', 'storageUri'], message: problem });
+    for (const c of ['predictor', 'transformer', 'explainer'] as const) {
+      const comp = spec[c];
+      if (!comp) continue;
+      if (c !== 'predictor' && !(comp.containers && comp.containers.length > 0)) {
+        ctx.addIssue({ code: 'custom', path: [c, 'containers'], message: 'needs at least one container' });
+      }
+      (comp.containers ?? []).forEach((container, i) => {
+        if (!container.image) ctx.addIssue({ code: 'custom', path: [c, 'containers', i, 'image'], message: 'required' });
+        // Beside a model, containers run next to the runtime's kserve-container.
+        if (c === 'predictor' && chosen.length > 0 && (container.name ?? 'kserve-container') === 'kserve-container') {
+          ctx.addIssue({ code: 'custom', path: [c, 'containers', i, 'name'], message: 'a container beside a model needs a name other than kserve-container' });
+        }
+      });
+      if (comp.scaleMetric === 'concurrency' || comp.scaleMetric === 'rps') {
+        ctx.addIssue({ code: 'custom', path: [c, 'scaleMetric'], message: `"${comp.scaleMetric}" needs Knative; a raw deployment scales on cpu or memory` });
+      }
+      if (comp.minReplicas !== undefined && comp.maxReplicas !== undefined && comp.maxReplicas > 0 && comp.maxReplicas < comp.minReplicas) {
+        ctx.addIssue({ code: 'custom', path: [c, 'maxReplicas'], message: `${comp.maxReplicas} is below minReplicas ${comp.minReplicas}` });
+      }
+    }
+  });
+
+export type InferenceServiceSpec = z.infer<typeof inferenceServiceSpecSchema>;
+export type ComponentName = 'predictor' | 'transformer' | 'explainer';
+
+/** The model of a predictor given by a framework key or by `model`, normalised to `model`. */
+export function modelOf(p: PredictorSpec): ModelSpec | undefined {
+  if (p.model) return p.model;
+  const key = FRAMEWORK_KEYS.find((k) => p[k] !== undefined);
+  return key ? { ...(p[key] as FrameworkSpec), modelFormat: { name: key } } : undefined;
+}
+
+export const DEFAULT_MIN_REPLICAS = 1;
+export const DEFAULT_CPU_UTILIZATION = 80;
+
+/** KServe's HPA defaults: min = max(minReplicas, 1), max = max(maxReplicas, min), cpu at 80 %. */
+export function scalingOf(c: ComponentSpec): { min: number; max: number; metric: 'cpu' | 'memory'; target?: number; replicas: number } {
+  const min = Math.max(c.minReplicas ?? DEFAULT_MIN_REPLICAS, DEFAULT_MIN_REPLICAS);
+  const max = Math.max(c.maxReplicas ?? 0, min);
+  const metric = c.scaleMetric === 'memory' ? 'memory' : 'cpu';
+  const target = c.scaleTarget ?? (metric === 'cpu' ? DEFAULT_CPU_UTILIZATION : undefined);
+  // Without an HPA the Deployment runs minReplicas (0 allowed: a stopped component).
+  return { min, max, metric, ...(target !== undefined ? { target } : {}), replicas: c.minReplicas ?? DEFAULT_MIN_REPLICAS };
+}
+
+const condition = z.looseObject({
+  type: z.string(),
+  status: z.string(),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  lastTransitionTime: z.string().optional(),
+});
+
+export const inferenceServiceStatusSchema = z.looseObject({
+  url: z.string().optional(),
+  address: z.looseObject({ url: z.string().optional() }).optional(),
+  components: z.record(z.string(), z.looseObject({ url: z.string().optional() })).optional(),
+  conditions: z.array(condition).optional(),
+  deploymentMode: z.string().optional(),
+  modelStatus: z.looseObject({}).optional(),
+  observedGeneration: z.number().int().optional(),
+});

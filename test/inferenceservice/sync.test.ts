@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { compositeControllerFor, crdFor, LAST_APPLIED_ANNOTATION, type KubeObject } from '../../hooks/kit/index.js';
+import { runCustomize, runSync } from '../../hooks/testing.js';
+import { defaultHookConfig, type HookConfig } from '../../hooks/config.js';
+import { inferenceservice } from '../../hooks/inferenceservice/index.js';
+import { loadYamlFile, referenceSamples, repoRoot } from '../support/reference.js';
+import { expectValid, validateAgainstCrd } from '../support/validate.js';
+import path from 'node:path';
+
+const config = defaultHookConfig();
+const isvc = (spec: Record<string, unknown>, meta: Record<string, unknown> = {}, name = 'demo'): KubeObject => ({
+  apiVersion: 'serving.kserve.io/v1beta1',
+  kind: 'InferenceService',
+  metadata: { name, namespace: 'ml', generation: 1, ...meta },
+  spec,
+});
+const sklearn = (extra: Record<string, unknown> = {}) => ({ predictor: { ...extra, sklearn: { storageUri: 'gs://bucket/model' } } });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const server = (d: any) => d.spec.template.spec.containers[0];
+
+describe('InferenceService samples', () => {
+  const samples = [
+    ...referenceSamples().filter((s) => s.file.startsWith('kserve-')),
+    ...loadYamlFile(path.join(repoRoot(), 'examples/inferenceservice.yaml')).map((object) => ({ file: 'examples/inferenceservice.yaml', object })),
+  ];
+  it('has the KServe samples', () => expect(samples.length).toBeGreaterThanOrEqual(5));
+  describe.each(samples)('$file', ({ object }) => {
+    it('validates against our CRD', () => expect(validateAgainstCrd(crdFor(inferenceservice), object)).toEqual([]));
+    it.each(['default', 'gateway-api'])('renders valid children (%s variant)', (variant) => {
+      const out = runSync(inferenceservice, { parent: object, config, variant });
+      expect(out.condition('Ready')?.reason).not.toBe('InvalidSpec');
+      expect(out.children.length).toBeGreaterThan(0);
+      for (const child of out.children) expectValid(child);
+    });
+  });
+});
+
+describe('InferenceService CompositeController', () => {
+  it.each([
+    { variant: 'default', exposure: 'Ingress', declared: ['apps/v1/deployments', 'v1/services', 'autoscaling/v2/horizontalpodautoscalers', 'networking.k8s.io/v1/ingresses'] },
+    { variant: 'gateway-api', exposure: 'HTTPRoute', declared: ['apps/v1/deployments', 'v1/services', 'autoscaling/v2/horizontalpodautoscalers', 'networking.k8s.io/v1/ingresses', 'gateway.networking.k8s.io/v1/httproutes'] },
+  ])('$variant declares every kind it emits and exposes with $exposure', ({ variant, exposure, declared }) => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const controller = compositeControllerFor(inferenceservice, variant, { hookBaseUrl: 'http://x' }) as any;
+    expect(controller.spec.childResources.map((r: { apiVersion: string; resource: string }) => `${r.apiVersion}/${r.resource}`)).toEqual(declared);
+    const out = runSync(inferenceservice, { parent: isvc({ ...sklearn(), transformer: { containers: [{ image: 't:1' }] } }), config, variant });
+    const kinds = new Set(out.children.map((c) => c.kind));
+    expect(kinds).toContain(exposure);
+    expect(kinds.has(exposure === 'Ingress' ? 'HTTPRoute' : 'Ingress')).toBe(false);
+    for (const c of out.children) expect(c.metadata.namespace).toBe('ml');
+  });
+});
+
+describe('InferenceService spec checks', () => {
+  it.each([
+    { reason: 'two framework keys', spec: { predictor: { sklearn: {}, xgboost: {} } }, field: 'spec.predictor' },
+    { reason: 'no model and no containers', spec: { predictor: { minReplicas: 1 } }, field: 'spec.predictor' },
+    { reason: 'a transformer without containers', spec: { ...sklearn(), transformer: {} }, field: 'spec.transformer.containers' },
+    { reason: 'a container without image', spec: { predictor: { containers: [{ name: 'kserve-container' }] } }, field: 'spec.predictor.containers[0].image' },
+    { reason: 'a Knative-only scale metric', spec: sklearn({ scaleMetric: 'rps' }), field: 'spec.predictor.scaleMetric' },
+    { reason: 'maxReplicas below minReplicas', spec: sklearn({ minReplicas: 3, maxReplicas: 2 }), field: 'spec.predictor.maxReplicas' },
+    { reason: 'an unsupported storage scheme', spec: { predictor: { sklearn: { storageUri: 'ftp://host/model' } } }, field: 'spec.predictor.sklearn.storageUri' },
+    { reason: 'an OCI model car', spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storageUri: 'oci://registry/model:1' } } }, field: 'spec.predictor.model.storageUri' },
+    { reason: 'pvc:// without a claim', spec: { predictor: { sklearn: { storageUri: 'pvc:///models' } } }, field: 'spec.predictor.sklearn.storageUri' },
+    { reason: 'canaryTrafficPercent above 100', spec: sklearn({ canaryTrafficPercent: 120 }), field: 'spec.predictor.canaryTrafficPercent' },
+  ])('rejects $reason, naming $field, and keeps the children', ({ spec, field }) => {
+    const observed = runSync(inferenceservice, { parent: isvc(sklearn()), config }).children;
+    const out = runSync(inferenceservice, { parent: isvc(spec), observed, config });
+    expect(out.condition('Ready')).toMatchObject({ status: 'False', reason: 'InvalidSpec' });
+    expect(out.condition('Ready')?.message).toContain(field);
+    expect(out.children).toEqual(observed);
+  });
+
+  it('keeps fields it does not model (KServe YAML applies unchanged)', () => {
+    const out = runSync(inferenceservice, { parent: isvc({ predictor: { logger: { mode: 'all' }, sklearn: { storageUri: 'gs://b/m', imagePullPolicy: 'Always' } } }), config });
+    expect(out.condition('Ready')?.reason).not.toBe('InvalidSpec');
+    expect(server(out.child('Deployment', 'demo-predictor'))).toMatchObject({ imagePullPolicy: 'Always' });
+  });
+});
+
+describe('InferenceService predictor', () => {
+  it('takes runtime images from the server configuration, and runtimeVersion as their tag', () => {
+    const custom: HookConfig = { ...config, images: { ...config.images, sklearnserver: 'registry.local/sklearnserver:v1', 'storage-initializer': 'registry.local/si:v1' } };
+    const d = runSync(inferenceservice, { parent: isvc(sklearn()), config: custom }).child('Deployment', 'demo-predictor') as any;
+    expect(server(d).image).toBe('registry.local/sklearnserver:v1');
+    expect(d.spec.template.spec.initContainers[0].image).toBe('registry.local/si:v1');
+    const tagged = runSync(inferenceservice, { parent: isvc({ predictor: { sklearn: { storageUri: 'gs://b/m', runtimeVersion: 'v0.14.0' } } }), config: custom });
+    expect(server(tagged.child('Deployment', 'demo-predictor')).image).toBe('registry.local/sklearnserver:v0.14.0');
+  });
+
+  it('downloads a custom container’s STORAGE_URI and points the variable at /mnt/models', () => {
+    const out = runSync(inferenceservice, { parent: isvc({ predictor: { containers: [{ image: 'me/server:1', env: [{ name: 'STORAGE_URI', value: 's3://b/m' }] }] } }), config });
+    const d = out.child('Deployment', 'demo-predictor') as any;
+    expect(d.spec.template.spec.initContainers[0].args).toEqual(['s3://b/m', '/mnt/models']);
+    expect(server(d).env).toEqual([{ name: 'STORAGE_URI', value: '/mnt/models' }]);
+    expect(server(d).volumeMounts).toEqual([{ name: 'kserve-provision-location', mountPath: '/mnt/models', readOnly: true }]);
+  });
+
+  it('never copies a storage Secret’s values, whatever keys it holds', () => {
+    const secret = (data: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds', namespace: 'ml' }, data });
+    const secrets: Array<Record<string, string>> = [{ awsAccessKeyID: 'QUtJQQ==', awsSecretAccessKey: 'c2VjcmV0' }, { 'gcloud-application-credentials.json': 'e30=' }, { AZURE_CLIENT_SECRET: 'eA==', AZURE_CLIENT_ID: 'eQ==' }, { HF_TOKEN: 'aGY=' }];
+    for (const data of secrets) {
+      const out = runSync(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/storageSecretName': 'creds' } }), related: [secret(data)], config });
+      const text = JSON.stringify(out.children);
+      for (const value of Object.values(data)) expect(text).not.toContain(value);
+      expect(text).toContain('"creds"');
+    }
+  });
+
+  it('asks Metacontroller for the storage Secret only when one is named', () => {
+    expect(runCustomize(inferenceservice, { parent: isvc(sklearn()), config })).toEqual([]);
+    expect(runCustomize(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/storageSecretName': 's3creds' } }), config })).toEqual([
+      { apiVersion: 'v1', resource: 'secrets', names: ['s3creds'] },
+    ]);
+  });
+});
+
+describe('InferenceService canary', () => {
+  const v1 = isvc({ predictor: { sklearn: { storageUri: 'gs://b/v1' } } });
+  const v2 = isvc({ predictor: { canaryTrafficPercent: 30, sklearn: { storageUri: 'gs://b/v2' } } }, { generation: 2 });
+  const asApplied = (c: KubeObject): KubeObject => ({ ...c, metadata: { ...c.metadata, annotations: { ...(c.metadata.annotations ?? {}), [LAST_APPLIED_ANNOTATION]: JSON.stringify(c) } } });
+
+  it('keeps the stable Deployment exactly as Metacontroller last applied it', () => {
+    const stable = runSync(inferenceservice, { parent: v1, config, variant: 'gateway-api' }).children.map(asApplied);
+    const out = runSync(inferenceservice, { parent: v2, observed: stable, config, variant: 'gateway-api' });
+    expect(out.child('Deployment', 'demo-predictor')).toEqual(JSON.parse(stable.find((c) => c.kind === 'Deployment')!.metadata.annotations![LAST_APPLIED_ANNOTATION]!));
+    expect(server(out.child('Deployment', 'demo-predictor-canary')).args).toContain('--model_name=demo');
+    expect((out.child('Deployment', 'demo-predictor-canary') as any).spec.template.spec.initContainers[0].args[0]).toBe('gs://b/v2');
+  });
+
+  it('drops the canary when the spec goes back to what the stable runs', () => {
+    const stable = runSync(inferenceservice, { parent: v1, config, variant: 'gateway-api' }).children;
+    const back = isvc({ predictor: { canaryTrafficPercent: 30, sklearn: { storageUri: 'gs://b/v1' } } });
+    const out = runSync(inferenceservice, { parent: back, observed: stable, config, variant: 'gateway-api' });
+    expect(out.child('Deployment', 'demo-predictor-canary')).toBeUndefined();
+    expect(out.condition('CanaryTrafficSplit')).toBeUndefined();
+  });
+});
+
+describe('InferenceService ModelMesh', () => {
+  it('changes nothing and says why', () => {
+    const observed = runSync(inferenceservice, { parent: isvc(sklearn()), config }).children;
+    const out = runSync(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/deploymentMode': 'ModelMesh' } }), observed, config });
+    expect(out.children).toEqual(observed);
+    expect(out.condition('Ready')).toMatchObject({ status: 'False', reason: 'UnsupportedDeploymentMode' });
+  });
+});

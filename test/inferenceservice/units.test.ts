@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject, Parent } from '../../hooks/kit/index.js';
+import { isValidHost, renderDomain } from '../../hooks/inferenceservice/hosts.js';
+import { protocolOf, runtimeFor } from '../../hooks/inferenceservice/runtimes.js';
+import { componentReadiness } from '../../hooks/inferenceservice/status.js';
+import { scalingOf } from '../../hooks/inferenceservice/spec.js';
+
+describe('runtime selection (KServe cluster serving runtimes)', () => {
+  it.each([
+    { reason: 'sklearn speaks v1 and v2', format: 'sklearn', protocol: 'v1', want: 'kserve-sklearnserver' },
+    { reason: 'xgboost', format: 'xgboost', protocol: 'v2', want: 'kserve-xgbserver' },
+    { reason: 'lightgbm', format: 'lightgbm', protocol: 'v1', want: 'kserve-lgbserver' },
+    { reason: 'tensorflow v1: TF Serving outranks Triton (priority 2)', format: 'tensorflow', protocol: 'v1', want: 'kserve-tensorflow-serving' },
+    { reason: 'tensorflow v2: only Triton speaks v2', format: 'tensorflow', protocol: 'v2', want: 'kserve-tritonserver' },
+    { reason: 'pytorch: TorchServe (Triton does not auto-select pytorch)', format: 'pytorch', protocol: 'v2', want: 'kserve-torchserve' },
+    { reason: 'onnx on Triton', format: 'onnx', protocol: 'v2', want: 'kserve-tritonserver' },
+    { reason: 'triton', format: 'triton', protocol: 'grpc-v2', want: 'kserve-tritonserver' },
+    { reason: 'huggingface', format: 'huggingface', protocol: 'v2', want: 'kserve-huggingfaceserver' },
+    { reason: 'format names are case-insensitive', format: 'SKLearn', protocol: 'v1', want: 'kserve-sklearnserver' },
+  ])('$reason', ({ format, protocol, want }) => {
+    const choice = runtimeFor({ modelFormat: { name: format } }, protocol);
+    expect('runtime' in choice && choice.runtime.name).toBe(want);
+  });
+
+  it.each([
+    { reason: 'a format no runtime serves', model: { modelFormat: { name: 'pmml' } }, protocol: 'v1', want: 'NoSupportingRuntime' },
+    { reason: 'onnx with protocol v1 (Triton speaks v2 only)', model: { modelFormat: { name: 'onnx' } }, protocol: 'v1', want: 'NoSupportingRuntime' },
+    { reason: 'a named runtime that is not built in', model: { modelFormat: { name: 'sklearn' }, runtime: 'my-runtime' }, protocol: 'v1', want: 'RuntimeNotRecognized' },
+    { reason: 'a named runtime for another format', model: { modelFormat: { name: 'xgboost' }, runtime: 'kserve-sklearnserver' }, protocol: 'v1', want: 'NoSupportingRuntime' },
+  ])('fails for $reason', ({ model, protocol, want }) => {
+    const choice = runtimeFor(model, protocol);
+    expect('reason' in choice && choice.reason).toBe(want);
+  });
+
+  it.each([
+    { reason: 'v1 by default', model: { modelFormat: { name: 'sklearn' } }, key: true, want: 'v1' },
+    { reason: 'the onnx key defaults to v2', model: { modelFormat: { name: 'onnx' } }, key: true, want: 'v2' },
+    { reason: 'model.modelFormat onnx keeps v1 (KServe defaults only the key)', model: { modelFormat: { name: 'onnx' } }, key: false, want: 'v1' },
+    { reason: 'triton is v2 either way', model: { modelFormat: { name: 'triton' } }, key: false, want: 'v2' },
+    { reason: 'an explicit protocol wins', model: { modelFormat: { name: 'huggingface' }, protocolVersion: 'v1' as const }, key: true, want: 'v1' },
+  ])('protocol: $reason', ({ model, key, want }) => expect(protocolOf(model, key)).toBe(want));
+});
+
+const deployment = (status: Record<string, unknown>, generation = 1): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', generation }, status });
+const c = (type: string, status: string, reason: string, message = `${type} ${reason}`) => ({ type, status, reason, message });
+
+describe('component readiness (KServe PropagateRawStatus)', () => {
+  it.each([
+    { reason: 'no Deployment yet', d: undefined, want: ['Unknown', 'DeploymentNotFound'] },
+    { reason: 'no conditions yet', d: deployment({ observedGeneration: 1 }), want: ['Unknown', 'DeploymentPending'] },
+    { reason: 'spec not observed yet', d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable')] }, 2), want: ['Unknown', 'RolloutPending'] },
+    { reason: 'Available', d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable')] }), want: ['True', 'MinimumReplicasAvailable'] },
+    { reason: 'rollout complete', d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable'), c('Progressing', 'True', 'NewReplicaSetAvailable')] }), want: ['True', 'NewReplicaSetAvailable'] },
+    { reason: 'rolling out while still available', d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable'), c('Progressing', 'True', 'ReplicaSetUpdated')] }), want: ['True', 'MinimumReplicasAvailable'] },
+    { reason: 'first rollout', d: deployment({ observedGeneration: 1, conditions: [c('Progressing', 'True', 'ReplicaSetUpdated')] }), want: ['Unknown', 'ReplicaSetUpdated'] },
+    { reason: 'deadline exceeded', d: deployment({ observedGeneration: 1, conditions: [c('Progressing', 'False', 'ProgressDeadlineExceeded')] }), want: ['False', 'ProgressDeadlineExceeded'] },
+    { reason: 'not available outranks progressing', d: deployment({ observedGeneration: 1, conditions: [c('Available', 'False', 'MinimumReplicasUnavailable'), c('Progressing', 'True', 'ReplicaSetUpdated')] }), want: ['False', 'MinimumReplicasUnavailable'] },
+    { reason: 'replica failure outranks everything', d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable'), c('ReplicaFailure', 'True', 'FailedCreate')] }), want: ['False', 'FailedCreate'] },
+  ])('$reason', ({ d, want }) => {
+    const r = componentReadiness(d);
+    expect([r.status, r.reason]).toEqual(want);
+  });
+});
+
+describe('domain template', () => {
+  const parent = { metadata: { name: 'iris', namespace: 'ml', annotations: { team: 'a' }, labels: { tier: 'gold' } } } as unknown as Parent<unknown>;
+  it.each([
+    { reason: "KServe's template", template: '{{ .Name }}-{{ .Namespace }}.{{ .IngressDomain }}', want: 'iris-ml.example.com' },
+    { reason: 'the short spelling', template: '{{name}}-{{namespace}}.{{domain}}', want: 'iris-ml.example.com' },
+    { reason: 'annotations and labels', template: '{{ .Name }}.{{ .Labels.tier }}.{{ .Annotations.team }}.{{ .IngressDomain }}', want: 'iris.gold.a.example.com' },
+  ])('$reason', ({ template, want }) => expect(renderDomain(template, 'iris', parent, 'example.com')).toBe(want));
+
+  it.each([
+    { host: 'iris-ml.example.com', valid: true },
+    { host: `${'a'.repeat(64)}.example.com`, valid: false },
+    { host: 'Iris.example.com', valid: false },
+  ])('$host valid: $valid', ({ host, valid }) => expect(isValidHost(host)).toBe(valid));
+});
+
+describe('HPA defaults (KServe createHPA)', () => {
+  it.each([
+    { reason: 'nothing set', spec: {}, want: { min: 1, max: 1, metric: 'cpu', target: 80, replicas: 1 } },
+    { reason: 'min 0 is raised to 1 for the HPA', spec: { minReplicas: 0 }, want: { min: 1, max: 1, metric: 'cpu', target: 80, replicas: 0 } },
+    { reason: 'max below min is raised', spec: { minReplicas: 3, maxReplicas: 0 }, want: { min: 3, max: 3, metric: 'cpu', target: 80, replicas: 3 } },
+    { reason: 'memory has no default target', spec: { scaleMetric: 'memory' as const }, want: { min: 1, max: 1, metric: 'memory', replicas: 1 } },
+    { reason: 'scaleTarget', spec: { maxReplicas: 4, scaleTarget: 50 }, want: { min: 1, max: 4, metric: 'cpu', target: 50, replicas: 1 } },
+  ])('$reason', ({ spec, want }) => expect(scalingOf(spec)).toEqual(want));
+});
