@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { defaultHookConfig } from '../hooks/config.js';
 import { compositeControllerFor } from '../hooks/kit/manifests.js';
 import type { KubeObject } from '../hooks/kit/index.js';
-import { IN_CLUSTER_HOOK_URL } from '../hooks/manifests-files.js';
+import { IN_CLUSTER_HOOK_URL } from '../hooks/cli/manifests.js';
 import { runSync, syncRequest } from '../hooks/testing.js';
 import { trustyai } from '../hooks/trustyai/index.js';
 

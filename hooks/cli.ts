@@ -7,8 +7,8 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { builtinCompositions } from './compositions.js';
 import { loadConfig } from './config.js';
-import { checkManifests, manifestFiles, writeManifests } from './manifests-files.js';
-import { render, UsageError } from './render.js';
+import { checkManifests, manifestFiles, writeManifests } from './cli/manifests.js';
+import { render, UsageError } from './cli/render.js';
 import { createApp } from './server.js';
 
 const USAGE = `usage:

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
-import { checkManifests, manifestFiles } from '../hooks/manifests-files.js';
+import { checkManifests, manifestFiles } from '../hooks/cli/manifests.js';
 import { childTypesFor, compositeControllerFor, crdFor, variantNames } from '../hooks/kit/index.js';
 import { expectValid } from './support/validate.js';
 

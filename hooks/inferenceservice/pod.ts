@@ -1,5 +1,5 @@
 import type { V1Container, V1ContainerPort, V1EnvVar, V1PodSpec, V1Probe, V1SecurityContext, V1Volume } from '@kubernetes/client-node';
-import { isRecord } from '../kit/index.js';
+import { isRecord, restrictedContainer } from '../kit/index.js';
 import { HTTP_PORT, SERVER_CONTAINER } from './names.js';
 import type { ComponentSpec, ContainerSpec } from './spec.js';
 import type { StoragePlan } from './storage.js';
@@ -43,13 +43,11 @@ export interface ServerDefaults {
  */
 export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults): V1Container {
   const ports = portsOf(c);
-  const security: V1SecurityContext = {
-    allowPrivilegeEscalation: false,
-    capabilities: { drop: ['ALL'] },
+  const security: V1SecurityContext = restrictedContainer({
     ...(d.nonRoot ? { runAsNonRoot: true } : {}),
     ...(d.runAsUser !== undefined ? { runAsUser: d.runAsUser } : {}),
     ...(isRecord(c.securityContext) ? c.securityContext : {}),
-  };
+  });
   const probePort = ports[0]?.containerPort ?? HTTP_PORT;
   const { name: own, ...fields } = c;
   return {

@@ -1,5 +1,5 @@
 import type { V1Container, V1EnvVar, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
-import { isRecord, type KubeObject } from '../kit/index.js';
+import { isRecord, restrictedContainer, type KubeObject } from '../kit/index.js';
 
 /** Where KServe's servers read the model, and the names of its volumes. */
 export const MODEL_DIR = '/mnt/models';
@@ -47,7 +47,7 @@ export function storagePlanFor(uri: string | undefined, image: string, secret: K
     ...(credentials.env.length > 0 ? { env: credentials.env } : {}),
     terminationMessagePolicy: 'FallbackToLogsOnError',
     resources: { requests: { cpu: '100m', memory: '100Mi' }, limits: { cpu: '1', memory: '1Gi' } },
-    securityContext: { runAsNonRoot: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+    securityContext: restrictedContainer({ runAsNonRoot: true }),
     volumeMounts: [{ name: PROVISION_VOLUME, mountPath: MODEL_DIR }, ...credentials.mounts],
   };
   return {

@@ -13,3 +13,4 @@ export * from './readiness.js';
 export * from './request.js';
 export * from './schema.js';
 export * from './status-schema.js';
+export * from './security.js';

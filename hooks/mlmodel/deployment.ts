@@ -1,5 +1,5 @@
 import type { V1Deployment } from '@kubernetes/client-node';
-import { childMeta, type KubeObject, type Parent } from '../kit/index.js';
+import { childMeta, restrictedContainer, restrictedPod, type KubeObject, type Parent } from '../kit/index.js';
 import {
   COMPONENT_SERVER,
   GRPC_PORT,
@@ -37,12 +37,7 @@ export function deploymentFor(parent: Parent<MLModelSpec>, servingHash: string, 
       template: {
         metadata: { labels },
         spec: {
-          securityContext: {
-            runAsNonRoot: true,
-            runAsUser: SERVER_USER,
-            runAsGroup: SERVER_USER,
-            seccompProfile: { type: 'RuntimeDefault' },
-          },
+          securityContext: restrictedPod(SERVER_USER),
           containers: [
             {
               name: 'tensorflow-serving',
@@ -62,7 +57,7 @@ export function deploymentFor(parent: Parent<MLModelSpec>, servingHash: string, 
               readinessProbe: { httpGet: { path: `/v1/models/${modelName}`, port: 'http' }, initialDelaySeconds: 5, periodSeconds: 10, failureThreshold: 3 },
               livenessProbe: { tcpSocket: { port: 'http' }, initialDelaySeconds: 30, periodSeconds: 20, failureThreshold: 3 },
               resources: { requests: { cpu: '500m', memory: '1Gi' } },
-              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+              securityContext: restrictedContainer(),
               volumeMounts: [{ name: MODEL_VOLUME, mountPath: SERVER_MOUNT, readOnly: true }],
             },
           ],

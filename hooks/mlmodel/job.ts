@@ -1,5 +1,5 @@
 import type { V1Job } from '@kubernetes/client-node';
-import { childMeta, type KubeObject, type Parent } from '../kit/index.js';
+import { childMeta, restrictedContainer, restrictedPod, type KubeObject, type Parent } from '../kit/index.js';
 import { DOWNLOAD_SCRIPT } from './download-script.js';
 import { COMPONENT_DOWNLOAD, DOWNLOAD_MOUNT, MODEL_VOLUME, jobName, labelsFor, pvcName } from './names.js';
 import type { MLModelSpec } from './spec.js';
@@ -31,13 +31,7 @@ export function jobFor(parent: Parent<MLModelSpec>, hash: string, keepHash: stri
         metadata: { labels },
         spec: {
           restartPolicy: 'Never',
-          securityContext: {
-            runAsNonRoot: true,
-            runAsUser: DOWNLOAD_USER,
-            runAsGroup: DOWNLOAD_USER,
-            fsGroup: DOWNLOAD_USER,
-            seccompProfile: { type: 'RuntimeDefault' },
-          },
+          securityContext: restrictedPod(DOWNLOAD_USER, { fsGroup: DOWNLOAD_USER }),
           containers: [
             {
               name: 'download',
@@ -49,7 +43,7 @@ export function jobFor(parent: Parent<MLModelSpec>, hash: string, keepHash: stri
                 { name: 'KEEP_HASH', value: keepHash ?? '' },
               ],
               resources: { requests: { cpu: '100m', memory: '128Mi' } },
-              securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+              securityContext: restrictedContainer({ readOnlyRootFilesystem: true }),
               volumeMounts: [{ name: MODEL_VOLUME, mountPath: DOWNLOAD_MOUNT }],
             },
           ],

@@ -1,5 +1,5 @@
 import type { V1Container, V1Deployment, V1EnvVar, V1Probe, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
-import { childMeta, type KubeObject, type Parent } from '../kit/index.js';
+import { childMeta, restrictedContainer, restrictedPod, type KubeObject, type Parent } from '../kit/index.js';
 import type { ModelsFile } from './models-file.js';
 import {
   CONFIG_CHECKSUM_ANNOTATION,
@@ -32,13 +32,7 @@ export function deploymentFor(parent: Parent<TfservSpec>, image: string, models:
       template: {
         metadata: { labels, annotations: { [CONFIG_CHECKSUM_ANNOTATION]: models.checksum } },
         spec: {
-          securityContext: {
-            runAsNonRoot: true,
-            runAsUser: UNPRIVILEGED_USER,
-            runAsGroup: UNPRIVILEGED_USER,
-            seccompProfile: { type: 'RuntimeDefault' },
-            ...lowPortSysctls(parent.spec),
-          },
+          securityContext: restrictedPod(UNPRIVILEGED_USER, lowPortSysctls(parent.spec)),
           containers: [containerFor(parent.spec, image, models)],
           volumes: volumesFor(parent.spec),
         },
@@ -65,7 +59,7 @@ function containerFor(spec: TfservSpec, image: string, models: ModelsFile): V1Co
     readinessProbe: readinessProbeFor(spec, models),
     livenessProbe: { tcpSocket: { port: 'rest' }, initialDelaySeconds: 30, periodSeconds: 20, failureThreshold: 3 },
     resources: spec.resources,
-    securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+    securityContext: restrictedContainer(),
     volumeMounts: mountsFor(spec),
   };
   const env = credentialsEnv(spec);

@@ -1,5 +1,5 @@
 import type { V1Deployment, V1EnvVar, V1PodSpec } from '@kubernetes/client-node';
-import { childMeta, type Parent } from '../kit/index.js';
+import { childMeta, restrictedContainer, restrictedPod, type Parent } from '../kit/index.js';
 import { COMPONENT, deploymentName, HTTP_PORT, labelsFor, pvcName, selectorFor } from './names.js';
 import { metricsOf, type TrustyAISpec } from './spec.js';
 
@@ -49,11 +49,7 @@ export function deploymentFor(parent: Parent<TrustyAISpec>, opts: DeploymentOpti
 function podSpecFor(parent: Parent<TrustyAISpec>, opts: DeploymentOptions): V1PodSpec {
   const pvcMode = parent.spec.storage.format === 'PVC';
   return {
-    securityContext: {
-      runAsNonRoot: true,
-      seccompProfile: { type: 'RuntimeDefault' },
-      ...(opts.setFsGroup && pvcMode ? { fsGroup: 1001, fsGroupChangePolicy: 'OnRootMismatch' } : {}),
-    },
+    securityContext: restrictedPod(undefined, opts.setFsGroup && pvcMode ? { fsGroup: 1001, fsGroupChangePolicy: 'OnRootMismatch' } : {}),
     containers: [
       {
         name: COMPONENT,
@@ -63,7 +59,7 @@ function podSpecFor(parent: Parent<TrustyAISpec>, opts: DeploymentOptions): V1Po
         readinessProbe: { httpGet: { path: '/q/health/ready', port: 'http' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5 },
         livenessProbe: { httpGet: { path: '/q/health/live', port: 'http' }, initialDelaySeconds: 30, periodSeconds: 10, timeoutSeconds: 5 },
         resources: { requests: { cpu: '100m', memory: '512Mi' }, limits: { memory: '1Gi' } },
-        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+        securityContext: restrictedContainer(),
         ...(pvcMode ? { volumeMounts: [{ name: STORAGE_VOLUME, mountPath: parent.spec.storage.folder }] } : {}),
       },
     ],

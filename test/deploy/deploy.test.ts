@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../hooks/config.js';
-import { IN_CLUSTER_HOOK_URL } from '../../hooks/manifests-files.js';
+import { IN_CLUSTER_HOOK_URL } from '../../hooks/cli/manifests.js';
 import { type KubeObject, isObject, loadYamlFile, repoRoot } from '../support/reference.js';
 import { expectValid } from '../support/validate.js';
 import { build, kustomizationFile, readKustomization } from './kustomize.js';

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { AnyComposition } from './kit/composition.js';
-import { compositeControllerFor, crdFor, variantNames } from './kit/manifests.js';
+import type { AnyComposition } from '../kit/composition.js';
+import { compositeControllerFor, crdFor, variantNames } from '../kit/manifests.js';
 
 /** Where the hook server's Service answers inside the cluster (deploy/ installs it there). */
 export const IN_CLUSTER_HOOK_URL = 'http://modelhooks.modelhooks-system.svc';

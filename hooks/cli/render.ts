@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments, stringify } from 'yaml';
-import type { HookConfig } from './config.js';
-import type { AnyComposition } from './kit/composition.js';
-import { isKubeObject } from './kit/observed.js';
-import { INVALID_SPEC } from './kit/protocol.js';
-import type { KubeObject } from './kit/types.js';
-import { runSync } from './testing.js';
+import type { HookConfig } from '../config.js';
+import type { AnyComposition } from '../kit/composition.js';
+import { isKubeObject } from '../kit/observed.js';
+import { INVALID_SPEC } from '../kit/protocol.js';
+import type { KubeObject } from '../kit/types.js';
+import { runSync } from '../testing.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
