@@ -18,6 +18,7 @@ import {
   PREDICTOR_READY,
   routesCondition,
   statusFrom,
+  STORAGE_SECRET_FOUND,
   TRAFFIC_SPLIT,
   TRANSFORMER_READY,
 } from './status.js';
@@ -88,6 +89,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, HookConf
     const components = (['predictor', ...aux.map((a) => a.role)] as ComponentName[]).map((role) => ({ role, readiness: componentReadiness(deployment(role)) }));
     const conditions = components.map((c) => fromReadiness(READY_TYPE[c.role], c.readiness));
     const notes = [];
+    if (secretName) notes.push(storageSecretNote(input, secretName, ctx.storageSecret !== undefined));
     if (decision.canary) {
       conditions.splice(1, 0, fromReadiness(CANARY_READY, componentReadiness(deployment('canary'))));
       notes.push(trafficSplitNote(input, decision.percent, gatewayApi && exposure.kind === 'httproutes'));
@@ -108,7 +110,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, HookConf
       ...(exposure.kind === 'none' && exposure.why === 'invalid-host' ? {} : { url: urlOf() }),
       addressUrl: internalUrl(parent, entry),
       components: componentStatus,
-      modelStatus: modelStatusFrom(conditions[0]!),
+      modelStatus: modelStatusFrom(conditions[0]!, deployment('predictor')),
     });
 
     // 4. Desired children.
@@ -127,6 +129,22 @@ function exposureCondition(input: Input, exposure: ReturnType<typeof exposureFor
   if (exposure.kind === 'httproutes') return routesCondition(exposure.objects.map((r) => observed.get(HTTPROUTE.apiVersion, HTTPROUTE.kind, r.metadata.name)));
   if (exposure.why === 'cluster-local') return condition.true(INGRESS_READY, 'ClusterLocal', 'networking.kserve.io/visibility is cluster-local: served inside the cluster only');
   return condition.false(INGRESS_READY, 'InvalidHost', `the domain template gives a host that is not a valid DNS name (${externalHost(parent, input.config)})`);
+}
+
+/**
+ * Metacontroller caches the customize answer per (uid, generation): an annotation added later
+ * reaches the hook only after the next spec change or within 20 minutes. Say so, rather than
+ * silently starting the storage initializer without credentials.
+ */
+function storageSecretNote(input: Input, name: string, found: boolean) {
+  const ns = input.parent.metadata.namespace;
+  return found
+    ? condition.true(STORAGE_SECRET_FOUND, 'StorageSecretFound', `storage credentials from Secret ${name}`)
+    : condition.false(
+        STORAGE_SECRET_FOUND,
+        'StorageSecretNotFound',
+        `Secret ${name} (annotation ${STORAGE_SECRET_ANNOTATION}) was not found in ${ns}; the storage initializer runs without credentials. A Secret or annotation added after the last spec change is seen within 20 minutes, or at once on the next spec change`,
+      );
 }
 
 function trafficSplitNote(input: Input, percent: number, split: boolean) {

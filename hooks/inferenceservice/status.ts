@@ -1,6 +1,7 @@
 import {
   condition,
   conditionsFor,
+  deploymentReadiness,
   findCondition,
   httpRouteReadiness,
   isRecord,
@@ -27,6 +28,8 @@ export const TRANSFORMER_READY = 'TransformerReady';
 export const EXPLAINER_READY = 'ExplainerReady';
 export const INGRESS_READY = 'IngressReady';
 export const TRAFFIC_SPLIT = 'CanaryTrafficSplit';
+/** Informational, like TRAFFIC_SPLIT: a bucket may be public, so it does not block Ready. */
+export const STORAGE_SECRET_FOUND = 'StorageSecretFound';
 
 type Cond = { type?: string; status?: string; reason?: string; message?: string };
 
@@ -98,12 +101,14 @@ export function statusFrom(input: SyncInput<InferenceServiceSpec>, parts: Status
 }
 
 /** KServe's modelStatus, as far as a raw Deployment tells it. */
-export function modelStatusFrom(predictor: ConditionInput): Record<string, unknown> {
+export function modelStatusFrom(predictor: ConditionInput, deployment?: KubeObject): Record<string, unknown> {
   if (predictor.reason === 'NoSupportingRuntime' || predictor.reason === 'RuntimeNotRecognized') {
     return { transitionStatus: 'InvalidSpec', lastFailureInfo: { reason: predictor.reason, message: predictor.message } };
   }
   if (predictor.status === 'True') return { transitionStatus: 'UpToDate', states: { activeModelState: 'Loaded', targetModelState: 'Loaded' } };
-  if (predictor.status === 'False') {
+  // Only a rollout that gave up (deadline exceeded, pods refused) is a failed load: a new
+  // Deployment is Available=False until its pods are ready, which KServe reports as Pending.
+  if (predictor.status === 'False' && deploymentReadiness(deployment).status === 'False') {
     return { transitionStatus: 'BlockedByFailedLoad', states: { activeModelState: 'FailedToLoad', targetModelState: 'Loaded' }, lastFailureInfo: { reason: predictor.reason, message: predictor.message } };
   }
   return { transitionStatus: 'InProgress', states: { activeModelState: 'Pending', targetModelState: 'Loaded' } };
