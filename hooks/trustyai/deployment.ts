@@ -4,7 +4,7 @@ import { COMPONENT, deploymentName, HTTP_PORT, labelsFor, pvcName, selectorFor }
 import { metricsOf, type TrustyAISpec } from './spec.js';
 
 /** Keys of the database Secret, and the variables the service reads them as. */
-const DATABASE_KEYS: Array<[env: string, key: string]> = [
+export const DATABASE_KEYS: Array<[env: string, key: string]> = [
   ['QUARKUS_DATASOURCE_DB_KIND', 'databaseKind'],
   ['QUARKUS_DATASOURCE_USERNAME', 'databaseUsername'],
   ['QUARKUS_DATASOURCE_PASSWORD', 'databasePassword'],

@@ -2,6 +2,7 @@ import {
   condition,
   conditionsFor,
   deploymentReadiness,
+  isRecord,
   pvcReadiness,
   readyFrom,
   routeReadiness,
@@ -10,6 +11,7 @@ import {
   type Readiness,
   type SyncInput,
 } from '../kit/index.js';
+import { DATABASE_KEYS } from './deployment.js';
 import type { TrustyAISpec } from './spec.js';
 
 /*
@@ -48,9 +50,17 @@ export function statusFrom(input: SyncInput<TrustyAISpec>, o: Observations): Rec
 function storageCondition(spec: TrustyAISpec, o: Observations): ConditionInput {
   if (spec.storage.format === 'PVC') return fromReadiness('StorageReady', pvcReadiness(o.pvc));
   const secret = spec.storage.databaseConfigurations;
-  return o.dbSecret
+  if (!o.dbSecret) return condition.false('StorageReady', 'DBCredentialsNotFound', `Secret ${secret} with the database credentials was not found in the namespace`);
+  // Only the key names are read: a missing key would stop the pods with CreateContainerConfigError.
+  const keys = new Set([...Object.keys(recordOf(o.dbSecret.data)), ...Object.keys(recordOf(o.dbSecret.stringData))]);
+  const missing = DATABASE_KEYS.map(([, key]) => key).filter((key) => !keys.has(key));
+  return missing.length === 0
     ? condition.true('StorageReady', 'DBCredentialsFound', `database credentials Secret ${secret} found`)
-    : condition.false('StorageReady', 'DBCredentialsNotFound', `Secret ${secret} with the database credentials was not found in the namespace`);
+    : condition.false('StorageReady', 'DBCredentialsIncomplete', `Secret ${secret} lacks the keys ${missing.join(', ')}`);
+}
+
+function recordOf(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {};
 }
 
 function fromReadiness(type: string, r: Readiness): ConditionInput {

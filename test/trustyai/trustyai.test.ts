@@ -61,6 +61,24 @@ describe('storage', () => {
   });
 });
 
+describe('DATABASE credentials', () => {
+  const secret = (keys: string[]) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds', namespace: 'team' }, data: Object.fromEntries(keys.map((k) => [k, 'eA=='])) });
+  const all = ['databaseKind', 'databaseUsername', 'databasePassword', 'databaseService', 'databasePort', 'databaseName', 'databaseGeneration'];
+  it('a Secret with every key is found', () => {
+    const out = runSync(trustyai, { parent: parent('a', dbSpec), config, related: [secret(all)] as KubeObject[] });
+    expect(out.condition('StorageReady')).toMatchObject({ status: 'True', reason: 'DBCredentialsFound' });
+  });
+  it('a Secret that lacks a key the pods reference says which, instead of pods failing later', () => {
+    const out = runSync(trustyai, { parent: parent('a', dbSpec), config, related: [secret(all.slice(0, 5))] as KubeObject[] });
+    expect(out.condition('StorageReady')).toMatchObject({ status: 'False', reason: 'DBCredentialsIncomplete', message: 'Secret creds lacks the keys databaseName, databaseGeneration' });
+    expect(out.child('Deployment', 'a')).toBeDefined();
+  });
+  it('never copies a Secret value into a child', () => {
+    const out = runSync(trustyai, { parent: parent('a', dbSpec), config, related: [{ ...secret(all), data: Object.fromEntries(all.map((k) => [k, 'VALUE-' + k])) }] as KubeObject[] });
+    expect(JSON.stringify(out.children)).not.toContain('VALUE-');
+  });
+});
+
 describe('API versions', () => {
   it('v1alpha1 and v1 give the same children', () => {
     const v1 = runSync(trustyai, { parent: parent('a', pvcSpec), config });
