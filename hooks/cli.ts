@@ -109,12 +109,12 @@ async function serve(args: string[], io: Io): Promise<number> {
   const logger = pino({ level: config.logLevel });
   const state = { draining: false };
   const app = createApp({ compositions: builtinCompositions, config, logger, state });
-  const server: Server = app.listen(config.port);
+  const server: Server = config.host ? app.listen(config.port, config.host) : app.listen(config.port);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
-  logger.info({ port: config.port, compositions: builtinCompositions.map((c) => c.name) }, 'serving hooks');
+  logger.info({ port: config.port, host: config.host || '*', compositions: builtinCompositions.map((c) => c.name) }, 'serving hooks');
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
       if (state.draining) return;

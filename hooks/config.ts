@@ -24,6 +24,7 @@ export type ImageKey = keyof typeof IMAGE_DEFAULTS;
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  MODELHOOKS_HOST: z.string().default(''),
   MODELHOOKS_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb|gb)?$/i, 'a size such as 16mb').default('16mb'),
   MODELHOOKS_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   MODELHOOKS_CACHE_ENTRIES: z.coerce.number().int().min(0).default(512),
@@ -46,6 +47,8 @@ export interface HookConfig {
 
 export interface ServerConfig {
   port: number;
+  /** Address to listen on; empty means every interface (what a pod needs). */
+  host: string;
   bodyLimit: string;
   logLevel: z.infer<typeof envSchema>['MODELHOOKS_LOG_LEVEL'];
   cacheEntries: number;
@@ -64,6 +67,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   const [gatewayNamespace, gatewayName] = e.MODELHOOKS_GATEWAY.split('/') as [string, string];
   return {
     port: e.PORT,
+    host: e.MODELHOOKS_HOST,
     bodyLimit: e.MODELHOOKS_BODY_LIMIT,
     logLevel: e.MODELHOOKS_LOG_LEVEL,
     cacheEntries: e.MODELHOOKS_CACHE_ENTRIES,

@@ -78,7 +78,7 @@ describe('modelhooks serve', () => {
     const port = String(20000 + Math.floor(Math.random() * 20000));
     const child = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
       cwd: root,
-      env: { ...process.env, MODELHOOKS_LOG_LEVEL: 'info' },
+      env: { ...process.env, MODELHOOKS_LOG_LEVEL: 'info', MODELHOOKS_HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let logs = '';
@@ -90,6 +90,7 @@ describe('modelhooks serve', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(logs).toContain('draining');
+    expect(logs).toContain('"host":"127.0.0.1"');
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   });
 });

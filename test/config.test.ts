@@ -4,7 +4,8 @@ import { IMAGE_DEFAULTS, loadConfig } from '../hooks/config.js';
 describe('loadConfig', () => {
   it('has documented defaults', () => {
     const c = loadConfig({});
-    expect([c.port, c.bodyLimit, c.logLevel, c.cacheEntries]).toEqual([8080, '16mb', 'info', 512]);
+    expect([c.port, c.host, c.bodyLimit, c.logLevel, c.cacheEntries]).toEqual([8080, '', '16mb', 'info', 512]);
+    expect(loadConfig({ MODELHOOKS_HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
     expect(c.hooks.images).toEqual(IMAGE_DEFAULTS);
     expect(c.hooks.gateway).toEqual({ namespace: 'kserve', name: 'kserve-ingress-gateway' });
   });
