@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import http from 'node:http';
 import { main } from '../hooks/cli.js';
+import { readObjects } from '../hooks/cli/render.js';
+import { syncRequest } from '../hooks/testing.js';
+import { trustyai } from '../hooks/trustyai/index.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -87,7 +91,24 @@ describe('modelhooks serve', () => {
     for (let i = 0; i < 100 && !logs.includes('serving hooks'); i++) await new Promise((r) => setTimeout(r, 100));
     const res = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(await res.text()).toBe('ok');
-    child.kill('SIGTERM');
+    // A request in flight when SIGTERM arrives: half its body sent before, half after.
+    const body = JSON.stringify(syncRequest(trustyai, { parent: readObjects(path.join(root, 'examples/trustyai.yaml'))[0] }));
+    const inFlight = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/hooks/trustyai/sync', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (r) => {
+        let text = '';
+        r.on('data', (d) => (text += String(d)));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 100));
+      setTimeout(() => {
+        child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(100)), 300);
+      }, 200);
+    });
+    const answered = await inFlight;
+    expect(answered.status).toBe(200);
+    expect(JSON.parse(answered.text).children.length).toBeGreaterThan(0);
     expect(await exited).toBe(0);
     expect(logs).toContain('draining');
     expect(logs).toContain('"host":"127.0.0.1"');
