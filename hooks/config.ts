@@ -8,7 +8,8 @@ import { z } from 'zod';
 export const IMAGE_DEFAULTS = {
   'trustyai-service': 'quay.io/trustyai/trustyai-service:latest',
   'tensorflow-serving': 'tensorflow/serving:2.18.0',
-  'model-downloader': 'busybox:1.36',
+  // Needs sh, curl (which checks TLS certificates), tar and unzip.
+  'model-downloader': 'curlimages/curl:8.11.1',
   // KServe v0.20.0's cluster serving runtimes (config/runtimes/kustomization.yaml, charts' runtime tags).
   'storage-initializer': 'kserve/storage-initializer:v0.20.0',
   sklearnserver: 'kserve/sklearnserver:v0.20.0',

@@ -1,5 +1,5 @@
 /**
- * The shell script of the download Job (busybox: sh, wget, tar, unzip). It downloads
+ * The shell script of the download Job (sh, curl, tar, unzip). It downloads
  * $MODEL_URL into $MODEL_DIR (/mnt/model/<hash>) laid out as TensorFlow Serving expects
  * (`<base>/<version>/`), through a temporary directory so that a half-written model is
  * never seen; it removes the models of other URLs (8-hex directories only, so `lost+found`
@@ -24,12 +24,15 @@ path="${'$'}{MODEL_URL%%[?#]*}"
 file="$(basename "$path")"
 [ -n "$file" ] || file=model
 echo "downloading $MODEL_URL"
-wget -q -T 60 -O "$tmp/$file" "$MODEL_URL"
+# curl verifies the server's certificate (busybox wget does not): a model is code we run.
+curl -fsSL --retry 3 --connect-timeout 60 -o "$tmp/$file" "$MODEL_URL"
 case "$path" in
   *.tar.gz|*.tgz) tar -xzf "$tmp/$file" -C "$tmp/unpacked"; rm -f "$tmp/$file" ;;
   *.zip) unzip -q -o "$tmp/$file" -d "$tmp/unpacked"; rm -f "$tmp/$file" ;;
   *) mv "$tmp/$file" "$tmp/unpacked/" ;;
 esac
+# macOS archivers add resource forks beside the model; TF Serving would see a second entry.
+rm -rf "$tmp/unpacked/__MACOSX"
 src="$tmp/unpacked"
 entries=$(ls -A "$src")
 if [ "$(echo "$entries" | wc -l)" -eq 1 ] && [ -d "$src/$entries" ] && ! echo "$entries" | grep -qx '[0-9][0-9]*'; then

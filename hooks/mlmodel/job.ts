@@ -10,7 +10,7 @@ export const MODEL_HASH_LABEL = 'modelhooks.dev/model-hash';
 /** Three retries, as COMPOSITIONS.md §3 says; an hour covers a multi-GB model on a slow link. */
 export const BACKOFF_LIMIT = 3;
 export const ACTIVE_DEADLINE_SECONDS = 3600;
-/** busybox runs as any user; the claim is made writable for this group through fsGroup. */
+/** The downloader runs as any user; the claim is made writable for this group through fsGroup. */
 const DOWNLOAD_USER = 1000;
 
 /**

@@ -63,9 +63,12 @@ export function rememberedFrom(status: Record<string, unknown>): Remembered {
  */
 export function decide(o: Observation): Decision {
   const job = jobState(o.job);
-  const downloaded = job.state === 'Succeeded' || o.previous.downloadedHash === o.hash;
+  // The Deployment is only ever pointed at a downloaded model: what it serves counts as
+  // downloaded even when the status write that recorded it was lost.
+  const served = servedHashOf(o.deployment);
+  const downloaded = job.state === 'Succeeded' || o.previous.downloadedHash === o.hash || served === o.hash;
   const failed = !downloaded && (job.state === 'Failed' || (job.state === 'Missing' && o.previous.failedHash === o.hash));
-  const servingHash = downloaded ? o.hash : o.previous.downloadedHash;
+  const servingHash = downloaded ? o.hash : (o.previous.downloadedHash ?? served);
   const conditions = {
     storage: { type: STORAGE_READY, ...pvcReadiness(o.pvc) },
     download: downloadCondition(o, downloaded, failed, job.reason),
@@ -83,7 +86,12 @@ export function decide(o: Observation): Decision {
 
 function phaseOf(o: Observation, c: Decision['conditions'], downloaded: boolean, failed: boolean, servingHash: string | undefined) {
   if (failed) return { phase: 'Failed' as const, message: c.download.message };
-  if (downloaded) return c.deployment.status === 'True' ? { phase: 'Ready' as const, message: c.deployment.message } : { phase: 'Serving' as const, message: c.deployment.message };
+  if (downloaded) {
+    if (c.deployment.status === 'True') return { phase: 'Ready' as const, message: c.deployment.message };
+    // A server that cannot start (e.g. a file TF Serving cannot load) is a failure, not "serving".
+    if (c.deployment.status === 'False') return { phase: 'Failed' as const, message: c.deployment.message };
+    return { phase: 'Serving' as const, message: c.deployment.message };
+  }
   if (servingHash) return { phase: 'Downloading' as const, message: `${c.download.message}; model ${servingHash} keeps serving` };
   if (!o.pvc) return { phase: 'Pending' as const, message: `PersistentVolumeClaim ${o.pvcName} is being created` };
   if (c.storage.status !== 'True') return { phase: 'CreatingStorage' as const, message: c.storage.message };
@@ -108,6 +116,13 @@ function deploymentCondition(deployment: KubeObject | undefined, servingHash: st
     return condition.unknown(DEPLOYMENT_READY, 'RolloutPending', `Deployment ${deployment.metadata.name} is moving to model ${servingHash}`);
   }
   return { type: DEPLOYMENT_READY, ...deploymentReadiness(deployment) };
+}
+
+/** The model hash an observed Deployment serves, from its `--model_base_path`. */
+function servedHashOf(deployment: KubeObject | undefined): string | undefined {
+  const path = deployment ? servedPathOf(deployment) : undefined;
+  const hash = path?.startsWith(`${SERVER_MOUNT}/`) ? path.slice(SERVER_MOUNT.length + 1) : undefined;
+  return hash && HASH.test(hash) ? hash : undefined;
 }
 
 /** `--model_base_path` of an observed Deployment's first container. */

@@ -27,7 +27,7 @@ export const mlmodelSpec = z
       .string()
       .min(1)
       .optional()
-      .describe("Image of the download Job (needs sh, wget, tar and unzip); defaults to the server's model-downloader image."),
+      .describe("Image of the download Job (needs sh, curl, tar and unzip); defaults to the server's model-downloader image."),
   })
   .superRefine((spec, ctx) => {
     if (spec.framework.toLowerCase() !== 'tensorflow') {

@@ -57,7 +57,9 @@ function containerFor(spec: TfservSpec, image: string, models: ModelsFile): V1Co
       { name: 'rest', containerPort: spec.restPort, protocol: 'TCP' },
     ],
     readinessProbe: readinessProbeFor(spec, models),
-    livenessProbe: { tcpSocket: { port: 'rest' }, initialDelaySeconds: 30, periodSeconds: 20, failureThreshold: 3 },
+    // The ports open only once the first models are loaded: give large or remote ones up to 15 minutes.
+    startupProbe: { tcpSocket: { port: 'rest' }, periodSeconds: 10, failureThreshold: 90 },
+    livenessProbe: { tcpSocket: { port: 'rest' }, periodSeconds: 20, failureThreshold: 3 },
     resources: spec.resources,
     securityContext: restrictedContainer(),
     volumeMounts: mountsFor(spec),

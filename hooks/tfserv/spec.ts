@@ -33,6 +33,8 @@ export const tfservSpec = z
       .string()
       .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'the name of a ConfigMap')
       .max(253)
+      // The original operator always mounted this ConfigMap: its users' YAML may not name one.
+      .default('tf-serving-models-config')
       .describe('ConfigMap holding the models file; nothing is deployed until it exists.'),
     configFileName: z
       .string()

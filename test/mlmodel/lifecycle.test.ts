@@ -37,7 +37,7 @@ const job = (hash: string, state: 'active' | 'succeeded' | 'failed') => {
         : { failed: 4, conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: T0 }] };
   return { apiVersion: 'batch/v1', ...meta('Job', `resnet-download-${hash}`), status } as KubeObject;
 };
-const deployment = (hash: string, state: 'progressing' | 'available') =>
+const deployment = (hash: string, state: 'progressing' | 'available' | 'failed') =>
   ({
     apiVersion: 'apps/v1',
     ...meta('Deployment', 'resnet-server', {
@@ -46,7 +46,9 @@ const deployment = (hash: string, state: 'progressing' | 'available') =>
     status:
       state === 'available'
         ? { observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }] }
-        : { observedGeneration: 1, replicas: 1, updatedReplicas: 1, unavailableReplicas: 1, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }] },
+        : state === 'failed'
+          ? { observedGeneration: 1, replicas: 1, updatedReplicas: 1, unavailableReplicas: 1, conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "resnet-server-6f" has timed out progressing.' }] }
+          : { observedGeneration: 1, replicas: 1, updatedReplicas: 1, unavailableReplicas: 1, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }] },
   }) as KubeObject;
 
 interface Step {
@@ -178,6 +180,26 @@ const steps: Step[] = [
     children: all(B),
     serves: `/models/${A}`,
     status: { downloadedHash: A, failedHash: B },
+  },
+  {
+    reason: 'the status write after the roll to B was lost and Job B removed: the Deployment serves B, so B counts as downloaded (no rollback, no second download)',
+    url: URL_B,
+    previous: { downloadedHash: A },
+    observed: [pvc('Bound'), deployment(B, 'available')],
+    phase: 'Ready',
+    children: ['Deployment/resnet-server', 'PersistentVolumeClaim/resnet-pvc', 'Service/resnet-service'],
+    serves: `/models/${B}`,
+    status: { downloadedHash: B },
+  },
+  {
+    reason: 'the server cannot start the downloaded model (deadline exceeded): Failed with the Deployment’s message, not Serving',
+    previous: { downloadedHash: A },
+    observed: [pvc('Bound'), deployment(A, 'failed')],
+    phase: 'Failed',
+    children: ['Deployment/resnet-server', 'PersistentVolumeClaim/resnet-pvc', 'Service/resnet-service'],
+    serves: `/models/${A}`,
+    status: { message: 'ReplicaSet "resnet-server-6f" has timed out progressing.', downloadedHash: A },
+    conditions: { Ready: 'False', DeploymentReady: 'False', ModelDownloaded: 'True' },
   },
   {
     reason: 'expose: false creates no Service and reports no endpoint',

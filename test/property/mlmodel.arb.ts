@@ -19,7 +19,7 @@ export const mlmodelSpec: fc.Arbitrary<Record<string, unknown>> = fc.record(
     replicas: fc.integer({ min: 0, max: 10 }),
     expose: fc.boolean(),
     image: fc.constantFrom('tensorflow/serving:2.18.0', 'registry.example.com/tfs:gpu'),
-    downloadImage: fc.constantFrom('busybox:1.36', 'registry.example.com/tools/fetch:1'),
+    downloadImage: fc.constantFrom('curlimages/curl:8.11.1', 'registry.example.com/tools/fetch:1'),
   },
   { requiredKeys: ['modelURL'] },
 );

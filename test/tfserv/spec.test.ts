@@ -26,7 +26,6 @@ describe('Tfserv spec', () => {
   });
 
   const invalid: Array<{ reason: string; spec: Record<string, unknown>; names: string }> = [
-    { reason: 'nothing to serve without a ConfigMap', spec: {}, names: 'spec.configMap' },
     { reason: 'two servers cannot share one port', spec: { configMap: 'm', grpcPort: 9000, restPort: 9000 }, names: 'spec.restPort: must differ from grpcPort' },
     { reason: 'a credentials file needs the directory it is mounted in', spec: { configMap: 'm', secretFileName: 'k.json' }, names: 'spec.secretFileLocation: required when secretFileName' },
     { reason: 'two volumes cannot share a mount path', spec: { configMap: 'm', configFileLocation: '/etc/x', secretFileLocation: '/etc/x/' }, names: 'spec.secretFileLocation: must differ' },
@@ -49,7 +48,9 @@ describe('Tfserv spec', () => {
     for (const [field, schema] of Object.entries(originalSpec)) {
       expect(ours.properties[field]?.type, `spec.${field}`).toBe(schema.type);
     }
-    expect(ours.required ?? []).toEqual(['configMap']);
+    // The original requires nothing: a Tfserv without configMap got tf-serving-models-config.
+    expect(ours.required ?? []).toEqual([]);
+    expect(ours.properties.configMap.default).toBe('tf-serving-models-config');
   });
 
   it('keeps the original status field `active` as object references', () => {

@@ -31,7 +31,11 @@ describe('Tfserv customize', () => {
   });
 
   it('asks for nothing when the spec is invalid (sync reports it)', () => {
-    expect(runCustomize(tfserv, { parent: parent({}), config })).toEqual([]);
+    expect(runCustomize(tfserv, { parent: parent({ grpcPort: 9000, restPort: 9000 }), config })).toEqual([]);
+  });
+
+  it('asks for the original fixed ConfigMap when the spec names none, as the original operator mounted', () => {
+    expect(runCustomize(tfserv, { parent: parent({}), config })).toEqual([{ apiVersion: 'v1', resource: 'configmaps', names: ['tf-serving-models-config'] }]);
   });
 });
 
