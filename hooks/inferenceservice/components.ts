@@ -1,8 +1,8 @@
 import type { V1Container, V1EnvVar, V1PodSpec } from '@kubernetes/client-node';
 import type { HookConfig } from '../config.js';
 import type { KubeObject, Parent } from '../kit/index.js';
-import { serviceName, type Role } from './names.js';
-import { mergeEnv, podSpecFor, portsOf, serverName, tcpReadiness, withDefaults } from './pod.js';
+import { serviceName } from './names.js';
+import { mergeEnv, podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults } from './pod.js';
 import { protocolOf, readinessProbeFor, runtimeFor, type Runtime } from './runtimes.js';
 import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
 import { MODEL_DIR, storagePlanFor } from './storage.js';
@@ -69,17 +69,18 @@ export function customPlan(ctx: BuildContext, role: ComponentName, spec: Compone
   const uri = (first.env ?? []).find((e) => e.name === STORAGE_URI_ENV && typeof e.value === 'string' && e.value !== '')?.value as string | undefined;
   const storage = storagePlanFor(uri, ctx.config.images['storage-initializer'], ctx.storageSecret);
   const env = uri ? (first.env ?? []).map((e) => (e.name === STORAGE_URI_ENV ? { name: STORAGE_URI_ENV, value: MODEL_DIR } : e)) : first.env;
-  const args = role === 'transformer' ? transformerArgs(ctx.parent, first.args ?? []) : first.args;
+  // KServe gives a transformer and an explainer the same three arguments.
+  const args = role === 'predictor' ? first.args : componentArgs(ctx.parent, first.args ?? []);
   const user: ContainerSpec = { ...first, ...(env ? { env } : {}), ...(args ? { args } : {}) };
   const port = portsOf(user)[0]?.containerPort ?? 8080;
   const main = withDefaults(user, serverName(first), { nonRoot: false, readinessProbe: tcpReadiness(port) });
   const server = storage.serverMounts.length > 0 ? { ...main, volumeMounts: [...(main.volumeMounts ?? []), ...storage.serverMounts] } : main;
-  const others = rest.map((c, i) => withDefaults(c, `${role}-container-${i + 1}`, { nonRoot: false, readinessProbe: tcpReadiness(portsOf(c)[0]?.containerPort ?? 8080) }));
+  const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`));
   return { role, spec, pod: podSpecFor(spec, [server, ...others], storage), port: portOf(server) };
 }
 
-/** KServe's transformer arguments, each added only when the user did not pass it. */
-function transformerArgs(parent: Parent<unknown>, args: string[]): string[] {
+/** KServe's transformer and explainer arguments, each added only when the user did not pass it. */
+function componentArgs(parent: Parent<unknown>, args: string[]): string[] {
   const has = (flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
   const extra: string[] = [];
   if (!has('--model_name')) extra.push('--model_name', parent.metadata.name);
@@ -90,7 +91,7 @@ function transformerArgs(parent: Parent<unknown>, args: string[]): string[] {
 
 /** Containers beside a model (KServe's collocated transformer), kept as the user wrote them. */
 function extraContainers(spec: ComponentSpec): V1Container[] {
-  return (spec.containers ?? []).map((c, i) => withDefaults(c, `container-${i + 1}`, { nonRoot: false, readinessProbe: tcpReadiness(portsOf(c)[0]?.containerPort ?? 8080) }));
+  return (spec.containers ?? []).map((c, i) => sidecarWithDefaults(c, `container-${i + 1}`));
 }
 
 function portOf(c: V1Container): { containerPort: number; name: string } {
@@ -98,4 +99,3 @@ function portOf(c: V1Container): { containerPort: number; name: string } {
   return { containerPort: p?.containerPort ?? 8080, name: p?.name ?? 'http' };
 }
 
-export const isRole = (r: Role): r is ComponentName => r !== 'canary';

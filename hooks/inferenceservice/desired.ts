@@ -19,7 +19,9 @@ export const predictorHash = (plan: ComponentPlan) => shortHash({ pod: plan.pod,
 /** Deployment, Service and (for autoscalerClass hpa) HPA of one role. */
 export function workloadFor(parent: IsvcParent, role: Role, plan: ComponentPlan, specHash?: string): KubeObject[] {
   const scaling = autoscalerClassOf(parent, plan.spec);
-  const replicas = scaling === 'hpa' ? undefined : scalingOf(plan.spec).replicas;
+  // Only `none` pins the replicas; hpa and external autoscalers own them (setting them here
+  // would undo every scaling decision on the next sync), as KServe does.
+  const replicas = scaling === 'none' ? scalingOf(plan.spec).replicas : undefined;
   const deployment = deploymentFor(parent, { role, spec: plan.spec, pod: plan.pod, ...(replicas !== undefined ? { replicas } : {}), ...(specHash ? { specHash } : {}) });
   const children = [deployment as KubeObject, serviceFor(parent, role, plan.port) as KubeObject];
   if (scaling === 'hpa') children.push(hpaFor(parent, role, plan.spec) as unknown as KubeObject);

@@ -90,9 +90,12 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, HookConf
     const conditions = components.map((c) => fromReadiness(READY_TYPE[c.role], c.readiness));
     const notes = [];
     if (secretName) notes.push(storageSecretNote(input, secretName, ctx.storageSecret !== undefined));
+    // Weights split traffic only on HTTPRoutes, and only when callers reach the predictor
+    // through them: a transformer calls <n>-predictor directly.
+    const split = decision.canary && exposure.kind === 'httproutes' && !parent.spec.transformer;
     if (decision.canary) {
       conditions.splice(1, 0, fromReadiness(CANARY_READY, componentReadiness(deployment('canary'))));
-      notes.push(trafficSplitNote(input, decision.percent, gatewayApi && exposure.kind === 'httproutes'));
+      notes.push(trafficSplitNote(input, decision.percent, split));
     }
     conditions.push(exposureCondition(input, exposure));
     const entry: ComponentName = parent.spec.transformer ? 'transformer' : 'predictor';
@@ -100,7 +103,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, HookConf
     const urlOf = (role?: ComponentName) => (exposed ? `${input.config.ingress.urlScheme}://${externalHost(parent, input.config, role)}` : internalUrl(parent, role ?? entry));
     const componentStatus = Object.fromEntries(
       components.map((c) => {
-        const traffic = c.role === 'predictor' ? trafficOf(decision, workloadName(parent, 'predictor'), workloadName(parent, 'canary')) : undefined;
+        const traffic = c.role === 'predictor' && split ? trafficOf(decision, workloadName(parent, 'predictor'), workloadName(parent, 'canary')) : undefined;
         return [c.role, { ...(c.readiness.status === 'True' ? { url: urlOf(c.role) } : {}), ...(traffic ? { traffic } : {}) }];
       }),
     );
@@ -117,7 +120,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, HookConf
     const children: KubeObject[] = [
       ...predictorWorkloads(parent, predictor.plan, decision, input.observed.get('v1', 'Service', serviceName(parent, 'predictor'))),
       ...aux.flatMap((plan) => workloadFor(parent, plan.role, plan)),
-      ...(exposure.kind === 'none' ? [] : exposure.objects),
+      ...(exposure.kind !== 'none' ? exposure.objects : exposure.why === 'invalid-host' ? keptExposure(input) : []),
     ];
     return { status, children };
   },
@@ -149,9 +152,16 @@ function storageSecretNote(input: Input, name: string, found: boolean) {
 
 function trafficSplitNote(input: Input, percent: number, split: boolean) {
   const canary = serviceName(input.parent, 'canary');
-  return split
-    ? condition.true(TRAFFIC_SPLIT, 'TrafficSplit', `${percent}% of traffic to ${canary}, ${100 - percent}% to ${serviceName(input.parent, 'predictor')}`)
-    : condition.false(TRAFFIC_SPLIT, 'TrafficSplitUnavailable', `canaryTrafficPercent ${percent} needs HTTPRoutes (the gateway-api variant): the Ingress sends all traffic to the stable predictor; the canary is reachable in the cluster at ${canary}`);
+  if (split) return condition.true(TRAFFIC_SPLIT, 'TrafficSplit', `${percent}% of traffic to ${canary}, ${100 - percent}% to ${serviceName(input.parent, 'predictor')}`);
+  const why = input.parent.spec.transformer
+    ? `the transformer calls ${serviceName(input.parent, 'predictor')} directly, so no route can split its calls`
+    : 'it needs HTTPRoutes (the gateway-api variant): the Ingress sends all traffic to the stable predictor';
+  return condition.false(TRAFFIC_SPLIT, 'TrafficSplitUnavailable', `canaryTrafficPercent ${percent}: ${why}; the canary is reachable in the cluster at ${canary}`);
+}
+
+/** A host the domain template made invalid must not take the live Ingress or routes down with it. */
+function keptExposure(input: Input): KubeObject[] {
+  return keepAll([...input.observed.list('networking.k8s.io/v1', 'Ingress'), ...input.observed.list(HTTPROUTE.apiVersion, HTTPROUTE.kind)]);
 }
 
 /** No runtime serves the model: every child stays as last applied, PredictorReady says why. */

@@ -57,7 +57,25 @@ export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults):
     resources: resourcesOf(c),
     securityContext: security,
     readinessProbe: (c.readinessProbe as V1Probe | undefined) ?? d.readinessProbe,
-    livenessProbe: (c.livenessProbe as V1Probe | undefined) ?? { tcpSocket: { port: probePort }, initialDelaySeconds: 30, periodSeconds: 10, timeoutSeconds: 5 },
+    // Model servers load the model before they listen: up to 10 minutes before liveness counts.
+    startupProbe: (c.startupProbe as V1Probe | undefined) ?? { tcpSocket: { port: probePort }, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 60 },
+    livenessProbe: (c.livenessProbe as V1Probe | undefined) ?? { tcpSocket: { port: probePort }, periodSeconds: 10, timeoutSeconds: 5 },
+  };
+}
+
+/**
+ * A container beside the server (a log shipper, a proxy): only the restricted security
+ * context and a small request are added. Ports, probes and the server's 1 CPU / 2Gi are
+ * not: a sidecar without a port would never turn ready, and would clash with port 8080.
+ */
+export function sidecarWithDefaults(c: ContainerSpec, name: string): V1Container {
+  const { name: own, ...fields } = c;
+  const requests = { cpu: '10m', memory: '32Mi', ...(c.resources?.requests ?? {}) };
+  return {
+    name: own ?? name,
+    ...(fields as Omit<V1Container, 'name'>),
+    resources: { ...(c.resources ?? {}), requests } as NonNullable<V1Container['resources']>,
+    securityContext: restrictedContainer(isRecord(c.securityContext) ? c.securityContext : {}),
   };
 }
 

@@ -17,7 +17,8 @@ export interface Runtime {
   /** Images whose Dockerfile declares no numeric user need one to run as non-root. */
   runAsUser?: number;
   env?(protocol: string): V1EnvVar[];
-  readinessPath(model: string, protocol: string): string;
+  /** An HTTP path that answers once the model is loaded; without one, a TCP probe. */
+  readinessPath?(model: string, protocol: string): string;
   /** HuggingFace needs a memory-backed /dev/shm. */
   sharedMemory?: boolean;
 }
@@ -62,7 +63,8 @@ export const RUNTIMES: Runtime[] = [
       { name: 'TS_SERVICE_ENVELOPE', value: protocol.endsWith('v2') ? 'kservev2' : 'kserve' },
       { name: 'PROTOCOL_VERSION', value: protocol },
     ],
-    readinessPath: pythonReadiness,
+    // No readinessPath: TorchServe names models after their archive, not the InferenceService,
+    // so a per-model path would never answer; the port is what can be known.
   },
   {
     name: 'kserve-tritonserver',
@@ -116,5 +118,8 @@ export function runtimeFor(model: ModelSpec, protocol: string): RuntimeChoice {
 }
 
 export function readinessProbeFor(runtime: Runtime, model: string, protocol: string): V1Probe {
-  return { httpGet: { path: runtime.readinessPath(model, protocol), port: HTTP_PORT }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 };
+  const timing = { initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 };
+  return runtime.readinessPath
+    ? { httpGet: { path: runtime.readinessPath(model, protocol), port: HTTP_PORT }, ...timing }
+    : { tcpSocket: { port: HTTP_PORT }, ...timing };
 }

@@ -80,6 +80,11 @@ function s3Settings(annotations: Record<string, string>): V1EnvVar[] {
   return env;
 }
 
+const S3_KEY_SPELLINGS: Array<[id: string, secret: string]> = [
+  ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'],
+  ['awsAccessKeyID', 'awsSecretAccessKey'],
+];
+
 const AZURE_KEYS = ['AZURE_CLIENT_ID', 'AZURE_CLIENT_SECRET', 'AZURE_TENANT_ID', 'AZURE_SUBSCRIPTION_ID', 'AZURE_STORAGE_ACCESS_KEY'];
 
 /**
@@ -92,9 +97,13 @@ export function credentialsFrom(secret: KubeObject | undefined): { env: V1EnvVar
   const name = secret.metadata.name;
   const keys = new Set([...Object.keys(isRecord(secret.data) ? secret.data : {}), ...Object.keys(isRecord(secret.stringData) ? secret.stringData : {})]);
   const ref = (env: string, key: string): V1EnvVar => ({ name: env, valueFrom: { secretKeyRef: { name, key } } });
-  if (keys.has('awsSecretAccessKey')) {
+  // KServe's credential builder reads the keys its config names: AWS_* by default, the
+  // camelCase pair in older installs and docs. Reference whichever the Secret holds.
+  const s3 = S3_KEY_SPELLINGS.find(([, secretKey]) => keys.has(secretKey));
+  if (s3) {
+    const [idKey, secretKey] = s3;
     const settings = s3Settings(secret.metadata.annotations ?? {});
-    return { ...none, env: [ref('AWS_ACCESS_KEY_ID', 'awsAccessKeyID'), ref('AWS_SECRET_ACCESS_KEY', 'awsSecretAccessKey'), ...settings] };
+    return { ...none, env: [ref('AWS_ACCESS_KEY_ID', idKey), ref('AWS_SECRET_ACCESS_KEY', secretKey), ...settings] };
   }
   if (keys.has(GCS_KEY)) {
     return {

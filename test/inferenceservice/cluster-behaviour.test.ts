@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { defaultHookConfig } from '../../hooks/config.js';
+import { inferenceservice } from '../../hooks/inferenceservice/index.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { runSync } from '../../hooks/testing.js';
+import { expectValid } from '../support/validate.js';
+
+// Behaviour a real cluster exposed (review against KServe, and the run with real Metacontroller).
+const config = defaultHookConfig();
+const isvc = (spec: Record<string, unknown>, meta: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'serving.kserve.io/v1beta1',
+  kind: 'InferenceService',
+  metadata: { name: 'demo', namespace: 'ml', generation: 1, ...meta },
+  spec,
+});
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const podOf = (d: KubeObject | undefined): any => (d?.spec as any).template.spec;
+const sklearn = { predictor: { sklearn: { storageUri: 's3://bucket/model' } } };
+
+describe('storage credentials', () => {
+  const secret = (keys: string[]) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds', namespace: 'ml' }, data: Object.fromEntries(keys.map((k) => [k, 'c2VjcmV0'])) }) as KubeObject;
+  const annotated = isvc(sklearn, { annotations: { 'serving.kserve.io/storageSecretName': 'creds' } });
+  const initEnv = (related: KubeObject[]) => podOf(runSync(inferenceservice, { parent: annotated, config, related }).child('Deployment', 'demo-predictor')).initContainers[0].env;
+
+  it.each([
+    { reason: "KServe's default key names", keys: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] },
+    { reason: 'the camelCase names of older installs', keys: ['awsAccessKeyID', 'awsSecretAccessKey'] },
+  ])('S3 keys by $reason are referenced, never copied', ({ keys }) => {
+    const env = initEnv([secret(keys)]);
+    expect(env).toContainEqual({ name: 'AWS_ACCESS_KEY_ID', valueFrom: { secretKeyRef: { name: 'creds', key: keys[0] } } });
+    expect(env).toContainEqual({ name: 'AWS_SECRET_ACCESS_KEY', valueFrom: { secretKeyRef: { name: 'creds', key: keys[1] } } });
+    expect(JSON.stringify(env)).not.toContain('c2VjcmV0');
+  });
+});
+
+describe('autoscaling', () => {
+  it.each(['external', 'kpa', 'keda'])('autoscalerClass %s leaves the replicas to that autoscaler (no HPA, no replicas)', (cls) => {
+    const out = runSync(inferenceservice, { parent: isvc({ predictor: { minReplicas: 2, sklearn: { storageUri: 'gs://b/m' } } }, { annotations: { 'serving.kserve.io/autoscalerClass': cls } }), config });
+    expect(out.childrenOf('HorizontalPodAutoscaler')).toEqual([]);
+    expect(out.child('Deployment', 'demo-predictor')?.spec).not.toHaveProperty('replicas');
+  });
+  it('autoscalerClass none pins minReplicas', () => {
+    const out = runSync(inferenceservice, { parent: isvc({ predictor: { minReplicas: 2, sklearn: { storageUri: 'gs://b/m' } } }, { annotations: { 'serving.kserve.io/autoscalerClass': 'none' } }), config });
+    expect(out.child('Deployment', 'demo-predictor')?.spec).toMatchObject({ replicas: 2 });
+  });
+});
+
+describe('containers', () => {
+  it('a sidecar beside the model gets no port, no probes and no 1 CPU / 2Gi default', () => {
+    const parent = isvc({ predictor: { sklearn: { storageUri: 'gs://b/m' }, containers: [{ name: 'fluent-bit', image: 'fluent/fluent-bit:3' }] } });
+    const out = runSync(inferenceservice, { parent, config });
+    const sidecar = podOf(out.child('Deployment', 'demo-predictor')).containers.find((c: { name: string }) => c.name === 'fluent-bit');
+    expect(sidecar).toBeDefined();
+    expect(sidecar.ports).toBeUndefined();
+    expect(sidecar.readinessProbe).toBeUndefined();
+    expect(sidecar.livenessProbe).toBeUndefined();
+    expect(sidecar.resources).toEqual({ requests: { cpu: '10m', memory: '32Mi' } });
+    expect(sidecar.securityContext).toMatchObject({ allowPrivilegeEscalation: false });
+    for (const child of out.children) expectValid(child);
+  });
+  it('the model server may load for minutes before liveness counts (startupProbe)', () => {
+    const server = podOf(runSync(inferenceservice, { parent: isvc(sklearn), config }).child('Deployment', 'demo-predictor')).containers[0];
+    expect(server.startupProbe.failureThreshold * server.startupProbe.periodSeconds).toBeGreaterThanOrEqual(600);
+  });
+  it('an explainer gets --model_name, --predictor_host and --http_port as in KServe', () => {
+    const parent = isvc({ ...sklearn, explainer: { containers: [{ name: 'kserve-container', image: 'me/explainer:1', args: ['AnchorTabular'] }] } });
+    const args = podOf(runSync(inferenceservice, { parent, config }).child('Deployment', 'demo-explainer')).containers[0].args;
+    expect(args).toEqual(['AnchorTabular', '--model_name', 'demo', '--predictor_host', 'demo-predictor.ml', '--http_port', '8080']);
+  });
+  it('TorchServe is probed on its port: it names models after their archive, not the InferenceService', () => {
+    const parent = isvc({ predictor: { pytorch: { storageUri: 'gs://b/m' } } });
+    const server = podOf(runSync(inferenceservice, { parent, config }).child('Deployment', 'demo-predictor')).containers[0];
+    expect(server.readinessProbe.tcpSocket).toEqual({ port: 8080 });
+  });
+});
+
+describe('exposure', () => {
+  it('a domain template that makes the host invalid keeps the live Ingress, and says why', () => {
+    const first = runSync(inferenceservice, { parent: isvc(sklearn), config });
+    const ingress = first.child('Ingress', 'demo');
+    expect(ingress).toBeDefined();
+    const broken = { ...config, ingress: { ...config.ingress, domain: 'bad_domain' } };
+    const out = runSync(inferenceservice, { parent: isvc(sklearn), config: broken, observed: first.children });
+    expect(out.condition('IngressReady')).toMatchObject({ status: 'False', reason: 'InvalidHost' });
+    expect(out.child('Ingress', 'demo')).toEqual(ingress);
+  });
+
+  it('with a transformer in front, a canary split is reported unavailable and no traffic list is claimed', () => {
+    const v1 = { transformer: { containers: [{ name: 'kserve-container', image: 't:1' }] }, predictor: { sklearn: { storageUri: 'gs://b/v1' } } };
+    const first = runSync(inferenceservice, { parent: isvc(v1), config, variant: 'gateway-api' });
+    const v2 = { ...v1, predictor: { canaryTrafficPercent: 20, sklearn: { storageUri: 'gs://b/v2' } } };
+    const out = runSync(inferenceservice, { parent: isvc(v2), config, variant: 'gateway-api', observed: first.children });
+    expect(out.child('Deployment', 'demo-predictor-canary')).toBeDefined();
+    expect(out.condition('CanaryTrafficSplit')).toMatchObject({ status: 'False', reason: 'TrafficSplitUnavailable' });
+    expect(out.condition('CanaryTrafficSplit')?.message).toContain('the transformer calls demo-predictor directly');
+    expect((out.status.components as any).predictor.traffic).toBeUndefined();
+  });
+});
