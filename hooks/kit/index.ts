@@ -14,3 +14,4 @@ export * from './request.js';
 export * from './schema.js';
 export * from './status-schema.js';
 export * from './security.js';
+export * from './quantity.js';

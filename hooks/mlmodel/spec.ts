@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
-/** Any Kubernetes quantity of bytes: `5Gi`, `500M`, `1e9`. */
-const STORAGE_QUANTITY = /^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+|[kMGTPE]|[KMGTPE]i)?$/;
+import { QUANTITY_PATTERN } from '../kit/index.js';
 
 /**
  * The original MLModel spec (same names and types; its required fields now have defaults,
@@ -16,7 +15,7 @@ export const mlmodelSpec = z
       .describe('Where the model is downloaded from: a file, or a .tar.gz/.tgz/.zip archive unpacked into version 1.'),
     storageSize: z
       .string()
-      .regex(STORAGE_QUANTITY, 'a quantity such as 5Gi')
+      .regex(QUANTITY_PATTERN, 'a quantity such as 5Gi')
       .default('1Gi')
       .describe('Size of the PersistentVolumeClaim the model is stored in (applied when the claim is created).'),
     framework: z.string().default('tensorflow').describe('Only tensorflow is served (TensorFlow Serving).'),

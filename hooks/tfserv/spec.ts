@@ -1,9 +1,8 @@
 import { z } from 'zod';
 
-/** A Kubernetes quantity, `500m`, `1Gi` or a plain number; always written as a string. */
-const quantity = z
-  .union([z.string().regex(/^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+|[numkMGTPE]|[KMGTPE]i)?$/, 'a quantity such as 500m or 1Gi'), z.number().nonnegative()])
-  .transform(String);
+import { quantity as quantityOf } from '../kit/index.js';
+
+const quantity = quantityOf('500m or 1Gi');
 
 const port = (description: string, fallback: number) =>
   z.number().int().min(1).max(65535).default(fallback).describe(description);

@@ -11,7 +11,7 @@ export function pvcFor(parent: Parent<TrustyAISpec>): V1PersistentVolumeClaim {
     metadata: childMeta(parent, pvcName(parent), labelsFor(parent)),
     spec: {
       accessModes: ['ReadWriteOnce'],
-      resources: { requests: { storage: String(size) } },
+      resources: { requests: { storage: size } },
       ...(pv ? { volumeName: pv } : {}),
     },
   };

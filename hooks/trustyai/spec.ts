@@ -1,14 +1,12 @@
 import { z } from 'zod';
-import { conditionsSchema } from '../kit/index.js';
+import { conditionsSchema, quantity } from '../kit/index.js';
 
-/** A Kubernetes quantity as users write it: `1Gi`, `500Mi`, or a bare number of bytes. */
-const quantity = z.union([z.string().regex(/^[0-9.]+([eE][-+]?[0-9]+|[KMGTPE]i?|[munk])?$/, 'a quantity such as 1Gi'), z.number().int().min(0)]);
 
 const storage = z
   .object({
     format: z.enum(['PVC', 'DATABASE']).describe('Where the service keeps its data: PVC or DATABASE.'),
     folder: z.string().default('/inputs').describe('Mount path of the PVC (PVC mode).'),
-    size: quantity.default('1Gi').describe('Size of the PVC (PVC mode).'),
+    size: quantity('1Gi', '1Gi').describe('Size of the PVC (PVC mode).'),
     pv: z.string().optional().describe('Bind the PVC to this existing PersistentVolume (PVC mode).'),
     databaseConfigurations: z
       .string()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { crdSchemaOf } from '../../hooks/kit/index.js';
+import { crdSchemaOf, quantity } from '../../hooks/kit/index.js';
 
 describe('crdSchemaOf', () => {
   it('turns string|number into int-or-string and drops JSON-schema-only keywords', () => {
@@ -21,5 +21,19 @@ describe('crdSchemaOf', () => {
   });
   it('refuses an object-level union, which a structural schema cannot hold', () => {
     expect(() => crdSchemaOf(z.object({ u: z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]) }))).toThrow(/\.u: a union/);
+  });
+});
+
+describe('quantity', () => {
+  it('accepts the quantity syntax and bare numbers, hands builders a string', () => {
+    const q = quantity('1Gi');
+    expect(q.parse('500m')).toBe('500m');
+    expect(q.parse(1073741824)).toBe('1073741824');
+    expect(q.safeParse('lots').success).toBe(false);
+    expect(q.safeParse('1GB').success).toBe(false);
+  });
+  it('shows its default in the CRD as int-or-string', () => {
+    const s = crdSchemaOf(z.object({ size: quantity('1Gi', '1Gi') }));
+    expect((s.properties as Record<string, unknown>).size).toEqual({ default: '1Gi', 'x-kubernetes-int-or-string': true });
   });
 });
