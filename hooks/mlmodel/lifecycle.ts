@@ -20,6 +20,8 @@ export const DEPLOYMENT_READY = 'DeploymentReady';
 export interface Remembered {
   downloadedHash?: string;
   failedHash?: string;
+  /** The Job that failed: a failure is remembered for that Job, so another one (another URL or downloader) runs. */
+  failedJob?: string;
   phase?: string;
   message?: string;
 }
@@ -43,6 +45,7 @@ export interface Decision {
   servingHash: string | undefined;
   downloadedHash: string | undefined;
   failedHash: string | undefined;
+  failedJob: string | undefined;
   /** Whether the current URL's Job is wanted (running, kept after success or failure, or to be created). */
   runJob: boolean;
   conditions: { storage: ConditionInput; download: ConditionInput; deployment: ConditionInput };
@@ -53,7 +56,7 @@ const HASH = /^[0-9a-f]{8}$/;
 export function rememberedFrom(status: Record<string, unknown>): Remembered {
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const hash = (v: unknown) => (typeof v === 'string' && HASH.test(v) ? v : undefined);
-  return { downloadedHash: hash(status.downloadedHash), failedHash: hash(status.failedHash), phase: str(status.phase), message: str(status.message) };
+  return { downloadedHash: hash(status.downloadedHash), failedHash: hash(status.failedHash), failedJob: str(status.failedJob), phase: str(status.phase), message: str(status.message) };
 }
 
 /**
@@ -67,7 +70,7 @@ export function decide(o: Observation): Decision {
   // downloaded even when the status write that recorded it was lost.
   const served = servedHashOf(o.deployment);
   const downloaded = job.state === 'Succeeded' || o.previous.downloadedHash === o.hash || served === o.hash;
-  const failed = !downloaded && (job.state === 'Failed' || (job.state === 'Missing' && o.previous.failedHash === o.hash));
+  const failed = !downloaded && (job.state === 'Failed' || (job.state === 'Missing' && o.previous.failedJob === o.jobName));
   const servingHash = downloaded ? o.hash : (o.previous.downloadedHash ?? served);
   const conditions = {
     storage: { type: STORAGE_READY, ...pvcReadiness(o.pvc) },
@@ -79,6 +82,7 @@ export function decide(o: Observation): Decision {
     servingHash,
     downloadedHash: servingHash,
     failedHash: failed ? o.hash : undefined,
+    failedJob: failed ? o.jobName : undefined,
     runJob: o.job !== undefined || (!downloaded && !failed),
     conditions,
   };

@@ -17,7 +17,12 @@ export const MODEL_VOLUME = 'model-storage';
 export const modelHash = (modelURL: string): string => shortHash(modelURL, 8);
 
 export const pvcName = (p: Named): string => childName([p.metadata.name, 'pvc']);
-export const jobName = (p: Named, hash: string): string => childName([p.metadata.name, 'download', hash]);
+/**
+ * The download Job of a URL. A `downloadImage` of the user's own is part of the name: a Job
+ * is immutable, so trying another downloader after a failure needs a Job of another name.
+ */
+export const jobName = (p: Named & { spec: { downloadImage?: string | undefined } }, hash: string): string =>
+  childName([p.metadata.name, 'download', hash, ...(p.spec.downloadImage ? [shortHash(p.spec.downloadImage, 4)] : [])]);
 export const deploymentName = (p: Named): string => childName([p.metadata.name, 'server']);
 export const serviceName = (p: Named): string => childName([p.metadata.name, 'service'], { dns1035: true });
 

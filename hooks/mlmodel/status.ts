@@ -18,7 +18,8 @@ export const mlmodelStatus = z.object({
   serviceEndpoint: z.string().optional(),
   observedGeneration: z.number().int().optional(),
   downloadedHash: z.string().optional().describe('Hash of the modelURL whose download succeeded: never downloaded again.'),
-  failedHash: z.string().optional().describe('Hash of the modelURL whose download failed: not retried until modelURL changes.'),
+  failedHash: z.string().optional().describe('Hash of the modelURL whose download failed: not retried until modelURL or downloadImage changes.'),
+  failedJob: z.string().optional().describe('The download Job that failed (the same Job is never run again).'),
   conditions: conditionsSchema.optional(),
 });
 
@@ -28,6 +29,7 @@ export function statusFrom(input: { parent: Parent<MLModelSpec>; now: string }, 
   if (input.parent.spec.expose && d.servingHash) status.serviceEndpoint = serviceEndpoint(input.parent);
   if (d.downloadedHash) status.downloadedHash = d.downloadedHash;
   if (d.failedHash) status.failedHash = d.failedHash;
+  if (d.failedJob) status.failedJob = d.failedJob;
   status.conditions = conditionsFor(input, [readyFrom([storage, download, deployment]), storage, download, deployment]);
   return status;
 }

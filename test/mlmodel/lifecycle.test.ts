@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/config.js';
-import type { KubeObject } from '../../hooks/kit/index.js';
+import { shortHash, type KubeObject } from '../../hooks/kit/index.js';
 import { mlmodel } from '../../hooks/mlmodel/index.js';
 import { modelHash } from '../../hooks/mlmodel/names.js';
 import { runSync, type SyncResult } from '../../hooks/testing.js';
@@ -16,12 +16,12 @@ const A = modelHash(URL_A);
 const B = modelHash(URL_B);
 const T0 = '2025-12-31T00:00:00Z';
 
-function parent(opts: { url?: string; status?: Record<string, unknown>; expose?: boolean } = {}): KubeObject {
+function parent(opts: { url?: string; status?: Record<string, unknown>; expose?: boolean; downloadImage?: string } = {}): KubeObject {
   return {
     apiVersion: 'oda.tmforum.org.oda.tmforum.org/v1beta1',
     kind: 'MLModel',
     metadata: { name: 'resnet', namespace: 'ml', generation: 1 },
-    spec: { modelURL: opts.url ?? URL_A, storageSize: '5Gi', framework: 'tensorflow', replicas: 1, expose: opts.expose ?? true },
+    spec: { modelURL: opts.url ?? URL_A, storageSize: '5Gi', framework: 'tensorflow', replicas: 1, expose: opts.expose ?? true, ...(opts.downloadImage ? { downloadImage: opts.downloadImage } : {}) },
     ...(opts.status ? { status: opts.status } : {}),
   } as KubeObject;
 }
@@ -55,6 +55,7 @@ interface Step {
   reason: string;
   url?: string;
   expose?: boolean;
+  downloadImage?: string;
   previous?: Record<string, unknown>;
   observed: KubeObject[];
   phase: string;
@@ -95,16 +96,25 @@ const steps: Step[] = [
     observed: [pvc('Bound'), job(A, 'failed')],
     phase: 'Failed',
     children: [`Job/resnet-download-${A}`, 'PersistentVolumeClaim/resnet-pvc'],
-    status: { message: `Job resnet-download-${A} failed: BackoffLimitExceeded`, failedHash: A },
+    status: { message: `Job resnet-download-${A} failed: BackoffLimitExceeded`, failedHash: A, failedJob: `resnet-download-${A}` },
     conditions: { Ready: 'False', ModelDownloaded: 'False' },
   },
   {
     reason: 'failed Job removed: still Failed, no new Job (no hot loop) until modelURL changes',
-    previous: { phase: 'Failed', message: `Job resnet-download-${A} failed: BackoffLimitExceeded`, failedHash: A },
+    previous: { phase: 'Failed', message: `Job resnet-download-${A} failed: BackoffLimitExceeded`, failedHash: A, failedJob: `resnet-download-${A}` },
     observed: [pvc('Bound')],
     phase: 'Failed',
     children: ['PersistentVolumeClaim/resnet-pvc'],
-    status: { message: `Job resnet-download-${A} failed: BackoffLimitExceeded`, failedHash: A },
+    status: { message: `Job resnet-download-${A} failed: BackoffLimitExceeded`, failedHash: A, failedJob: `resnet-download-${A}` },
+  },
+  {
+    reason: 'after a failure, another downloadImage is another Job: it runs, the failed one is dropped (a Job cannot be changed)',
+    downloadImage: 'registry.example.com/tools/fetch:2',
+    previous: { phase: 'Failed', message: `Job resnet-download-${A} failed: BackoffLimitExceeded`, failedHash: A, failedJob: `resnet-download-${A}` },
+    observed: [pvc('Bound'), job(A, 'failed')],
+    phase: 'Downloading',
+    children: [`Job/resnet-download-${A}-${shortHash('registry.example.com/tools/fetch:2', 4)}`, 'PersistentVolumeClaim/resnet-pvc'],
+    conditions: { ModelDownloaded: 'Unknown' },
   },
   {
     reason: 'Job succeeded: Serving; the hash is remembered, the Deployment and the Service appear',
@@ -213,7 +223,7 @@ const steps: Step[] = [
 ];
 
 function run(step: Step): { out: SyncResult; options: Parameters<typeof runSync>[1] } {
-  const options = { parent: parent({ url: step.url, expose: step.expose, status: step.previous }), observed: step.observed, config };
+  const options = { parent: parent({ url: step.url, expose: step.expose, downloadImage: step.downloadImage, status: step.previous }), observed: step.observed, config };
   return { out: runSync(mlmodel, options), options };
 }
 
