@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConfigError } from './errors.js';
 
 /**
  * Images every composition may use, by key. Each can be overridden with an environment
@@ -62,7 +63,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`invalid configuration: ${problems}`);
+    throw new ConfigError(`invalid configuration: ${problems}`);
   }
   const e = parsed.data;
   const [gatewayNamespace, gatewayName] = e.MODELHOOKS_GATEWAY.split('/') as [string, string];

@@ -15,3 +15,4 @@ export * from './schema.js';
 export * from './status-schema.js';
 export * from './security.js';
 export * from './quantity.js';
+export * from './run.js';
