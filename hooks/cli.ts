@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,32 +7,55 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { builtinCompositions } from './compositions.js';
 import { loadConfig } from './config.js';
+import { ConfigError, UsageError } from './errors.js';
 import { checkManifests, manifestFiles, writeManifests } from './cli/manifests.js';
-import { render, UsageError } from './cli/render.js';
+import { readSource, render, type YamlSource } from './cli/render.js';
 import { createApp } from './server.js';
 
+const COMMANDS = {
+  serve: `modelhooks serve [--port N]
+    Serves the hooks over HTTP (PORT, default 8080; MODELHOOKS_* variables configure the rest).`,
+  render: `modelhooks render PARENT.yaml|- [--observed FILE]... [--related FILE]... [--variant NAME] [--now RFC3339] [--children-only]
+    Prints what one sync makes of PARENT, offline: the parent with its new status, then the
+    desired children, as a YAML stream (\`-\` reads the parent from stdin).
+      --observed FILE    the cluster's state: children (e.g. \`kubectl get … -o yaml\`), and the
+                         parent itself, whose status is the previous one (render's own output fits)
+      --related FILE     objects the customize hook asks for (e.g. a Tfserv's ConfigMap)
+      --variant NAME     the CompositeController variant that calls (default: default)
+      --now RFC3339      the clock, e.g. 2026-01-01T00:00:00Z (default: now)
+      --children-only    only the children: what \`kubectl apply -f -\` should get
+    Any one FILE (or PARENT) may be \`-\`: stdin.`,
+  manifests: `modelhooks manifests [--check] [--dir DIR]
+    Writes (or, with --check, checks) crds/ and compositions/ under DIR (default: .).`,
+} as const;
+
 const USAGE = `usage:
-  modelhooks serve [--port N]                    serve the hooks (PORT, default 8080)
-  modelhooks render <parent.yaml> [--observed FILE]... [--related FILE]... [--variant NAME] [--now RFC3339]
-                                                 print the desired children and the new status
-  modelhooks manifests [--check] [--dir DIR]     write (or check) crds/ and compositions/`;
+${Object.values(COMMANDS).map((c) => `  ${c.split('\n')[0]}`).join('\n')}
+  modelhooks --version
+  modelhooks COMMAND --help    (that command's options)`;
 
 export interface Io {
   out(text: string): void;
   err(text: string): void;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** All of stdin (a command reads it only when told to with `-`); absent: stdin is unavailable. */
+  stdin?: () => Promise<string>;
 }
 
 /** Runs one command; resolves to the exit code (serve resolves only once it has stopped). */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...args] = argv;
   try {
+    if (command && Object.hasOwn(COMMANDS, command) && args.some((a) => a === '--help' || a === '-h')) {
+      io.out(`usage: ${COMMANDS[command as keyof typeof COMMANDS]}\n`);
+      return 0;
+    }
     switch (command) {
       case 'serve':
         return await serve(args, io);
       case 'render':
-        return renderCommand(args, io);
+        return await renderCommand(args, io);
       case 'manifests':
         return manifestsCommand(args, io);
       case undefined:
@@ -40,6 +63,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
       case '--help':
         io.out(`${USAGE}\n`);
         return command === undefined ? 1 : 0;
+      case '-v':
+      case '--version':
+        io.out(`modelhooks ${packageVersion()}\n`);
+        return 0;
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
@@ -48,7 +75,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.err(`modelhooks: ${(err as Error).message}\n`);
       return 1;
     }
-    if (err instanceof Error && err.message.startsWith('invalid configuration')) {
+    if (err instanceof ConfigError) {
       io.err(`modelhooks: ${err.message}\n`);
       return 1;
     }
@@ -56,7 +83,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
-function renderCommand(args: string[], io: Io): number {
+async function renderCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -65,24 +92,51 @@ function renderCommand(args: string[], io: Io): number {
       related: { type: 'string', multiple: true, default: [] },
       variant: { type: 'string' },
       now: { type: 'string' },
+      'children-only': { type: 'boolean', default: false },
     },
   });
-  if (positionals.length !== 1) throw new UsageError(`render takes one parent file\n${USAGE}`);
+  if (positionals.length !== 1) throw new UsageError(`render takes one parent file (or - for stdin)\nusage: ${COMMANDS.render}`);
   if (values.now !== undefined && !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(values.now)) {
     throw new UsageError(`--now must be an RFC 3339 UTC time such as 2026-01-01T00:00:00Z, got "${values.now}"`);
   }
-  const resolve = (f: string) => path.resolve(io.cwd, f);
+  const files = [positionals[0] as string, ...values.observed, ...values.related];
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin (-) can be read only once: give it as the parent or as one --observed or --related file');
+  // Read before the configuration, so a usage problem is reported first.
+  const read = async (f: string): Promise<YamlSource> => {
+    if (f !== '-') return readSource(path.resolve(io.cwd, f));
+    if (!io.stdin) throw new UsageError('- (stdin) is not available here');
+    return { name: '<stdin>', text: await io.stdin() };
+  };
+  const parent = await read(positionals[0] as string);
+  const observed = await Promise.all(values.observed.map(read));
+  const related = await Promise.all(values.related.map(read));
   const config = loadConfig(io.env).hooks;
   io.out(
     render(builtinCompositions, config, {
-      parentFile: resolve(positionals[0] as string),
-      observedFiles: values.observed.map(resolve),
-      relatedFiles: values.related.map(resolve),
+      parent,
+      observed,
+      related,
       ...(values.variant ? { variant: values.variant } : {}),
       now: values.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      childrenOnly: values['children-only'],
     }),
   );
   return 0;
+}
+
+/** The version in this package's package.json, found upwards from this file (hooks/ from source, dist/hooks/ when built). */
+function packageVersion(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'modelhooks' && pkg.version) return pkg.version;
+    }
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error('package.json of modelhooks not found above ' + fileURLToPath(import.meta.url));
+    dir = up;
+  }
 }
 
 function manifestsCommand(args: string[], io: Io): number {
@@ -144,7 +198,17 @@ function invokedDirectly(): boolean {
 }
 
 if (invokedDirectly()) {
-  const io: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), env: process.env, cwd: process.cwd() };
+  const io: Io = {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    env: process.env,
+    cwd: process.cwd(),
+    stdin: async () => {
+      let text = '';
+      for await (const chunk of process.stdin) text += String(chunk);
+      return text;
+    },
+  };
   main(process.argv.slice(2), io).then(
     (code) => process.exit(code),
     (err: unknown) => {

@@ -1,31 +1,138 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { main } from '../hooks/cli.js';
 import { readObjects } from '../hooks/cli/render.js';
+import { builtinCompositions } from '../hooks/compositions.js';
+import { loadConfig } from '../hooks/config.js';
+import { ConfigError } from '../hooks/errors.js';
 import { syncRequest } from '../hooks/testing.js';
 import { trustyai } from '../hooks/trustyai/index.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-async function run(args: string[], cwd = root) {
+async function run(args: string[], cwd = root, more: { stdin?: string; env?: Record<string, string> } = {}) {
   let out = '';
   let err = '';
-  const code = await main(args, { out: (t) => void (out += t), err: (t) => void (err += t), env: {}, cwd });
+  const stdin = more.stdin;
+  const code = await main(args, {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    env: more.env ?? {},
+    cwd,
+    ...(stdin === undefined ? {} : { stdin: async () => stdin }),
+  });
   return { code, out, err };
 }
 
+const docsOf = (yaml: string) => parseAllDocuments(yaml).map((d) => d.toJS());
+const NOW = ['--now', '2026-01-01T00:00:00Z'];
+
+/** Each example that is a parent, with the related objects it needs (the Tfserv's ConfigMap). */
+const exampleParents = readdirSync(path.join(root, 'examples'))
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => `examples/${f}`)
+  .filter((f) => readObjects(path.join(root, f)).some((o) => builtinCompositions.some((c) => c.parent.kind === o.kind)))
+  .map((f) => [f, f === 'examples/tfserv.yaml' ? ['--related', 'examples/tfserv-configmap.yaml'] : []] as const);
+
+/** What `kubectl apply --dry-run=client -f -` needs of every document. */
+function expectCompleteObjects(yaml: string) {
+  const docs = docsOf(yaml);
+  expect(docs.length).toBeGreaterThan(0);
+  for (const doc of docs) {
+    expect(doc, yaml).toEqual(expect.objectContaining({ apiVersion: expect.stringMatching(/^([a-z0-9.-]+\/)?v\d/), kind: expect.stringMatching(/^[A-Z]/) }));
+    expect(typeof doc.metadata?.name, `${doc.kind} without metadata.name`).toBe('string');
+  }
+}
+
 describe('modelhooks render', () => {
-  it('prints the children then the status of examples/trustyai.yaml', async () => {
-    const { code, out } = await run(['render', 'examples/trustyai.yaml', '--now', '2026-01-01T00:00:00Z']);
+  it('prints the parent first, whole, with its new status, then the children sorted by kind and name', async () => {
+    const { code, out } = await run(['render', 'examples/trustyai.yaml', ...NOW]);
     expect(code).toBe(0);
-    const docs = parseAllDocuments(out).map((d) => d.toJS());
-    expect(docs.slice(0, -1).map((d) => d.kind)).toEqual(['ConfigMap', 'Deployment', 'PersistentVolumeClaim', 'Service']);
-    expect(docs.at(-1).status.conditions[0]).toMatchObject({ type: 'Ready', lastTransitionTime: '2026-01-01T00:00:00Z' });
+    const docs = docsOf(out);
+    expect(docs.map((d) => d.kind)).toEqual(['TrustyAIService', 'ConfigMap', 'Deployment', 'PersistentVolumeClaim', 'Service']);
+    const [given] = readObjects(path.join(root, 'examples/trustyai.yaml'));
+    expect(docs[0]).toMatchObject({ apiVersion: given?.apiVersion, kind: given?.kind, metadata: given?.metadata, spec: given?.spec });
+    expect(docs[0].status.conditions[0]).toMatchObject({ type: 'Ready', lastTransitionTime: '2026-01-01T00:00:00Z' });
+  });
+
+  it('--children-only prints exactly the children', async () => {
+    const all = docsOf((await run(['render', 'examples/trustyai.yaml', ...NOW])).out);
+    const { code, out } = await run(['render', 'examples/trustyai.yaml', '--children-only', ...NOW]);
+    expect(code).toBe(0);
+    expect(docsOf(out)).toEqual(all.slice(1));
+  });
+
+  it('finds a parent in every example', () => expect(exampleParents.map(([f]) => f)).toEqual(expect.arrayContaining(['examples/trustyai.yaml', 'examples/tfserv.yaml', 'examples/mlmodel.yaml', 'examples/inferenceservice.yaml'])));
+
+  for (const [file, extra] of exampleParents) {
+    it(`${file}: every document is a complete object, with and without --children-only`, async () => {
+      for (const flags of [[], ['--children-only']]) {
+        const { code, out, err } = await run(['render', file, ...extra, ...flags]);
+        expect(err).toBe('');
+        expect(code).toBe(0);
+        expectCompleteObjects(out);
+      }
+    });
+
+    it(`${file}: its own output, given back as --observed, converges and keeps the conditions' times`, async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'render-'));
+      const first = await run(['render', file, ...extra, '--now', '2026-01-01T00:00:00Z']);
+      writeFileSync(path.join(dir, 'first.yaml'), first.out);
+      const second = await run(['render', file, ...extra, '--observed', path.join(dir, 'first.yaml'), '--now', '2026-01-02T00:00:00Z']);
+      expect(second.err).toBe('');
+      writeFileSync(path.join(dir, 'second.yaml'), second.out);
+      const third = await run(['render', file, ...extra, '--observed', path.join(dir, 'second.yaml'), '--now', '2026-01-03T00:00:00Z']);
+      const [, ...firstChildren] = docsOf(first.out);
+      const [parent2, ...secondChildren] = docsOf(second.out);
+      const [parent3, ...thirdChildren] = docsOf(third.out);
+      // The parent in --observed is the parent, not a child to keep.
+      expect(secondChildren).toEqual(firstChildren);
+      expect(thirdChildren).toEqual(secondChildren);
+      // Nothing changed between the second and third sync: every condition keeps its time.
+      expect(parent3.status).toEqual(parent2.status);
+      expect(third.out).not.toContain('2026-01-03');
+    });
+  }
+
+  it('reads the parent from stdin with -, or the observed state with --observed -, never both', async () => {
+    const parent = readFileSync(path.join(root, 'examples/trustyai.yaml'), 'utf8');
+    const fromFile = await run(['render', 'examples/trustyai.yaml', ...NOW]);
+    expect(await run(['render', '-', ...NOW], root, { stdin: parent })).toEqual(fromFile);
+    const pvc = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: trustyai-service-pvc, namespace: fairness}\nstatus: {phase: Bound}\n';
+    const observed = await run(['render', 'examples/trustyai.yaml', '--observed', '-', ...NOW], root, { stdin: pvc });
+    expect(observed.out).toContain('reason: PVCBound');
+    const both = await run(['render', '-', '--observed', '-'], root, { stdin: parent });
+    expect(both.code).toBe(1);
+    expect(both.err).toMatch(/stdin \(-\) can be read only once/);
+    const none = await run(['render', '-']);
+    expect(none.code).toBe(1);
+    expect(none.err).toMatch(/stdin\) is not available/);
+    const bad = await run(['render', '-'], root, { stdin: 'kind: [' });
+    expect(bad.err).toMatch(/<stdin>: invalid YAML/);
+  });
+
+  it('takes the previous status from the parent in --observed, so an unchanged condition keeps its time', async () => {
+    const first = await run(['render', 'examples/trustyai.yaml', '--now', '2026-01-01T00:00:00Z']);
+    const [parent] = docsOf(first.out);
+    const later = await run(['render', 'examples/trustyai.yaml', '--observed', '-', '--now', '2026-01-05T00:00:00Z'], root, { stdin: stringify(parent) });
+    const conditions = docsOf(later.out)[0].status.conditions as Array<{ type: string; lastTransitionTime: string }>;
+    expect(conditions.map((c) => c.lastTransitionTime)).toEqual(conditions.map(() => '2026-01-01T00:00:00Z'));
+    // Without it, the same call stamps the new time.
+    const alone = await run(['render', 'examples/trustyai.yaml', '--now', '2026-01-05T00:00:00Z']);
+    expect(docsOf(alone.out)[0].status.conditions[0].lastTransitionTime).toBe('2026-01-05T00:00:00Z');
+  });
+
+  it('refuses the parent twice in --observed', async () => {
+    const [parent] = docsOf((await run(['render', 'examples/trustyai.yaml', ...NOW])).out);
+    const twice = `${stringify(parent)}---\n${stringify(parent)}`;
+    const { code, err } = await run(['render', 'examples/trustyai.yaml', '--observed', '-'], root, { stdin: twice });
+    expect(code).toBe(1);
+    expect(err).toMatch(/--observed holds TrustyAIService trustyai-service 2 times/);
   });
 
   it('takes observed children and the variant', async () => {
@@ -52,9 +159,119 @@ describe('modelhooks render', () => {
       expect(err).toMatch(message);
     });
   }
+  it('exits 1 with a usage error for an unknown flag, and for an invalid environment variable', async () => {
+    const unknown = await run(['render', 'examples/trustyai.yaml', '--bogus']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/Unknown option '--bogus'/);
+    const badEnv = await run(['render', 'examples/trustyai.yaml'], root, { env: { MODELHOOKS_URL_SCHEME: 'ftp' } });
+    expect(badEnv.code).toBe(1);
+    expect(badEnv.err).toMatch(/^modelhooks: invalid configuration: MODELHOOKS_URL_SCHEME/);
+    expect(() => loadConfig({ MODELHOOKS_URL_SCHEME: 'ftp' })).toThrow(ConfigError);
+  });
+
   it('exits 1 for an unknown variant and a malformed --now', async () => {
     expect((await run(['render', 'examples/trustyai.yaml', '--variant', 'mars'])).err).toMatch(/no variant "mars"; variants: default, openshift, prometheus/);
     expect((await run(['render', 'examples/trustyai.yaml', '--now', 'yesterday'])).code).toBe(1);
+  });
+});
+
+describe('modelhooks --help and --version', () => {
+  for (const command of ['serve', 'render', 'manifests']) {
+    it(`${command} --help prints its usage and exits 0`, async () => {
+      for (const flag of ['--help', '-h']) {
+        const { code, out, err } = await run([command, flag]);
+        expect(err).toBe('');
+        expect(code).toBe(0);
+        expect(out).toMatch(new RegExp(`^usage: modelhooks ${command} `));
+      }
+    });
+  }
+
+  it('render --help names every option render takes', async () => {
+    const { out } = await run(['render', 'examples/trustyai.yaml', '--help']);
+    for (const option of ['--observed', '--related', '--variant', '--now', '--children-only']) expect(out).toContain(option);
+  });
+
+  it('--version and -v print the version of package.json', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) expect(await run([flag])).toEqual({ code: 0, out: `modelhooks ${version}\n`, err: '' });
+  });
+
+  it('--version works from the source file, run as a program', async () => {
+    // From another directory: package.json is found from the module's file, not the cwd.
+    const child = spawn(process.execPath, ['--import', 'tsx', '../hooks/cli.ts', '--version'], { cwd: path.join(root, 'test'), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(out).toMatch(/^modelhooks \d+\.\d+\.\d+/);
+  });
+});
+
+describe('README render commands', () => {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```(sh|console)\n([\s\S]*?)```/g)].map((m) => ({ console: m[1] === 'console', lines: (m[2] ?? '').split('\n') }));
+  const PREFIX = /^(npm run -s modelhooks --|modelhooks) /;
+
+  /** `[kind, name]` of each document shown (abridged YAML: read with patterns, not parsed). */
+  const identities = (shown: string) =>
+    shown.split(/^---$/m).map((doc) => [
+      /^kind: (\S+)/m.exec(doc)?.[1],
+      (/^metadata: \{\s*name: ([^,}\s]+)/m.exec(doc) ?? /^metadata:\n\s+name: (\S+)/m.exec(doc))?.[1]?.replace(/"/g, ''),
+    ]);
+
+  it('runs every render command of the README and finds what it shows', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'readme-'));
+    cpSync(path.join(root, 'examples'), path.join(dir, 'examples'), { recursive: true });
+    const ran: string[] = [];
+    for (const block of blocks) {
+      for (let i = 0; i < block.lines.length; i++) {
+        let line = block.lines[i] ?? '';
+        if (block.console && !line.startsWith('$ ')) continue;
+        line = line.replace(/^\$ /, '').replace(/\s+#.*$/, '').trim();
+        let shown = '';
+        if (block.console) {
+          const next = block.lines.findIndex((l, j) => j > i && l.startsWith('$ '));
+          shown = block.lines.slice(i + 1, next === -1 ? undefined : next).join('\n');
+        }
+        const cat = /^cat (\S+)$/.exec(line);
+        if (cat && block.console) {
+          // `$ cat FILE` shows a file the next command reads (KServe's sample): write it.
+          writeFileSync(path.join(dir, cat[1] as string), `${shown}\n`);
+          continue;
+        }
+        if (!/(^|\| )(npm run -s modelhooks --|modelhooks) /.test(line) || / (serve|manifests)\b/.test(line)) continue;
+        if (line.includes('PARENT.yaml')) {
+          // The synopsis: the same as render --help prints.
+          const help = (await run(['render', '--help'])).out.split('\n')[0]?.replace(/^usage: /, '');
+          expect(line).toBe(help);
+          continue;
+        }
+        const segments = line.split(' | ');
+        const stdinFile = /^cat (\S+)$/.exec(segments[0] ?? '')?.[1];
+        if (stdinFile) segments.shift();
+        const [command = '', ...after] = segments;
+        const [invocation = '', redirect] = command.split(' > ');
+        expect(invocation, `a README command this test does not understand: ${line}`).toMatch(PREFIX);
+        const args = invocation.replace(PREFIX, '').split(/\s+/);
+        const result = await run(args, dir, stdinFile ? { stdin: readFileSync(path.join(dir, stdinFile), 'utf8') } : {});
+        expect(result.err, line).toBe('');
+        expect(result.code, line).toBe(0);
+        ran.push(line);
+        if (redirect) writeFileSync(path.join(dir, redirect.trim()), result.out);
+        for (const consumer of after) {
+          expect(consumer, line).toMatch(/^kubectl (apply|diff) .*-f -$/);
+          expectCompleteObjects(result.out);
+        }
+        if (shown) {
+          const actual = docsOf(result.out);
+          expect(identities(shown), line).toEqual(actual.map((d) => [d.kind, d.metadata.name]));
+          const reasons = new Set(actual.flatMap((d) => (d.status?.conditions ?? []).map((c: { reason: string }) => c.reason)));
+          for (const [, reason] of shown.matchAll(/reason: (\w+)/g)) expect(reasons, `${line}: reason ${reason}`).toContain(reason);
+        }
+      }
+    }
+    expect(ran.length).toBeGreaterThanOrEqual(8);
   });
 });
 

@@ -1,40 +1,57 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments, stringify } from 'yaml';
 import type { HookConfig } from '../config.js';
+import { UsageError } from '../errors.js';
 import type { AnyComposition } from '../kit/composition.js';
+import { findCondition } from '../kit/conditions.js';
 import { isKubeObject } from '../kit/observed.js';
 import { INVALID_SPEC } from '../kit/protocol.js';
-import type { KubeObject } from '../kit/types.js';
-import { runSync } from '../testing.js';
+import { RequestShapeError } from '../kit/request.js';
+import { runOverWire } from '../kit/run.js';
+import { isRecord, type KubeObject } from '../kit/types.js';
 
-export class UsageError extends Error {
-  override name = 'UsageError';
+export { UsageError } from '../errors.js';
+
+/** YAML text and where it came from (a path, or `<stdin>`), for messages. */
+export interface YamlSource {
+  name: string;
+  text: string;
 }
 
 export interface RenderOptions {
-  parentFile: string;
-  observedFiles: string[];
-  relatedFiles: string[];
+  parent: YamlSource;
+  /** The cluster's state: children, and (optionally) the parent itself with its last status. */
+  observed: YamlSource[];
+  related: YamlSource[];
   variant?: string;
-  now?: string;
+  /** RFC 3339 time of the call: new conditions' lastTransitionTime. */
+  now: string;
+  /** Only the children: what `kubectl apply -f -` should get. */
+  childrenOnly?: boolean;
 }
 
 /** Every Kubernetes object in a YAML file (multi-document; `kind: List` is unpacked). */
 export function readObjects(file: string): KubeObject[] {
-  let text: string;
+  return parseObjects(readSource(file));
+}
+
+export function readSource(file: string): YamlSource {
   try {
-    text = readFileSync(file, 'utf8');
+    return { name: file, text: readFileSync(file, 'utf8') };
   } catch (err) {
     throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
   }
+}
+
+export function parseObjects(source: YamlSource): KubeObject[] {
   const objects: KubeObject[] = [];
-  for (const doc of parseAllDocuments(text)) {
-    if (doc.errors.length > 0) throw new UsageError(`${file}: invalid YAML: ${doc.errors[0]?.message}`);
+  for (const doc of parseAllDocuments(source.text)) {
+    if (doc.errors.length > 0) throw new UsageError(`${source.name}: invalid YAML: ${doc.errors[0]?.message}`);
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) continue;
     const items = isKubeObjectList(value) ? value.items : [value];
     for (const item of items) {
-      if (!isKubeObject(item)) throw new UsageError(`${file}: every document must be a Kubernetes object with apiVersion, kind and metadata.name`);
+      if (!isKubeObject(item)) throw new UsageError(`${source.name}: every document must be a Kubernetes object with apiVersion, kind and metadata.name`);
       objects.push(item);
     }
   }
@@ -59,25 +76,62 @@ export function compositionFor(compositions: AnyComposition<HookConfig>[], paren
   return found;
 }
 
-/** The desired children as a YAML stream, then one document with the parent's new status. */
+/**
+ * What one sync call makes of the parent, as a stream of complete objects: the parent (its
+ * spec and the new status) first, then the children in the order the hook answered them
+ * (kind, then name: stable). `crossplane render` prints the same order (the XR, then the
+ * composed resources); unlike its default, which prints only the XR's name and status, the
+ * parent here is whole, so the output can be applied, diffed, or fed back as `--observed`.
+ */
 export function render(compositions: AnyComposition<HookConfig>[], config: HookConfig, opts: RenderOptions): string {
-  const [parent, ...rest] = readObjects(opts.parentFile);
-  if (!parent) throw new UsageError(`${opts.parentFile}: no object found`);
-  if (rest.length > 0) throw new UsageError(`${opts.parentFile}: expected one parent object, found ${rest.length + 1}`);
-  const composition = compositionFor(compositions, parent);
+  const [given, ...rest] = parseObjects(opts.parent);
+  if (!given) throw new UsageError(`${opts.parent.name}: no object found`);
+  if (rest.length > 0) throw new UsageError(`${opts.parent.name}: expected one parent object, found ${rest.length + 1}`);
+  const composition = compositionFor(compositions, given);
   if (opts.variant && opts.variant !== 'default' && !composition.variants?.some((v) => v.name === opts.variant)) {
     const names = ['default', ...(composition.variants ?? []).map((v) => v.name)].join(', ');
     throw new UsageError(`${composition.name} has no variant "${opts.variant}"; variants: ${names}`);
   }
-  const result = runSync(composition, {
-    parent,
-    observed: opts.observedFiles.flatMap(readObjects),
-    related: opts.relatedFiles.flatMap(readObjects),
-    config,
-    ...(opts.variant ? { variant: opts.variant } : {}),
-    ...(opts.now ? { now: opts.now } : {}),
-  });
-  const ready = result.condition('Ready');
-  if (ready?.reason === INVALID_SPEC) throw new UsageError(`${opts.parentFile}: invalid spec: ${ready.message}`);
-  return [...result.children, { status: result.status }].map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+  const namespace = given.metadata.namespace ?? 'default';
+  const parent: KubeObject = { ...given, metadata: { ...given.metadata, namespace } };
+  const { previous, children: observed } = splitObserved(parent, opts.observed);
+  // The cluster's copy of the parent carries the status the last sync wrote: a hook reads it
+  // (e.g. to keep a condition's lastTransitionTime while its status does not change).
+  if (previous) parent.status = previous.status;
+  let answer: Record<string, unknown>;
+  try {
+    answer = runOverWire(
+      composition,
+      'sync',
+      { parent, observed, related: opts.related.flatMap(parseObjects), ...(opts.variant ? { variant: opts.variant } : {}) },
+      { now: opts.now, config },
+    );
+  } catch (err) {
+    if (err instanceof RequestShapeError) throw new UsageError(`${opts.parent.name}: ${err.message}`);
+    throw err;
+  }
+  const status = isRecord(answer.status) ? answer.status : {};
+  const ready = findCondition<{ type?: string; reason?: string; message?: string }>(status.conditions, 'Ready');
+  if (ready?.reason === INVALID_SPEC) throw new UsageError(`${opts.parent.name}: invalid spec: ${ready.message}`);
+  const children = (answer.children ?? []) as KubeObject[];
+  const { status: _before, ...whole } = parent;
+  const docs = opts.childrenOnly ? children : [{ ...whole, status }, ...children];
+  return docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+}
+
+/**
+ * Observed objects, with the parent itself taken out: render's own output holds the parent
+ * (same API group, kind, namespace and name), and a cluster would never list it as a child.
+ */
+function splitObserved(parent: KubeObject, sources: YamlSource[]): { previous?: KubeObject; children: KubeObject[] } {
+  const group = (o: KubeObject) => (o.apiVersion.includes('/') ? o.apiVersion.split('/')[0] : '');
+  const isParent = (o: KubeObject) =>
+    o.kind === parent.kind &&
+    group(o) === group(parent) &&
+    o.metadata.name === parent.metadata.name &&
+    (o.metadata.namespace ?? parent.metadata.namespace) === parent.metadata.namespace;
+  const objects = sources.flatMap(parseObjects);
+  const parents = objects.filter(isParent);
+  if (parents.length > 1) throw new UsageError(`--observed holds ${parent.kind} ${parent.metadata.name} ${parents.length} times; give it once`);
+  return { ...(parents[0] ? { previous: parents[0] } : {}), children: objects.filter((o) => !isParent(o)) };
 }
