@@ -175,6 +175,15 @@ describe('modelhooks render', () => {
   });
 });
 
+describe('production code', () => {
+  it('never imports the test helpers (hooks/testing.ts)', () => {
+    const sources = (readdirSync(path.join(root, 'hooks'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && f !== 'testing.ts');
+    expect(sources).toContain(path.join('cli', 'render.ts'));
+    const importers = sources.filter((f) => /from '[./]*testing\.js'/.test(readFileSync(path.join(root, 'hooks', f), 'utf8')));
+    expect(importers).toEqual([]);
+  });
+});
+
 describe('modelhooks --help and --version', () => {
   for (const command of ['serve', 'render', 'manifests']) {
     it(`${command} --help prints its usage and exits 0`, async () => {
