@@ -15,13 +15,14 @@ import { createApp } from './server.js';
 const COMMANDS = {
   serve: `modelhooks serve [--port N]
     Serves the hooks over HTTP (PORT, default 8080; MODELHOOKS_* variables configure the rest).`,
-  render: `modelhooks render PARENT.yaml|- [--observed FILE]... [--related FILE]... [--variant NAME] [--now RFC3339] [--children-only]
+  render: `modelhooks render PARENT.yaml|- [--observed FILE]... [--related FILE]... [--variant NAME[,NAME]]... [--now RFC3339] [--children-only]
     Prints what one sync makes of PARENT, offline: the parent with its new status, then the
     desired children, as a YAML stream (\`-\` reads the parent from stdin).
       --observed FILE    the cluster's state: children (e.g. \`kubectl get … -o yaml\`), and the
                          parent itself, whose status is the previous one (render's own output fits)
       --related FILE     objects the customize hook asks for (e.g. a Tfserv's ConfigMap)
-      --variant NAME     the CompositeController variant that calls (default: default)
+      --variant NAME     a variant of the calling CompositeController: openshift, prometheus,
+                         gateway-api; repeat it or give a comma list to combine (default: none)
       --now RFC3339      the clock, e.g. 2026-01-01T00:00:00Z (default: now)
       --children-only    only the children: what \`kubectl apply -f -\` should get
     Any one FILE (or PARENT) may be \`-\`: stdin.`,
@@ -90,7 +91,7 @@ async function renderCommand(args: string[], io: Io): Promise<number> {
     options: {
       observed: { type: 'string', multiple: true, default: [] },
       related: { type: 'string', multiple: true, default: [] },
-      variant: { type: 'string' },
+      variant: { type: 'string', multiple: true, default: [] },
       now: { type: 'string' },
       'children-only': { type: 'boolean', default: false },
     },
@@ -116,7 +117,7 @@ async function renderCommand(args: string[], io: Io): Promise<number> {
       parent,
       observed,
       related,
-      ...(values.variant ? { variant: values.variant } : {}),
+      ...(values.variant.length > 0 ? { variant: values.variant } : {}),
       now: values.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
       childrenOnly: values['children-only'],
     }),

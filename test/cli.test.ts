@@ -145,6 +145,24 @@ describe('modelhooks render', () => {
     expect(out).toContain('reason: PVCBound');
   });
 
+  it('combines variants, repeated or comma-separated, with the same names for every kind', async () => {
+    const kinds = async (...args: string[]) => {
+      const { code, out, err } = await run(['render', ...args]);
+      expect(err).toBe('');
+      expect(code).toBe(0);
+      return parseAllDocuments(out).map((d) => d.toJS().kind).filter(Boolean);
+    };
+    const openshift = await kinds('examples/trustyai.yaml', '--variant', 'openshift');
+    expect(openshift).toContain('Route');
+    expect(openshift).not.toContain('ServiceMonitor');
+    const both = await kinds('examples/trustyai.yaml', '--variant', 'openshift', '--variant', 'prometheus');
+    expect(both).toEqual(expect.arrayContaining(['Route', 'ServiceMonitor']));
+    expect(await kinds('examples/trustyai.yaml', '--variant', 'prometheus,openshift')).toEqual(both);
+    // A variant that adds nothing to a kind leaves it as the default renders it.
+    expect(await kinds('examples/inferenceservice.yaml', '--variant', 'openshift,prometheus')).toEqual(await kinds('examples/inferenceservice.yaml'));
+    expect(await kinds('examples/inferenceservice.yaml', '--variant', 'openshift,gateway-api')).toContain('HTTPRoute');
+  });
+
   const failures: Array<[string, string, RegExp]> = [
     ['a missing file', 'no-such.yaml', /cannot read .*no-such\.yaml/],
     ['a kind no composition serves', 'test/fixtures/cli/unknown-kind.yaml', /no composition serves Widget/],
@@ -170,7 +188,8 @@ describe('modelhooks render', () => {
   });
 
   it('exits 1 for an unknown variant and a malformed --now', async () => {
-    expect((await run(['render', 'examples/trustyai.yaml', '--variant', 'mars'])).err).toMatch(/no variant "mars"; variants: default, openshift, prometheus/);
+    expect((await run(['render', 'examples/trustyai.yaml', '--variant', 'mars'])).err).toMatch(/no variant "mars"; variants: default, gateway-api, openshift, prometheus/);
+    expect((await run(['render', 'examples/trustyai.yaml', '--variant', 'default,openshift'])).err).toMatch(/--variant: variant "default" means no variant/);
     expect((await run(['render', 'examples/trustyai.yaml', '--now', 'yesterday'])).code).toBe(1);
   });
 });

@@ -1,11 +1,28 @@
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
 import { checkManifests, manifestFiles } from '../hooks/cli/manifests.js';
-import { childTypesFor, compositeControllerFor, crdFor, variantNames } from '../hooks/kit/index.js';
+import {
+  childTypesFor,
+  compositeControllerFor,
+  crdFor,
+  DEFAULT_VARIANT,
+  defineComposition,
+  METACONTROLLER_RELIST_SECONDS,
+  parseVariants,
+  variantNames,
+  variantProblems,
+} from '../hooks/kit/index.js';
+import { loadYamlFile } from './support/reference.js';
+import { readKustomization } from './deploy/kustomize.js';
+import { parse as parseYaml } from 'yaml';
 import { expectValid } from './support/validate.js';
 
 const root = path.resolve(import.meta.dirname, '..');
+const named = variantNames(builtinCompositions).filter((v) => v !== DEFAULT_VARIANT);
+/** `default`, each variant, and every combination of them. */
+const selections = [[], ...named.reduce<string[][]>((acc, v) => [...acc, [v], ...acc.map((s) => [...s, v])], [])].map((s) => (s.length === 0 ? DEFAULT_VARIANT : s.join(',')));
 
 /** Every place in a CRD schema that Kubernetes' structural-schema rules forbid. */
 function structuralProblems(node: Record<string, unknown>, at: string): string[] {
@@ -39,7 +56,7 @@ describe('generated manifests', () => {
         expect(crd.spec.versions.filter((v) => v.storage)).toHaveLength(1);
       });
 
-      for (const variant of variantNames(builtinCompositions)) {
+      for (const variant of selections) {
         it(`${variant}: the CompositeController is valid and declares what the hook may emit`, () => {
           const cc = compositeControllerFor(c, variant, { hookBaseUrl: 'http://x' }) as { spec: Record<string, any> };
           expectValid(cc);
@@ -56,8 +73,97 @@ describe('generated manifests', () => {
             else expect(r.updateStrategy.method).toBe('InPlace');
           }
           for (const t of c.children) expect(declared).toContain(`${t.apiVersion}/${t.resource}`);
+          expect(new Set(declared).size, 'no child type twice').toBe(declared.length);
+          // Every variant's children are there: combining never drops one.
+          for (const v of parseVariants(variant)) for (const t of childTypesFor(c, v)) expect(declared).toContain(`${t.apiVersion}/${t.resource}`);
         });
       }
+
+      it('has variants that combine: no child type in two of them, each an optional child', () => {
+        expect(variantProblems(c)).toEqual([]);
+      });
     });
   }
+});
+
+describe('compositions/ as installed', () => {
+  const baseDir = path.join(root, 'compositions', 'base');
+  const generated = readdirSync(baseDir)
+    .filter((f) => f !== 'kustomization.yaml')
+    .flatMap((f) => loadYamlFile(path.join(baseDir, f)).map((o) => ({ file: f, cc: o as { spec: Record<string, any> } })));
+
+  it('holds one default CompositeController per composition', () => {
+    expect(generated.map((g) => g.file).sort()).toEqual(builtinCompositions.map((c) => `${c.name}.yaml`).sort());
+  });
+
+  // Metacontroller stores a hook answer with its ETag on a 200 and does not extend it on a 304
+  // (pkg/hooks/webhook_etag.go): an entry that expires before the next resync makes every
+  // steady-state call a full 200.
+  it.each(generated.map((g) => [g.file, g.cc] as const))('%s: every ETag cache entry outlives two resync periods', (_file, cc) => {
+    const resync = (cc.spec.resyncPeriodSeconds as number | undefined) ?? METACONTROLLER_RELIST_SECONDS;
+    const hooks = Object.entries(cc.spec.hooks as Record<string, { webhook: { etag: { enabled: boolean; cacheTimeoutSeconds: number; cacheCleanupSeconds: number } } }>);
+    expect(hooks.length).toBeGreaterThan(0);
+    for (const [name, hook] of hooks) {
+      expect(hook.webhook.etag.enabled, name).toBe(true);
+      expect(hook.webhook.etag.cacheTimeoutSeconds, name).toBeGreaterThanOrEqual(2 * resync + 60);
+    }
+  });
+
+  it('assumes Metacontroller\'s default relist of 30 minutes where a composition sets no resync period', () => {
+    expect(METACONTROLLER_RELIST_SECONDS).toBe(30 * 60);
+    expect(generated.some((g) => g.cc.spec.resyncPeriodSeconds === undefined)).toBe(true);
+  });
+
+  it.each(named.map((v) => [v]))('compositions/components/%s is a Component that only appends child types', (variant) => {
+    const k = readKustomization(path.join(root, 'compositions', 'components', variant));
+    expect(k.apiVersion).toBe('kustomize.config.k8s.io/v1alpha1');
+    expect(k.kind).toBe('Component');
+    expect(k.patches?.length).toBeGreaterThan(0);
+    for (const p of k.patches ?? []) {
+      expect(p.target).toMatchObject({ group: 'metacontroller.k8s.io', version: 'v1alpha1', kind: 'CompositeController' });
+      const ops = loadOps(p.patch as string);
+      for (const op of ops) expect(op).toMatchObject({ op: 'add', path: '/spec/childResources/-' });
+    }
+  });
+});
+
+function loadOps(patch: string): Array<Record<string, unknown>> {
+  // The patch is YAML: a list of operations.
+  return JSON.parse(JSON.stringify(parseYaml(patch))) as Array<Record<string, unknown>>;
+}
+
+describe('variant names', () => {
+  it('are one name, a comma list or an array; default alone is none', () => {
+    expect(parseVariants(undefined)).toEqual([]);
+    expect(parseVariants('default')).toEqual([]);
+    expect(parseVariants('openshift')).toEqual(['openshift']);
+    expect(parseVariants('openshift, prometheus,openshift')).toEqual(['openshift', 'prometheus']);
+    expect(parseVariants(['openshift', 'prometheus,gateway-api'])).toEqual(['openshift', 'prometheus', 'gateway-api']);
+    expect(() => parseVariants('default,openshift')).toThrow(/cannot be combined/);
+    expect(() => parseVariants('Open Shift')).toThrow(/invalid variant name/);
+  });
+
+  it('are the same for every kind: one a composition does not declare adds nothing to it', () => {
+    for (const c of builtinCompositions) {
+      const declared = new Set((c.variants ?? []).map((v) => v.name));
+      for (const v of named.filter((n) => !declared.has(n))) expect(childTypesFor(c, v)).toEqual(c.children);
+    }
+  });
+
+  it('refuses variants that would declare a child twice when combined', () => {
+    const route = { apiVersion: 'route.openshift.io/v1', kind: 'Route', resource: 'routes' };
+    const c = defineComposition({
+      ...builtinCompositions[0]!,
+      optionalChildren: [route],
+      variants: [
+        { name: 'a', description: 'a', optionalChildren: ['routes'] },
+        { name: 'b', description: 'b', optionalChildren: ['routes', 'widgets'] },
+      ],
+    });
+    expect(variantProblems(c)).toEqual([
+      `${c.name}: routes is in variants a and b; combined they would declare it twice`,
+      `${c.name}: variant b names widgets, not an optional child`,
+    ]);
+    expect(() => manifestFiles([c])).toThrow(/variants that cannot combine/);
+  });
 });

@@ -4,6 +4,7 @@ import type { HookConfig } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { AnyComposition } from '../kit/composition.js';
 import { findCondition } from '../kit/conditions.js';
+import { parseVariants, variantNames } from '../kit/manifests.js';
 import { isKubeObject } from '../kit/observed.js';
 import { INVALID_SPEC } from '../kit/protocol.js';
 import { RequestShapeError } from '../kit/request.js';
@@ -23,7 +24,8 @@ export interface RenderOptions {
   /** The cluster's state: children, and (optionally) the parent itself with its last status. */
   observed: YamlSource[];
   related: YamlSource[];
-  variant?: string;
+  /** Variant names, each a name or a comma list; they combine (`openshift`, `prometheus`). */
+  variant?: string | string[];
   /** RFC 3339 time of the call: new conditions' lastTransitionTime. */
   now: string;
   /** Only the children: what `kubectl apply -f -` should get. */
@@ -76,6 +78,20 @@ export function compositionFor(compositions: AnyComposition<HookConfig>[], paren
   return found;
 }
 
+/** The variants `--variant` names (one name or a comma list each, combined); every name must be one a composition knows. */
+function variantsOf(compositions: AnyComposition<HookConfig>[], given: string | string[] | undefined): string[] {
+  let names: string[];
+  try {
+    names = parseVariants(given);
+  } catch (err) {
+    throw new UsageError(`--variant: ${(err as Error).message}`);
+  }
+  const known = variantNames(compositions);
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length > 0) throw new UsageError(`no variant ${unknown.map((n) => `"${n}"`).join(', ')}; variants: ${known.join(', ')} (combine them with commas)`);
+  return names;
+}
+
 /**
  * What one sync call makes of the parent, as a stream of complete objects: the parent (its
  * spec and the new status) first, then the children in the order the hook answered them
@@ -88,10 +104,7 @@ export function render(compositions: AnyComposition<HookConfig>[], config: HookC
   if (!given) throw new UsageError(`${opts.parent.name}: no object found`);
   if (rest.length > 0) throw new UsageError(`${opts.parent.name}: expected one parent object, found ${rest.length + 1}`);
   const composition = compositionFor(compositions, given);
-  if (opts.variant && opts.variant !== 'default' && !composition.variants?.some((v) => v.name === opts.variant)) {
-    const names = ['default', ...(composition.variants ?? []).map((v) => v.name)].join(', ');
-    throw new UsageError(`${composition.name} has no variant "${opts.variant}"; variants: ${names}`);
-  }
+  const variant = variantsOf(compositions, opts.variant);
   const namespace = given.metadata.namespace ?? 'default';
   const parent: KubeObject = { ...given, metadata: { ...given.metadata, namespace } };
   const { previous, children: observed } = splitObserved(parent, opts.observed);
@@ -103,7 +116,7 @@ export function render(compositions: AnyComposition<HookConfig>[], config: HookC
     answer = runOverWire(
       composition,
       'sync',
-      { parent, observed, related: opts.related.flatMap(parseObjects), ...(opts.variant ? { variant: opts.variant } : {}) },
+      { parent, observed, related: opts.related.flatMap(parseObjects), variant },
       { now: opts.now, config },
     );
   } catch (err) {

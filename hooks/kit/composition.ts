@@ -43,9 +43,15 @@ export interface RelatedRule {
   labelSelector?: { matchLabels?: Record<string, string> };
 }
 
-/** A CompositeController variant written to compositions/: which optional children it declares. */
+/**
+ * A variant: something the cluster serves (e.g. `openshift`: Routes) that lets a composition emit
+ * some of its optional children. One naming scheme for every composition: a name it does not
+ * declare adds nothing to it. Variants combine (`openshift,prometheus`), so no two variants of a
+ * composition may name the same child. `modelhooks manifests` writes each variant as the kustomize
+ * Component compositions/components/<name>/, which adds these children to the CompositeController.
+ */
 export interface Variant {
-  /** File suffix, e.g. `openshift` → compositions/<name>-openshift.yaml. */
+  /** e.g. `openshift`; lower-case letters, digits and `-`. */
   name: string;
   description: string;
   optionalChildren: string[];

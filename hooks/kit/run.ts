@@ -4,7 +4,7 @@
  * compositions through this, and so do the test helpers in `modelhooks/testing`.
  */
 import type { AnyComposition } from './composition.js';
-import { compositeControllerFor, DEFAULT_VARIANT } from './manifests.js';
+import { compositeControllerFor, DEFAULT_VARIANT, type VariantSelection } from './manifests.js';
 import { typeKey } from './observed.js';
 import { runHook, type HookContext } from './protocol.js';
 import { parseHookRequest, type HookName } from './request.js';
@@ -15,8 +15,11 @@ export interface WireRequestOptions {
   parent: unknown;
   observed?: KubeObject[];
   related?: KubeObject[];
-  /** The CompositeController variant that calls (decides the optional children). */
-  variant?: string;
+  /**
+   * The variants of the calling CompositeController (they decide the optional children): a name,
+   * a comma list (`openshift,prometheus`) or an array; `default` (none) when absent.
+   */
+  variant?: VariantSelection;
   /** A whole CompositeController, instead of a generated variant. */
   controller?: Record<string, unknown>;
   /** Hook version of the child keys: v1 (`name`) or v2 (`namespace/name`). */

@@ -44,7 +44,7 @@ export const trustyai = defineComposition<TrustyAISpec, HookConfig>({
     { ...SERVICE_MONITOR, resource: 'servicemonitors' },
   ],
   variants: [
-    { name: 'openshift', description: 'OpenShift: a Route and a ServiceMonitor', optionalChildren: ['routes', 'servicemonitors'] },
+    { name: 'openshift', description: 'OpenShift: a Route (and no fsGroup: the SCC assigns one)', optionalChildren: ['routes'] },
     { name: 'prometheus', description: 'Prometheus Operator: a ServiceMonitor', optionalChildren: ['servicemonitors'] },
   ],
   // A safety net for changes Metacontroller does not watch (another service's ConfigMap).
