@@ -1,40 +1,45 @@
 // deploy/ is what users apply: check the properties a reviewer would otherwise check by eye
 // (availability, least privilege, the wiring between Service, URL and NetworkPolicy) and
-// validate every object strictly. The e2e tier runs the real `kustomize build` against an
-// API server; this needs neither (it checks its model of kustomize against the binary when
-// the e2e tier has built one).
+// validate every object strictly, for deploy/ with every combination of its components. The
+// e2e tier runs the real `kustomize build` against an API server; this needs neither (it checks
+// its model of kustomize against the binary when the e2e tier has built one).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/config.js';
 import { IN_CLUSTER_HOOK_URL } from '../../hooks/cli/manifests.js';
+import { compositeControllerFor, DEFAULT_VARIANT, variantNames } from '../../hooks/kit/index.js';
 import { type KubeObject, isObject, loadYamlFile, repoRoot } from '../support/reference.js';
 import { expectValid } from '../support/validate.js';
-import { build, kustomizationFile, readKustomization } from './kustomize.js';
+import { build, type Edits, type Image, kustomizationFile, readKustomization } from './kustomize.js';
 
 const root = repoRoot();
 const deployDir = path.join(root, 'deploy');
 const baseDir = path.join(deployDir, 'base');
-const overlaysDir = path.join(deployDir, 'overlays');
+const componentsDir = path.join(deployDir, 'components');
 const rel = (abs: string) => path.relative(root, abs) || '.';
 
 const subdirs = (dir: string) =>
   existsSync(dir) ? readdirSync(dir).filter((d) => statSync(path.join(dir, d)).isDirectory()).sort() : [];
-const overlays = subdirs(overlaysDir);
-const variants = subdirs(path.join(root, 'compositions'));
+const components = subdirs(componentsDir);
+const variants = variantNames(builtinCompositions).filter((v) => v !== DEFAULT_VARIANT);
 
-/** The compositions/<variant> directories a kustomization lists (its own resources only). */
-function variantsOf(dir: string): string[] {
-  const compositionsDir = path.join(root, 'compositions');
-  return (readKustomization(dir).resources ?? [])
-    .map((r) => path.relative(compositionsDir, path.resolve(dir, r)))
-    .filter((r) => /^[^./][^/]*$/.test(r));
-}
+/** Every subset of the components, in the order deploy/components lists them: what users can enable. */
+const subsets = components.reduce<string[][]>((acc, c) => [...acc, ...acc.map((s) => [...s, c])], [[]]);
 
-/** What users apply: deploy/ and each overlay, each with the one variant it installs. */
-const targets = [deployDir, ...overlays.map((o) => path.join(overlaysDir, o))].map((dir) => ({ dir, variant: variantsOf(dir)[0] ?? '(none)' }));
+/** deploy/ with components enabled, as `kustomize edit add component components/<name>…` leaves it. */
+const targets = subsets.map((enabled) => ({
+  name: enabled.length === 0 ? 'deploy/' : `deploy/ + ${enabled.join(' + ')}`,
+  enabled,
+  edits: { components: enabled.map((c) => `components/${c}`) } satisfies Edits,
+}));
+
+/** The image the README sets, in the one place. */
+const IMAGE: Image = { name: 'ghcr.io/modelhooks/modelhooks', newName: 'registry.example.com/modelhooks', newTag: '1.2.3' };
 
 // Where the CompositeControllers send their calls: the Service must answer there.
 const hookUrl = new URL(IN_CLUSTER_HOOK_URL);
@@ -55,7 +60,7 @@ function one(objects: KubeObject[], kind: string, name?: string): Obj {
 const selects = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
   Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
 
-/** Every kustomization directory under deploy/ (base, the top, each overlay). */
+/** Every kustomization directory under a directory (itself included). */
 function kustomizationDirs(dir: string): string[] {
   return [...(kustomizationFile(dir) ? [dir] : []), ...subdirs(dir).flatMap((d) => kustomizationDirs(path.join(dir, d)))];
 }
@@ -69,33 +74,50 @@ function deployFileObjects(): { file: string; object: KubeObject }[] {
   return walk(deployDir).flatMap((file) => loadYamlFile(file).map((object) => ({ file: rel(file), object })));
 }
 
+const image = (objects: KubeObject[]) => one(objects, 'Deployment', 'modelhooks').spec.template.spec.containers[0].image as string;
+
 describe('deploy/ kustomizations', () => {
-  it.each(kustomizationDirs(deployDir).map((d) => [rel(d), d]))('every resource of %s exists', (_name, dir) => {
+  it.each(kustomizationDirs(deployDir).map((d) => [rel(d), d]))('every resource and component of %s exists', (_name, dir) => {
     const k = readKustomization(dir as string);
-    expect(k.kind ?? 'Kustomization').toBe('Kustomization');
-    for (const r of k.resources ?? []) {
+    expect(['Kustomization', 'Component']).toContain(k.kind ?? 'Kustomization');
+    for (const r of [...(k.resources ?? []), ...(k.components ?? [])]) {
       const abs = path.resolve(dir as string, r);
-      expect(existsSync(abs), `${rel(dir as string)}: resource ${r}`).toBe(true);
+      expect(existsSync(abs), `${rel(dir as string)}: ${r}`).toBe(true);
       if (statSync(abs).isDirectory()) expect(kustomizationFile(abs), `${r} is a directory without kustomization.yaml`).toBeDefined();
     }
   });
 
-  it.each(targets.map((t) => [rel(t.dir), t.dir]))('%s installs the hook server, crds/ and one variant of compositions/', (_name, dir) => {
-    const resources = (readKustomization(dir).resources ?? []).map((r) => path.resolve(dir, r));
-    expect(resources).toContain(baseDir);
-    expect(resources).toContain(path.join(root, 'crds'));
-    const [variant, ...more] = variantsOf(dir);
-    expect(more, 'one variant only: two would declare the same CompositeControllers twice').toEqual([]);
-    expect(variants).toContain(variant);
-    // deploy/ is the default; an overlay named after a variant installs that variant.
-    const expected = dir === deployDir ? 'default' : variants.includes(path.basename(dir)) ? path.basename(dir) : variant;
-    expect(variant).toBe(expected);
+  it('deploy/ installs the hook server, crds/ and compositions/base, and no component by default', () => {
+    const k = readKustomization(deployDir);
+    expect((k.resources ?? []).map((r) => path.resolve(deployDir, r))).toEqual([baseDir, path.join(root, 'crds'), path.join(root, 'compositions', 'base')]);
+    expect(k.components ?? []).toEqual([]);
   });
 
-  it('every generated variant of compositions/ can be installed', () => {
-    expect(variants).toContain('default');
-    const installed = new Set(targets.map((t) => t.variant));
-    expect(variants.filter((v) => !installed.has(v)), 'variants without deploy/overlays/<variant>').toEqual([]);
+  it('has a component per variant, each a kustomize Component that includes the generated one of compositions/', () => {
+    expect(components).toEqual([...variants].sort());
+    for (const c of components) {
+      const k = readKustomization(path.join(componentsDir, c));
+      expect(k.apiVersion).toBe('kustomize.config.k8s.io/v1alpha1');
+      expect(k.kind).toBe('Component');
+      expect((k.components ?? []).map((r) => path.resolve(componentsDir, c, r))).toEqual([path.join(root, 'compositions', 'components', c)]);
+    }
+  });
+
+  it('sets the image in one place: deploy/kustomization.yaml', () => {
+    const withImages = kustomizationDirs(deployDir).filter((d) => (readKustomization(d).images ?? []).length > 0);
+    expect(withImages.map(rel)).toEqual(['deploy']);
+    expect(readKustomization(deployDir).images).toEqual([{ name: IMAGE.name, newTag: '0.1.0' }]);
+  });
+
+  it.each(targets.map((t) => [t.name, t.edits]))('%s: `kustomize edit set image` in deploy/ sets the image of the hook server', (_name, edits) => {
+    expect(image(build(deployDir, edits))).toBe('ghcr.io/modelhooks/modelhooks:0.1.0');
+    expect(image(build(deployDir, { ...edits, images: [IMAGE] }))).toBe('registry.example.com/modelhooks:1.2.3');
+  });
+
+  it.each(targets.map((t) => [t.name, t.enabled, t.edits] as const))('%s: the CompositeControllers are the kit\'s for these variants', (_name, enabled, edits) => {
+    const controllers = find(build(deployDir, edits), 'CompositeController');
+    const expected = builtinCompositions.map((c) => compositeControllerFor(c, enabled, { hookBaseUrl: IN_CLUSTER_HOOK_URL }));
+    expect(controllers).toEqual(expected);
   });
 
   it('base puts everything in the namespace of IN_CLUSTER_HOOK_URL and nothing else', () => {
@@ -108,14 +130,28 @@ describe('deploy/ kustomizations', () => {
     }
     // The top level must not set a namespace: kustomize would give one to the cluster-scoped
     // CompositeControllers, which it does not know.
-    for (const t of targets) expect(readKustomization(t.dir).namespace, rel(t.dir)).toBeUndefined();
+    expect(readKustomization(deployDir).namespace).toBeUndefined();
+  });
+
+  it('deploy/examples creates every namespace examples/ names', () => {
+    const examples = readdirSync(path.join(root, 'examples')).filter((f) => /\.ya?ml$/.test(f));
+    const named = new Set(examples.flatMap((f) => loadYamlFile(path.join(root, 'examples', f))).map((o) => (o.metadata as { namespace?: string }).namespace).filter((n) => n !== undefined));
+    expect(named.size).toBeGreaterThan(0);
+    const created = find(build(path.join(deployDir, 'examples')), 'Namespace').map((n) => n.metadata.name);
+    expect(created.sort()).toEqual([...named].sort());
+  });
+
+  it('deploy/metacontroller raises the client-go rate limit of Metacontroller\'s StatefulSet', () => {
+    const [sts] = build(path.join(root, 'test/deploy/fixtures/metacontroller')) as Obj[];
+    const args = sts?.spec.template.spec.containers[0].args;
+    expect(args).toEqual(['--zap-log-level=4', '--discovery-interval=20s', '--client-go-qps=50', '--client-go-burst=100']);
   });
 });
 
-describe.each(targets.map((t) => [rel(t.dir), t]))('%s', (_name, target) => {
+describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
   let objects: KubeObject[];
   try {
-    objects = build(target.dir);
+    objects = build(deployDir, target.edits);
   } catch (err) {
     it('builds', () => {
       throw err;
@@ -166,7 +202,7 @@ describe.each(targets.map((t) => [rel(t.dir), t]))('%s', (_name, target) => {
 
   it('runs unprivileged: non-root, read-only root, no capabilities, no token', () => {
     expect(effective('runAsNonRoot')).toBe(true);
-    if (target.variant === 'openshift') {
+    if (target.enabled.includes('openshift')) {
       // The restricted SCC assigns the UID; asking for one outside the range is refused.
       expect(pod.securityContext?.runAsUser).toBeUndefined();
       expect(server.securityContext?.runAsUser).toBeUndefined();
@@ -216,10 +252,14 @@ describe.each(targets.map((t) => [rel(t.dir), t]))('%s', (_name, target) => {
       });
     });
     expect(sources[0]).toEqual(['metacontroller']);
-    expect(sources.flat()).toEqual(target.variant === 'prometheus' ? ['metacontroller', 'monitoring'] : ['metacontroller']);
+    expect(sources.flat()).toEqual(target.enabled.includes('prometheus') ? ['metacontroller', 'monitoring'] : ['metacontroller']);
   });
 
-  if (target.variant === 'prometheus') {
+  it(`has a ServiceMonitor for the hook server only with the prometheus component`, () => {
+    expect(find(objects, 'ServiceMonitor')).toHaveLength(target.enabled.includes('prometheus') ? 1 : 0);
+  });
+
+  if (target.enabled.includes('prometheus')) {
     it('has a ServiceMonitor that scrapes /metrics on the http port of the Service', () => {
       const monitor = one(objects, 'ServiceMonitor');
       const service = one(objects, 'Service', serviceName);
@@ -235,17 +275,33 @@ describe.each(targets.map((t) => [rel(t.dir), t]))('%s', (_name, target) => {
   });
 });
 
-// The e2e tier builds kustomize into .cache/e2e/bin; where it is, check the model against it.
+// The e2e tier builds kustomize into .cache/e2e/bin; where it is, check the model against it,
+// running the README's commands in a copy of the repository's install files.
 const kustomizeBin = path.join(root, '.cache/e2e/bin/current/kustomize');
 
 describe.skipIf(!existsSync(kustomizeBin))('test/deploy/kustomize.ts against the real kustomize', () => {
-  it.each(targets.map((t) => [rel(t.dir), t.dir]))('builds %s to the same objects', (_name, dir) => {
-    const out = execFileSync(kustomizeBin, ['build', dir], { encoding: 'utf8', stdio: 'pipe' });
-    const key = (o: any) => `${o.kind} ${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
-    const real = new Map(parseAllDocuments(out).map((d) => d.toJS()).filter(isObject).map((o) => [key(o), o]));
-    const modelled = new Map(build(dir).map((o) => [key(o), o]));
-    expect([...modelled.keys()].sort()).toEqual([...real.keys()].sort());
-    for (const [k, o] of modelled) expect(o, k).toEqual(real.get(k));
+  const scratch = mkdtempSync(path.join(tmpdir(), 'modelhooks-deploy-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const kustomize = (cwd: string, ...args: string[]) => execFileSync(kustomizeBin, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
+  const key = (o: any) => `${o.kind} ${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
+  const objectsOf = (yaml: string) => new Map(parseAllDocuments(yaml).map((d) => d.toJS()).filter(isObject).map((o) => [key(o), o]));
+  const same = (real: Map<string, unknown>, modelled: KubeObject[]) => {
+    const model = new Map(modelled.map((o) => [key(o), o]));
+    expect([...model.keys()].sort()).toEqual([...real.keys()].sort());
+    for (const [k, o] of model) expect(o, k).toEqual(real.get(k));
+  };
+
+  it.each(targets.map((t, i) => [t.name, t, i] as const))('%s: `kustomize edit add component` and `edit set image`, then build, make the same objects', (_name, target, i) => {
+    const copy = path.join(scratch, String(i));
+    for (const dir of ['deploy', 'crds', 'compositions']) cpSync(path.join(root, dir), path.join(copy, dir), { recursive: true });
+    const deploy = path.join(copy, 'deploy');
+    if (target.enabled.length > 0) kustomize(deploy, 'edit', 'add', 'component', ...target.edits.components);
+    kustomize(deploy, 'edit', 'set', 'image', `${IMAGE.name}=${IMAGE.newName}:${IMAGE.newTag}`);
+    same(objectsOf(kustomize(deploy, 'build', '.')), build(deployDir, { ...target.edits, images: [IMAGE] }));
+  });
+
+  it.each([['deploy/examples'], ['test/deploy/fixtures/metacontroller']])('builds %s to the same objects', (dir) => {
+    same(objectsOf(kustomize(root, 'build', dir)), build(path.join(root, dir)));
   });
 });
 
@@ -257,7 +313,5 @@ describe('deploy/ files', () => {
   it('names the image as a placeholder to override', () => {
     const deployment = one(loadYamlFile(path.join(baseDir, 'deployment.yaml')), 'Deployment');
     expect(deployment.spec.template.spec.containers[0].image).toBe('ghcr.io/modelhooks/modelhooks:0.1.0');
-    const images = readKustomization(baseDir).images ?? [];
-    expect(images.every((i) => isObject(i) && i.name === 'ghcr.io/modelhooks/modelhooks')).toBe(true);
   });
 });

@@ -1,19 +1,21 @@
 // Just enough of kustomize to read deploy/ without the binary: `resources` (files and
-// directories with a kustomization.yaml, recursively) and inline JSON 6902 `patches` with a
-// `target`. Anything else a kustomization uses is refused, so a test never checks objects
-// that differ from what `kustomize build` would make (the e2e tier runs the real thing).
+// directories with a kustomization.yaml, recursively), `components` (kind: Component, applied
+// in order to what the including kustomization has accumulated), inline JSON 6902 `patches`
+// with a `target`, and `images`. Anything else a kustomization uses is refused, so a test never
+// checks objects that differ from what `kustomize build` would make (test/deploy/deploy.test.ts
+// compares the two where the e2e tier has built the binary; the e2e tier runs the real thing).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { type KubeObject, isObject, loadYamlFile } from '../support/reference.js';
-
 export interface Kustomization {
   apiVersion?: string;
   kind?: string;
   namespace?: string;
   resources?: string[];
+  components?: string[];
   patches?: { target?: PatchTarget; patch?: string; path?: string }[];
-  images?: { name: string; newName?: string; newTag?: string }[];
+  images?: Image[];
   [other: string]: unknown;
 }
 
@@ -31,7 +33,17 @@ interface Operation {
   value?: unknown;
 }
 
-const SUPPORTED = new Set(['apiVersion', 'kind', 'namespace', 'resources', 'patches', 'images']);
+const SUPPORTED = new Set(['apiVersion', 'kind', 'namespace', 'resources', 'components', 'patches', 'images']);
+
+export type Image = { name: string; newName?: string; newTag?: string };
+
+/** What `kustomize edit add component` and `kustomize edit set image` would change, without writing it. */
+export interface Edits {
+  /** Appended to `components:`, relative to the directory built. */
+  components?: string[];
+  /** Replace the `images:` entry of the same name, or are appended. */
+  images?: Image[];
+}
 
 export function kustomizationFile(dir: string): string | undefined {
   return ['kustomization.yaml', 'kustomization.yml', 'Kustomization'].map((f) => path.join(dir, f)).find((f) => existsSync(f));
@@ -43,16 +55,28 @@ export function readKustomization(dir: string): Kustomization {
   return parse(readFileSync(file, 'utf8')) as Kustomization;
 }
 
-/** The objects `kustomize build dir` would print, as far as this model goes. */
-export function build(dir: string): KubeObject[] {
+/** The objects `kustomize build dir` would print, as far as this model goes (after `edits`). */
+export function build(dir: string, edits: Edits = {}): KubeObject[] {
+  return accumulate(dir, [], 'Kustomization', edits);
+}
+
+function accumulate(dir: string, objects: KubeObject[], as: 'Kustomization' | 'Component', edits: Edits): KubeObject[] {
   const k = readKustomization(dir);
+  const kind = k.kind ?? 'Kustomization';
+  if (kind !== as) throw new Error(`${dir}: a ${kind} cannot be used as a ${as === 'Component' ? 'component' : 'resource or built'}`);
   const unsupported = Object.keys(k).filter((key) => !SUPPORTED.has(key));
   if (unsupported.length > 0) throw new Error(`${dir}: test/deploy/kustomize.ts does not model ${unsupported.join(', ')}`);
-  const objects = (k.resources ?? []).flatMap((rel) => {
+  if (kind === 'Component' && k.namespace !== undefined) throw new Error(`${dir}: namespace in a Component is not modelled`);
+  for (const rel of k.resources ?? []) {
     const abs = path.resolve(dir, rel);
     if (!existsSync(abs)) throw new Error(`${dir}: resource ${rel} does not exist`);
-    return statSync(abs).isDirectory() ? build(abs) : loadYamlFile(abs);
-  });
+    objects.push(...(statSync(abs).isDirectory() ? build(abs) : loadYamlFile(abs)));
+  }
+  for (const rel of [...(k.components ?? []), ...(edits.components ?? [])]) {
+    const abs = path.resolve(dir, rel);
+    if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new Error(`${dir}: component ${rel} is not a directory`);
+    accumulate(abs, objects, 'Component', {});
+  }
   for (const p of k.patches ?? []) {
     if (p.path !== undefined || p.patch === undefined || p.target === undefined) {
       throw new Error(`${dir}: only inline JSON 6902 patches with a target are modelled`);
@@ -63,12 +87,18 @@ export function build(dir: string): KubeObject[] {
     if (targets.length === 0) throw new Error(`${dir}: patch target ${JSON.stringify(p.target)} matches nothing`);
     for (const obj of targets) for (const op of ops) apply(obj, op);
   }
-  for (const image of k.images ?? []) for (const obj of objects) setImage(obj, image);
+  const images = [...(k.images ?? [])];
+  for (const image of edits.images ?? []) {
+    const at = images.findIndex((i) => i.name === image.name);
+    if (at >= 0) images[at] = image;
+    else images.push(image);
+  }
+  for (const image of images) for (const obj of objects) setImage(obj, image);
   return objects;
 }
 
 /** `images:` on the containers of workloads (the only kind with pods that deploy/ has). */
-function setImage(obj: KubeObject, image: { name: string; newName?: string; newTag?: string }): void {
+function setImage(obj: KubeObject, image: Image): void {
   const pod = (obj.spec as { template?: { spec?: { containers?: { image?: string }[]; initContainers?: { image?: string }[] } } } | undefined)?.template?.spec;
   for (const c of [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])]) {
     const match = /^(.*?)(?::([^:/@]+))?(@.*)?$/.exec(c.image ?? '');
