@@ -141,6 +141,16 @@ describe('deploy/ kustomizations', () => {
     expect(created.sort()).toEqual([...named].sort());
   });
 
+  it('a kustomization of your own with deploy/ as a resource builds what the edits in deploy/ build', () => {
+    const own = build(path.join(root, 'test/deploy/fixtures/own-kustomization'));
+    const edited = build(deployDir, {
+      components: ['components/openshift', 'components/prometheus'],
+      images: [{ ...IMAGE, newTag: '0.1.0' }],
+    });
+    expect(own).toEqual(edited);
+    expect(image(own)).toBe('registry.example.com/modelhooks:0.1.0');
+  });
+
   it('deploy/metacontroller raises the client-go rate limit of Metacontroller\'s StatefulSet', () => {
     const [sts] = build(path.join(root, 'test/deploy/fixtures/metacontroller')) as Obj[];
     const args = sts?.spec.template.spec.containers[0].args;
@@ -300,7 +310,7 @@ describe.skipIf(!existsSync(kustomizeBin))('test/deploy/kustomize.ts against the
     same(objectsOf(kustomize(deploy, 'build', '.')), build(deployDir, { ...target.edits, images: [IMAGE] }));
   });
 
-  it.each([['deploy/examples'], ['test/deploy/fixtures/metacontroller']])('builds %s to the same objects', (dir) => {
+  it.each([['deploy/examples'], ['test/deploy/fixtures/metacontroller'], ['test/deploy/fixtures/own-kustomization'], ['crds']])('builds %s to the same objects', (dir) => {
     same(objectsOf(kustomize(root, 'build', dir)), build(path.join(root, dir)));
   });
 });

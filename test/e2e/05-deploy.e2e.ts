@@ -14,7 +14,7 @@ import type { KubeObject } from './support/kube.js';
 // README applies with -k.
 const components = subdirs(fromRoot('deploy', 'components'));
 const combinations = [[], ...components.map((c) => [c]), ['openshift', 'prometheus'], components];
-const others = ['deploy/examples', 'test/deploy/fixtures/metacontroller'];
+const others = ['crds', 'deploy/examples', 'test/deploy/fixtures/own-kustomization', 'test/deploy/fixtures/metacontroller'];
 
 const kustomize = (cwd: string, ...args: string[]) =>
   execFileSync(path.join(binDir(), 'kustomize'), args, { cwd, encoding: 'utf8', stdio: 'pipe' });
