@@ -70,7 +70,7 @@ export async function installCrds(kube: Kube): Promise<void> {
   }
 }
 
-/** Every CompositeController of compositions/, all variants (one folder each). */
+/** Every CompositeController file of compositions/ (compositions/base; the components are kustomizations). */
 export function compositionManifests(): Array<{ file: string; obj: KubeObject }> {
   return objectsIn(fromRoot('compositions'), true);
 }
