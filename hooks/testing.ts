@@ -12,6 +12,7 @@ import type { KubeObject, RelatedRule } from './kit/index.js';
 
 // The wire helpers live in the kit (render uses them too); tests keep importing them from here.
 export { wireMap } from './kit/run.js';
+export { expectValidChildren, validateChildren, type ValidateChildrenOptions } from './testing/validate.js';
 
 export interface RunOptions<Config> extends WireRequestOptions {
   now?: string;

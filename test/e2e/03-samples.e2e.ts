@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kube } from './support/context.js';
 import { defaultsToCheck } from './support/defaults.js';
-import { fromRoot, objectsIn, referenceDir } from './support/files.js';
+import { fromRoot, objectsIn, vendorDir } from './support/files.js';
 import { crdFor, installCrds, ourCrds, schemaFor } from './support/install.js';
 import type { KubeObject } from './support/kube.js';
 
@@ -11,7 +11,7 @@ const ours = (o: KubeObject) => crdFor(crds, o.apiVersion, o.kind) !== undefined
 // examples/ is created whole: its built-in objects (e.g. a Tfserv's ConfigMap) belong to it.
 const examples = objectsIn(fromRoot('examples'));
 // Samples of upstream kinds we do not serve (e.g. KServe's, while we have no such CRD) are skipped.
-const samples = objectsIn(path.join(referenceDir, 'samples'));
+const samples = objectsIn(path.join(vendorDir, 'samples'));
 const skipped = samples.filter((s) => !ours(s.obj));
 
 const cases = [

@@ -9,7 +9,7 @@ import { createApp } from '../../hooks/server.js';
 import { syncRequest, type RunOptions } from '../../hooks/testing.js';
 import { goldenCases } from '../support/golden.js';
 import { kube } from './support/context.js';
-import { fromRoot, objectsIn, referenceDir } from './support/files.js';
+import { fromRoot, objectsIn, vendorDir } from './support/files.js';
 import { crdFor, installCrds, ourCrds } from './support/install.js';
 import type { KubeObject } from './support/kube.js';
 import { selectRelated } from './support/related.js';
@@ -18,7 +18,7 @@ import { selectRelated } from './support/related.js';
 // every child it answers with is dry-run created: the API server is the judge of validity.
 // The request is built by hooks/testing.ts, the same builder the unit golden tests use.
 const app = createApp({ compositions: builtinCompositions, config: loadConfig({}) });
-const sources = [objectsIn(fromRoot('examples')), objectsIn(path.join(referenceDir, 'samples'))];
+const sources = [objectsIn(fromRoot('examples')), objectsIn(path.join(vendorDir, 'samples'))];
 const NS = 'e2e-hooks';
 const crds = ourCrds();
 

@@ -7,7 +7,7 @@ import { formatIssues } from '../../hooks/kit/protocol.js';
 import { mlmodel } from '../../hooks/mlmodel/index.js';
 import { mlmodelSpec } from '../../hooks/mlmodel/spec.js';
 import { runSync } from '../../hooks/testing.js';
-import { loadReferenceCrd, referenceDir, referenceSamples, repoRoot } from '../support/reference.js';
+import { loadReferenceCrd, vendorDir, referenceSamples, repoRoot } from '../support/reference.js';
 import { expectValid, validateAgainstCrd } from '../support/validate.js';
 
 const config = defaultHookConfig();
@@ -83,7 +83,7 @@ describe('MLModel samples of the original operator', () => {
   });
 
   it('renders with modelhooks render, as does examples/mlmodel.yaml', async () => {
-    for (const file of [path.join(referenceDir(), 'samples', samples[0]!.file), 'examples/mlmodel.yaml']) {
+    for (const file of [path.join(vendorDir(), 'samples', samples[0]!.file), 'examples/mlmodel.yaml']) {
       let out = '';
       let err = '';
       const code = await main(['render', file, '--now', '2026-01-01T00:00:00Z'], { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd: repoRoot() });

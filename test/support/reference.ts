@@ -1,5 +1,5 @@
-// Access to the reference data kept beside the repository (../shared/reference): real CRDs,
-// Kubernetes OpenAPI documents and users' samples. Read in place, never copied into the repo.
+// Access to the upstream reference data vendored under test/vendor (test/vendor/SOURCES.md names
+// each file's repository and commit): real CRDs, Kubernetes OpenAPI documents and users' samples.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,14 +27,9 @@ export function repoRoot(): string {
   return dir;
 }
 
-/** `$MODELHOOKS_REFERENCE_DIR`, else `<repo>/../shared/reference` (CI clones shared/ beside the repo). */
-export function referenceDir(): string {
-  const fromEnv = process.env.MODELHOOKS_REFERENCE_DIR;
-  const dir = fromEnv ? path.resolve(fromEnv) : path.resolve(repoRoot(), '../shared/reference');
-  if (!existsSync(dir)) {
-    throw new Error(`reference directory ${dir} is missing (clone shared/ beside the repo or set MODELHOOKS_REFERENCE_DIR)`);
-  }
-  return dir;
+/** `<repo>/test/vendor`: the upstream files the tests read, kept in the repository. */
+export function vendorDir(): string {
+  return path.join(repoRoot(), 'test', 'vendor');
 }
 
 /** Every non-empty YAML document of a file, as plain objects. */
@@ -56,12 +51,12 @@ export function yamlFilesIn(dir: string): string[] {
     .map((name) => path.join(dir, name));
 }
 
-/** The CRDs of one file under reference/crds (some files hold several). */
+/** The CRDs of one file under test/vendor/crds (some files hold several). */
 export function loadReferenceCrds(fileName: string): KubeObject[] {
-  return loadYamlFile(path.join(referenceDir(), 'crds', fileName)).filter(isCrd);
+  return loadYamlFile(path.join(vendorDir(), 'crds', fileName)).filter(isCrd);
 }
 
-/** The one CRD of a reference file, or the one for `kind` when the file holds several. */
+/** The one CRD of a vendored file, or the one for `kind` when the file holds several. */
 export function loadReferenceCrd(fileName: string, kind?: string): KubeObject {
   const crds = loadReferenceCrds(fileName).filter((crd) => kind === undefined || crdKind(crd) === kind);
   const [only, ...rest] = crds;
@@ -72,14 +67,14 @@ export function loadReferenceCrd(fileName: string, kind?: string): KubeObject {
   return only;
 }
 
-/** Every CRD under reference/crds. */
+/** Every CRD under test/vendor/crds. */
 export function allReferenceCrds(): KubeObject[] {
-  return yamlFilesIn(path.join(referenceDir(), 'crds')).flatMap(loadYamlFile).filter(isCrd);
+  return yamlFilesIn(path.join(vendorDir(), 'crds')).flatMap(loadYamlFile).filter(isCrd);
 }
 
-/** Every object of every file under reference/samples, in file order. */
+/** Every object of every file under test/vendor/samples, in file order. */
 export function referenceSamples(): Sample[] {
-  return yamlFilesIn(path.join(referenceDir(), 'samples')).flatMap((file) =>
+  return yamlFilesIn(path.join(vendorDir(), 'samples')).flatMap((file) =>
     loadYamlFile(file).map((object) => ({ file: path.basename(file), object })),
   );
 }

@@ -1,5 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
-import { referenceDir } from './reference.js';
+import { describe, expect, it } from 'vitest';
 import { expectValid, validateObject } from './validate.js';
 
 function deployment(container: Record<string, unknown> = {}): Record<string, any> {
@@ -108,16 +107,5 @@ describe('built-in kinds', () => {
     expect(validateObject({ apiVersion: 'route.openshift.io/v2', kind: 'Route', metadata: { name: 'x' } })).toEqual([
       'Route/x: unknown apiVersion route.openshift.io/v2 for kind Route (known: route.openshift.io/v1)',
     ]);
-  });
-});
-
-describe('referenceDir', () => {
-  it('is overridden by MODELHOOKS_REFERENCE_DIR and says how to fix a missing one', () => {
-    vi.stubEnv('MODELHOOKS_REFERENCE_DIR', '/nonexistent/reference');
-    try {
-      expect(() => referenceDir()).toThrow(/\/nonexistent\/reference is missing .*MODELHOOKS_REFERENCE_DIR/);
-    } finally {
-      vi.unstubAllEnvs();
-    }
   });
 });

@@ -6,7 +6,7 @@ import { tfserv } from '../../hooks/tfserv/index.js';
 import { CONFIG_CHECKSUM_ANNOTATION } from '../../hooks/tfserv/names.js';
 import { main } from '../../hooks/cli.js';
 import path from 'node:path';
-import { referenceDir, referenceSamples, repoRoot } from '../support/reference.js';
+import { vendorDir, referenceSamples, repoRoot } from '../support/reference.js';
 import { expectValid, validateAgainstCrd } from '../support/validate.js';
 
 const config = defaultHookConfig();
@@ -145,7 +145,7 @@ describe('modelhooks render', () => {
   }
 
   it('renders the original sample with its ConfigMap', async () => {
-    const samples = path.join(referenceDir(), 'samples');
+    const samples = path.join(vendorDir(), 'samples');
     const r = await render([path.join(samples, 'tfserv-servapi_v1alpha1_tfserv.yaml'), '--related', path.join(samples, 'tfserv-servapi_configmap_resnet.yaml')]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);

@@ -5,8 +5,8 @@ import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from './kube.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-/** Shared reference data (real upstream CRDs and samples), outside the repo on purpose. */
-export const referenceDir = process.env.MODELHOOKS_REFERENCE ?? path.resolve(repoRoot, '../shared/reference');
+/** Upstream CRDs and users' samples, vendored in the repo (test/vendor/SOURCES.md names their sources). */
+export const vendorDir = path.join(repoRoot, 'test', 'vendor');
 
 export const fromRoot = (...parts: string[]) => path.join(repoRoot, ...parts);
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Kube, KubeObject } from './kube.js';
-import { fromRoot, objectsIn, readObjects, referenceDir } from './files.js';
+import { fromRoot, objectsIn, readObjects, vendorDir } from './files.js';
 
 export interface Crd extends KubeObject {
   spec: {
@@ -35,7 +35,7 @@ export function ourCrds(): Crd[] {
 }
 
 export function referenceCrds(): Crd[] {
-  return REFERENCE_CRDS.flatMap((f) => readObjects(path.join(referenceDir, 'crds', f))) as Crd[];
+  return REFERENCE_CRDS.flatMap((f) => readObjects(path.join(vendorDir, 'crds', f))) as Crd[];
 }
 
 /** `group/version` + kind → the CRD serving it. */

@@ -1,14 +1,31 @@
 // The one ajv instance that every validator of the test run is compiled by, so that the big
 // built-in pool (PodSpec, ObjectMeta …) is compiled once per process and shared by all kinds.
+// ajv is an optional peer dependency of modelhooks: loaded here, on first use, so that importing
+// `modelhooks/testing` (and the server image, which has no ajv) never needs it.
 import { createHash } from 'node:crypto';
-import { Ajv, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import { builtinSchemas } from './openapi.js';
+
+export const AJV_MISSING =
+  'modelhooks/testing: validating children needs the optional peer dependency ajv; install it: npm install --save-dev ajv@^8';
+
+/** The Ajv class, or a message that says how to install it. `load` is replaceable for tests. */
+export function loadAjv(load: (id: string) => unknown = createRequire(import.meta.url)): typeof Ajv {
+  try {
+    return (load('ajv') as { Ajv: typeof Ajv }).Ajv;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'MODULE_NOT_FOUND') throw new Error(AJV_MISSING, { cause: error });
+    throw error;
+  }
+}
 
 let instance: Ajv | undefined;
 
 export function sharedAjv(): Ajv {
   if (instance) return instance;
-  const ajv = new Ajv({
+  const AjvClass = loadAjv();
+  const ajv = new AjvClass({
     strict: false, // OpenAPI-isms (e.g. `enum: [null]` without a null type) are legitimate here
     allErrors: true, // a test failure should list every problem of the object at once
     verbose: true, // errors carry the offending value, printed in type errors

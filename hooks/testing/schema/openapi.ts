@@ -1,11 +1,13 @@
-// The built-in kinds, from the Kubernetes OpenAPI v3 documents under reference/openapi.
+// The built-in kinds, from the Kubernetes 1.35 OpenAPI v3 documents vendored under
+// test/vendor/kubernetes (shipped in the package; test/vendor/SOURCES.md says where they come from).
 // All documents are merged into one pool of definitions: a type shared by several documents
 // (PodSpec, ObjectMeta …) is then compiled once, and identical names hold identical schemas.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AnySchemaObject } from 'ajv';
+import { isRecord as isObject } from '../../kit/types.js';
 import { toJsonSchema } from './json-schema.js';
-import { isObject, referenceDir } from './reference.js';
 
 export const K8S_SCHEMA_ID = 'https://modelhooks.test/k8s-openapi.json';
 export const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
@@ -38,11 +40,23 @@ export interface BuiltinSchemas {
   apiVersions: Set<string>;
 }
 
+/** Where the documents are: `test/vendor/kubernetes` of the modelhooks package (source or dist). */
+export function kubernetesSchemaDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, 'test', 'vendor', 'kubernetes');
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('modelhooks/testing: the Kubernetes OpenAPI documents (test/vendor/kubernetes) are missing from the modelhooks package');
+    dir = parent;
+  }
+}
+
 let loaded: BuiltinSchemas | undefined;
 
 export function builtinSchemas(): BuiltinSchemas {
   if (loaded) return loaded;
-  const dir = path.join(referenceDir(), 'openapi');
+  const dir = kubernetesSchemaDir();
   const definitions: Record<string, AnySchemaObject> = {};
   const kinds = new Map<string, string>();
   const apiVersions = new Set<string>();

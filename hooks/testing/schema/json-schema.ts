@@ -1,7 +1,7 @@
 // Turns Kubernetes OpenAPI v3 / CRD structural schemas into JSON Schema that ajv validates
 // strictly: unknown fields become errors, because the API server would silently drop them.
 import type { AnySchemaObject } from 'ajv';
-import { isObject } from './reference.js';
+import { isRecord as isObject } from '../../kit/types.js';
 
 export interface ConvertOptions {
   /** Rewrites `#/components/schemas/X` references; OpenAPI documents only. */

@@ -3,7 +3,7 @@
 import type { AnySchemaObject } from 'ajv';
 import { toJsonSchema } from './json-schema.js';
 import { OBJECT_META, definitionRef } from './openapi.js';
-import { isObject } from './reference.js';
+import { isRecord as isObject } from '../../kit/types.js';
 
 export interface CrdVersion {
   group: string;
