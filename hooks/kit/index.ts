@@ -2,6 +2,8 @@
 export * from './types.js';
 export * from './composition.js';
 export * from './conditions.js';
+export * from './blocker-reasons.js';
+export * from './blockers.js';
 export * from './hash.js';
 export * from './keep.js';
 export * from './labels.js';
@@ -10,6 +12,7 @@ export * from './names.js';
 export * from './observed.js';
 export * from './protocol.js';
 export * from './readiness.js';
+export * from './related.js';
 export * from './request.js';
 export * from './schema.js';
 export * from './status-schema.js';
