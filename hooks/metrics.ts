@@ -1,6 +1,11 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
-export type Outcome = 'ok' | 'cached' | 'not_modified' | 'bad_request' | 'not_found' | 'too_large' | 'error';
+/**
+ * What became of a hook request. `invalid_spec` is an answer (200, or 304, cached or not)
+ * whose Ready reason is InvalidSpec; `ok`, `cached` and `not_modified` are the other answers.
+ */
+export const OUTCOMES = ['ok', 'cached', 'not_modified', 'invalid_spec', 'bad_request', 'unauthorized', 'not_found', 'too_large', 'error'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
 
 export interface HookMetrics {
   registry: Registry;

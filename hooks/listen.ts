@@ -1,0 +1,120 @@
+import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { RequestListener, Server } from 'node:http';
+import type { Logger } from 'pino';
+import type { ServerConfig } from './config.js';
+import type { ServerState } from './server.js';
+
+export interface Listeners {
+  /** The hook server: HTTPS when MODELHOOKS_TLS_CERT_FILE is set. */
+  main: Server;
+  /** The plain-HTTP health and metrics server, when MODELHOOKS_METRICS_PORT is set. */
+  health?: Server;
+  /**
+   * Kubernetes-grade shutdown: /readyz fails and answers close their connections for the
+   * drain period while everything is still served; then the listeners close, requests in
+   * flight finish (closed by force at the shutdown timeout) and the promise resolves.
+   */
+  shutdown(): Promise<void>;
+}
+
+/** Starts the servers; resolves once every one is listening. */
+export async function listen(
+  app: RequestListener,
+  healthApp: RequestListener | undefined,
+  config: ServerConfig,
+  logger: Logger,
+  state: ServerState,
+): Promise<Listeners> {
+  const stopWatching: (() => void)[] = [];
+  const main = config.tls ? httpsServer(app, config.tls, logger, stopWatching) : http.createServer(serverOptions, app);
+  limit(main, config);
+  const health = healthApp && config.metricsPort ? http.createServer(serverOptions, healthApp) : undefined;
+  if (health) limit(health, config);
+  await Promise.all([bind(main, config.port, config.host), ...(health ? [bind(health, config.metricsPort, config.host)] : [])]);
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = () =>
+    (stopping ??= (async () => {
+      state.draining = true;
+      logger.info({ drainSeconds: config.drainSeconds }, 'draining: /readyz fails, answers close their connections');
+      await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
+      logger.info('closing the listeners; finishing requests in flight');
+      for (const stop of stopWatching) stop();
+      const force = setTimeout(() => {
+        logger.warn({ timeoutSeconds: config.shutdownTimeoutSeconds }, 'requests still in flight at the shutdown timeout; closing them');
+        main.closeAllConnections();
+        health?.closeAllConnections();
+      }, config.shutdownTimeoutSeconds * 1000);
+      force.unref();
+      // close() stops accepting and closes idle keep-alive connections; busy ones finish first.
+      await Promise.all([main, ...(health ? [health] : [])].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      clearTimeout(force);
+      logger.info('stopped');
+    })());
+  return { main, ...(health ? { health } : {}), shutdown };
+}
+
+/** Node checks request and header timeouts on this interval (30 s by default: too coarse). */
+const serverOptions = { connectionsCheckingInterval: 1000 };
+
+function limit(server: Server, config: ServerConfig): void {
+  server.requestTimeout = config.requestTimeoutSeconds * 1000;
+  server.headersTimeout = config.headersTimeoutSeconds * 1000;
+  server.keepAliveTimeout = config.keepAliveTimeoutSeconds * 1000;
+  server.maxConnections = config.maxConnections;
+}
+
+function bind(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.once('listening', () => {
+      server.off('error', reject);
+      resolve();
+    });
+    if (host) server.listen(port, host);
+    else server.listen(port);
+  });
+}
+
+type TlsFiles = NonNullable<ServerConfig['tls']>;
+
+function secureContext(tls: TlsFiles) {
+  return {
+    cert: readFileSync(tls.certFile),
+    key: readFileSync(tls.keyFile),
+    ...(tls.clientCaFile ? { ca: readFileSync(tls.clientCaFile) } : {}),
+  };
+}
+
+/**
+ * HTTPS; with a client CA, a client without a certificate it signed is refused in the
+ * handshake. The files are re-read when they change (cert-manager rotates them in place),
+ * polling with stat, which follows a Secret volume's symlinks.
+ */
+function httpsServer(app: RequestListener, tls: TlsFiles, logger: Logger, stopWatching: (() => void)[]): Server {
+  const server = https.createServer(
+    {
+      ...serverOptions,
+      ...secureContext(tls),
+      minVersion: 'TLSv1.2',
+      requestCert: tls.clientCaFile !== undefined,
+      rejectUnauthorized: tls.clientCaFile !== undefined,
+    },
+    app,
+  );
+  const reload = () => {
+    try {
+      server.setSecureContext(secureContext(tls));
+      logger.info('TLS certificate reloaded');
+    } catch (err) {
+      logger.warn({ err }, 'cannot reload the TLS files; keeping the previous ones');
+    }
+  };
+  for (const file of [tls.certFile, tls.keyFile, tls.clientCaFile].filter((f): f is string => f !== undefined)) {
+    watchFile(file, { interval: 5000, persistent: false }, reload);
+    stopWatching.push(() => unwatchFile(file, reload));
+  }
+  return server as unknown as Server;
+}
