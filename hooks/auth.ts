@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 
 /** Where the bearer token comes from: a fixed value in tests, a file in a pod. */
@@ -16,14 +16,13 @@ export function readToken(file: string): string {
 }
 
 /**
- * The token in a file, read at start and re-read when the file changes (a mounted Secret
- * is replaced by the kubelet within about a minute of its update). Polls with stat, which
- * follows the symlinks a Secret volume is made of. A file that cannot be read keeps the
- * token that was last read, with a warning.
+ * The token in a file, read at start and re-read every few seconds (a mounted Secret is
+ * replaced by the kubelet within about a minute of its update). A file that cannot be read
+ * keeps the token that was last read, with a warning.
  */
 export function watchedToken(file: string, logger: Logger, intervalMs = 5000): TokenSource {
   let token = readToken(file);
-  const reload = () => {
+  const timer = setInterval(() => {
     try {
       const next = readToken(file);
       if (next !== token) logger.info({ file }, 'bearer token reloaded');
@@ -31,9 +30,9 @@ export function watchedToken(file: string, logger: Logger, intervalMs = 5000): T
     } catch (err) {
       logger.warn({ err, file }, 'cannot re-read the bearer token; keeping the previous one');
     }
-  };
-  watchFile(file, { interval: intervalMs, persistent: false }, reload);
-  return { current: () => token, close: () => unwatchFile(file, reload) };
+  }, intervalMs);
+  timer.unref();
+  return { current: () => token, close: () => clearInterval(timer) };
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();

@@ -158,8 +158,8 @@ function serverProblems(e: z.infer<typeof envSchema>): string[] {
 
 /** `16mb` → 16777216 (powers of 1024, as express reads MODELHOOKS_BODY_LIMIT). */
 export function sizeInBytes(size: string): number {
-  const [, digits, unit = 'b'] = /^(\d+)([a-z]*)$/i.exec(size) as RegExpExecArray;
-  const power = ['b', 'kb', 'mb', 'gb'].indexOf(unit.toLowerCase());
+  const [, digits, unit] = /^(\d+)([a-z]*)$/i.exec(size) as RegExpExecArray;
+  const power = ['b', 'kb', 'mb', 'gb'].indexOf((unit || 'b').toLowerCase());
   return Number(digits) * 1024 ** power;
 }
 

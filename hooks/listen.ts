@@ -1,4 +1,4 @@
-import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { RequestListener, Server } from 'node:http';
@@ -80,7 +80,9 @@ function bind(server: Server, port: number, host: string): Promise<void> {
 
 type TlsFiles = NonNullable<ServerConfig['tls']>;
 
-function secureContext(tls: TlsFiles) {
+const sameBuffer = (a: Buffer | undefined, b: Buffer | undefined) => (a && b ? a.equals(b) : a === b);
+
+function secureContext(tls: TlsFiles): { cert: Buffer; key: Buffer; ca?: Buffer } {
   return {
     cert: readFileSync(tls.certFile),
     key: readFileSync(tls.keyFile),
@@ -90,8 +92,8 @@ function secureContext(tls: TlsFiles) {
 
 /**
  * HTTPS; with a client CA, a client without a certificate it signed is refused in the
- * handshake. The files are re-read when they change (cert-manager rotates them in place),
- * polling with stat, which follows a Secret volume's symlinks.
+ * handshake. The files are re-read every 5 s and used when they change (cert-manager
+ * renews a certificate in place).
  */
 function httpsServer(app: RequestListener, tls: TlsFiles, logger: Logger, stopWatching: (() => void)[]): Server {
   const server = https.createServer(
@@ -104,17 +106,20 @@ function httpsServer(app: RequestListener, tls: TlsFiles, logger: Logger, stopWa
     },
     app,
   );
-  const reload = () => {
+  // Compared by content, not by time: a Secret volume swaps a symlink and keeps old mtimes.
+  let current = secureContext(tls);
+  const timer = setInterval(() => {
     try {
-      server.setSecureContext(secureContext(tls));
-      logger.info('TLS certificate reloaded');
+      const next = secureContext(tls);
+      if (next.cert.equals(current.cert) && next.key.equals(current.key) && sameBuffer(next.ca, current.ca)) return;
+      server.setSecureContext({ ...next, minVersion: 'TLSv1.2' });
+      current = next;
+      logger.info('TLS files reloaded');
     } catch (err) {
       logger.warn({ err }, 'cannot reload the TLS files; keeping the previous ones');
     }
-  };
-  for (const file of [tls.certFile, tls.keyFile, tls.clientCaFile].filter((f): f is string => f !== undefined)) {
-    watchFile(file, { interval: 5000, persistent: false }, reload);
-    stopWatching.push(() => unwatchFile(file, reload));
-  }
+  }, 5000);
+  timer.unref();
+  stopWatching.push(() => clearInterval(timer));
   return server as unknown as Server;
 }
