@@ -129,6 +129,8 @@ export function createApp(options: AppOptions): express.Express {
     const text = JSON.stringify(result);
     const entry = { body: text, etag: `"${sha256(text).slice(0, 32)}"`, parent: exchange.parent, invalidSpec: invalidSpecMessage(result) };
     cache.set(key, entry);
+    metrics.cacheBytes.set(cache.bytes);
+    metrics.cacheEntries.set(cache.size);
     answer(req, res, entry, 'ok');
   });
 

@@ -43,13 +43,16 @@ function setup(env: Record<string, string> = {}) {
 }
 
 describe('outcomes: one metric sample per hook request, labelled with its route', () => {
-  it('ok, cached, not_modified', async () => {
-    const { post, count } = setup();
+  it('ok, cached, not_modified; the size of the cache', async () => {
+    const { app, post, count } = setup();
     const first = await post('/hooks/trustyai/sync').send(body()).expect(200);
     await post('/hooks/trustyai/sync').send(body()).expect(200);
     await post('/hooks/trustyai/sync').set('If-None-Match', first.headers.etag as string).send(body()).expect(304);
     await post('/hooks/trustyai/customize').send({ parent }).expect(200);
     for (const outcome of ['ok', 'cached', 'not_modified']) expect(await count(`composition="trustyai",hook="sync",outcome="${outcome}"`), outcome).toBe(1);
+    const text = (await request(app).get('/metrics')).text;
+    expect(text).toContain('modelhooks_answer_cache_entries 2');
+    expect(Number(/^modelhooks_answer_cache_bytes (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(Buffer.byteLength(first.text));
     expect(await count('composition="trustyai",hook="customize",outcome="ok"')).toBe(1);
   });
 
