@@ -27,7 +27,7 @@ describe('Dockerfile and engines', () => {
     expect(['22', '24']).toContain([...majors][0]);
   });
 
-  it('`engines` claims the majors CI runs: the machine's Node (the suite) and the image's (test/image/smoke.sh)', () => {
+  it('`engines` claims the majors CI runs: the Node of the machine (the suite) and of the image (test/image/smoke.sh)', () => {
     const imageMajor = Number(/^node:(\d+)-/.exec(stages[0]?.image ?? '')?.[1]);
     expect(satisfies(process.version), `${process.version} within ${engines}`).toBe(true);
     expect(claimed.map(([major]) => major)).toContain(imageMajor);
