@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IMAGE_DEFAULTS, loadConfig, sizeInBytes } from '../hooks/config.js';
 
@@ -44,5 +46,17 @@ describe('server settings', () => {
     expect(() => loadConfig({ MODELHOOKS_HEADERS_TIMEOUT_SECONDS: '60' })).toThrow(/MODELHOOKS_HEADERS_TIMEOUT_SECONDS must not exceed/);
     expect(() => loadConfig({ MODELHOOKS_CACHE_BYTES: 'lots' })).toThrow(/MODELHOOKS_CACHE_BYTES/);
     expect(() => loadConfig({ MODELHOOKS_MAX_CONNECTIONS: '0' })).toThrow(/MODELHOOKS_MAX_CONNECTIONS/);
+  });
+});
+
+describe('README', () => {
+  it('documents every variable hooks/config.ts reads', () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    const source = readFileSync(path.join(root, 'hooks/config.ts'), 'utf8');
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const configuration = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## HTTP API'));
+    const names = [...source.matchAll(/^\s+(PORT|MODELHOOKS_[A-Z0-9_]+): z\./gm)].map((m) => m[1] as string);
+    expect(names).toContain('MODELHOOKS_TOKEN_FILE');
+    for (const name of names) expect(configuration, name).toContain(`\`${name}\``);
   });
 });
