@@ -10,7 +10,12 @@ export interface TokenSource {
 
 /** A token read from a file, trimmed (as Metacontroller trims the Secret value it sends). */
 export function readToken(file: string): string {
-  const token = readFileSync(file, 'utf8').trim();
+  let token: string;
+  try {
+    token = readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new Error(`invalid configuration: MODELHOOKS_TOKEN_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code})`);
+  }
   if (token === '') throw new Error(`invalid configuration: MODELHOOKS_TOKEN_FILE: ${file} is empty`);
   return token;
 }

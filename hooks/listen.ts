@@ -26,9 +26,11 @@ export async function listen(
   config: ServerConfig,
   logger: Logger,
   state: ServerState,
+  /** How often the TLS files are re-read (tests shorten it). */
+  reloadMs = 5000,
 ): Promise<Listeners> {
   const stopWatching: (() => void)[] = [];
-  const main = config.tls ? httpsServer(app, config.tls, logger, stopWatching) : http.createServer(serverOptions, app);
+  const main = config.tls ? httpsServer(app, config.tls, logger, stopWatching, reloadMs) : http.createServer(serverOptions, app);
   limit(main, config);
   const health = healthApp && config.metricsPort ? http.createServer(serverOptions, healthApp) : undefined;
   if (health) limit(health, config);
@@ -95,7 +97,7 @@ function secureContext(tls: TlsFiles): { cert: Buffer; key: Buffer; ca?: Buffer 
  * handshake. The files are re-read every 5 s and used when they change (cert-manager
  * renews a certificate in place).
  */
-function httpsServer(app: RequestListener, tls: TlsFiles, logger: Logger, stopWatching: (() => void)[]): Server {
+function httpsServer(app: RequestListener, tls: TlsFiles, logger: Logger, stopWatching: (() => void)[], reloadMs: number): Server {
   const server = https.createServer(
     {
       ...serverOptions,
@@ -118,7 +120,7 @@ function httpsServer(app: RequestListener, tls: TlsFiles, logger: Logger, stopWa
     } catch (err) {
       logger.warn({ err }, 'cannot reload the TLS files; keeping the previous ones');
     }
-  }, 5000);
+  }, reloadMs);
   timer.unref();
   stopWatching.push(() => clearInterval(timer));
   return server as unknown as Server;

@@ -92,7 +92,7 @@ describe('TLS with client certificates, a bearer token and a plain metrics port'
     const logger = pino({ level: 'silent' });
     const metrics = createMetrics();
     const app = createApp({ compositions: builtinCompositions, config, logger, metrics, state });
-    running = await listen(app, createHealthApp(metrics, state), config, logger, state);
+    running = await listen(app, createHealthApp(metrics, state), config, logger, state, 50);
   });
   afterAll(async () => {
     await running?.shutdown();
@@ -129,5 +129,33 @@ describe('TLS with client certificates, a bearer token and a plain metrics port'
       http.request({ host: '127.0.0.1', port: ports.metrics, method: 'POST', path: '/hooks/trustyai/sync' }, (res) => resolve(res.statusCode ?? 0)).on('error', reject).end(body);
     });
     expect(hook).toBe(404);
+  });
+
+  it('sets the timeouts and the connection cap', () => {
+    expect([running.main.requestTimeout, running.main.headersTimeout, running.main.keepAliveTimeout, running.main.maxConnections]).toEqual([30_000, 10_000, 95_000, 256]);
+    expect(running.health?.headersTimeout).toBe(10_000);
+  });
+
+  it('re-reads a renewed server certificate', async () => {
+    const subject = () =>
+      new Promise<string>((resolve, reject) => {
+        const req = https.request({ host: '127.0.0.1', port: ports.main, path: '/healthz', ca: certs.ca, ...certs.client, agent: false }, (res) => {
+          resolve(String((res.socket as import('node:tls').TLSSocket).getPeerCertificate().subject.CN));
+          res.resume();
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await subject()).toBe('server');
+    execFileSync('openssl', ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=renewed', '-keyout', 'renewed.key', '-out', 'renewed.csr'], { cwd: dir, stdio: 'pipe' });
+    execFileSync('openssl', ['x509', '-req', '-in', 'renewed.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'server.ext', '-out', 'renewed.crt'], { cwd: dir, stdio: 'pipe' });
+    writeFileSync(certs.file('server.key'), readFileSync(certs.file('renewed.key')));
+    writeFileSync(certs.file('server.crt'), readFileSync(certs.file('renewed.crt')));
+    let seen = '';
+    for (let i = 0; i < 50 && seen !== 'renewed'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      seen = await subject();
+    }
+    expect(seen).toBe('renewed');
   });
 });
