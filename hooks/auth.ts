@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
+import { ConfigError } from './errors.js';
 
 /** Where the bearer token comes from: a fixed value in tests, a file in a pod. */
 export interface TokenSource {
@@ -14,9 +15,9 @@ export function readToken(file: string): string {
   try {
     token = readFileSync(file, 'utf8').trim();
   } catch (err) {
-    throw new Error(`invalid configuration: MODELHOOKS_TOKEN_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code})`);
+    throw new ConfigError(`invalid configuration: MODELHOOKS_TOKEN_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code})`);
   }
-  if (token === '') throw new Error(`invalid configuration: MODELHOOKS_TOKEN_FILE: ${file} is empty`);
+  if (token === '') throw new ConfigError(`invalid configuration: MODELHOOKS_TOKEN_FILE: ${file} is empty`);
   return token;
 }
 

@@ -95,7 +95,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   }
   const e = parsed.data;
   const problems = serverProblems(e);
-  if (problems.length > 0) throw new Error(`invalid configuration: ${problems.join('; ')}`);
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const [gatewayNamespace, gatewayName] = e.MODELHOOKS_GATEWAY.split('/') as [string, string];
   return {
     port: e.PORT,

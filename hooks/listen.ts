@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { RequestListener, Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
+import { ConfigError } from './errors.js';
 import type { ServerState } from './server.js';
 
 export interface Listeners {
@@ -85,10 +86,17 @@ type TlsFiles = NonNullable<ServerConfig['tls']>;
 const sameBuffer = (a: Buffer | undefined, b: Buffer | undefined) => (a && b ? a.equals(b) : a === b);
 
 function secureContext(tls: TlsFiles): { cert: Buffer; key: Buffer; ca?: Buffer } {
+  const read = (file: string, variable: string) => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new ConfigError(`invalid configuration: ${variable}: cannot read ${file} (${(err as NodeJS.ErrnoException).code})`);
+    }
+  };
   return {
-    cert: readFileSync(tls.certFile),
-    key: readFileSync(tls.keyFile),
-    ...(tls.clientCaFile ? { ca: readFileSync(tls.clientCaFile) } : {}),
+    cert: read(tls.certFile, 'MODELHOOKS_TLS_CERT_FILE'),
+    key: read(tls.keyFile, 'MODELHOOKS_TLS_KEY_FILE'),
+    ...(tls.clientCaFile ? { ca: read(tls.clientCaFile, 'MODELHOOKS_CLIENT_CA_FILE') } : {}),
   };
 }
 

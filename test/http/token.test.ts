@@ -8,6 +8,7 @@ import { bearerMatches, readToken, watchedToken } from '../../hooks/auth.js';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/config.js';
 import { createApp } from '../../hooks/server.js';
+import { main } from '../../hooks/cli.js';
 
 describe('bearer token', () => {
   it('matches only `Bearer <token>`, case-insensitive in the scheme', () => {
@@ -52,6 +53,18 @@ describe('bearer token', () => {
     } finally {
       token.close?.();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('`serve` stops with exit 1 and names the variable when a token or TLS file cannot be read', async () => {
+    for (const [env, message] of [
+      [{ MODELHOOKS_TOKEN_FILE: '/nonexistent/token' }, /MODELHOOKS_TOKEN_FILE: cannot read \/nonexistent\/token \(ENOENT\)/],
+      [{ MODELHOOKS_TLS_CERT_FILE: '/nonexistent/tls.crt', MODELHOOKS_TLS_KEY_FILE: '/nonexistent/tls.key' }, /MODELHOOKS_TLS_CERT_FILE: cannot read/],
+    ] as const) {
+      let err = '';
+      const code = await main(['serve', '--port', '1'], { out: () => undefined, err: (t) => void (err += t), env: { MODELHOOKS_LOG_LEVEL: 'silent', ...env }, cwd: '.' });
+      expect(code).toBe(1);
+      expect(err).toMatch(message);
     }
   });
 });
