@@ -4,7 +4,9 @@
 # choosing (group 0), which works because nothing here is writable or owned by one user.
 #   docker build -t registry.example.com/modelhooks:0.1.0 .
 
-FROM node:20-alpine AS build
+# Node 22 LTS (maintained to April 2027); package.json `engines` claims the majors CI runs:
+# 20 (the whole suite) and 22 (test/image/smoke.sh installs and serves what this image copies).
+FROM node:22-alpine AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -12,7 +14,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY hooks ./hooks
 RUN npm run build
 
-FROM node:20-alpine AS runtime
+FROM node:22-alpine AS runtime
 LABEL org.opencontainers.image.title="modelhooks" \
       org.opencontainers.image.description="Metacontroller hooks for ML-serving custom resources" \
       org.opencontainers.image.licenses="Apache-2.0"
@@ -24,6 +26,8 @@ RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # Numeric, so that the kubelet can check runAsNonRoot without an /etc/passwd entry.
 USER 10001
+# 8080: the hooks (HTTPS with MODELHOOKS_TLS_CERT_FILE); MODELHOOKS_METRICS_PORT, when set,
+# serves /metrics, /healthz and /readyz in plain HTTP.
 EXPOSE 8080
 # The Deployment's preStop hook runs `sleep` (busybox, in this base image).
 ENTRYPOINT ["node", "dist/hooks/cli.js"]

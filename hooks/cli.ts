@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { builtinCompositions } from './compositions.js';
 import { loadConfig } from './config.js';
 import { ConfigError, UsageError } from './errors.js';
 import { checkManifests, manifestFiles, writeManifests } from './cli/manifests.js';
 import { readSource, render, type YamlSource } from './cli/render.js';
-import { createApp } from './server.js';
+import { listen } from './listen.js';
+import { createMetrics } from './metrics.js';
+import { createApp, createHealthApp, createLogger } from './server.js';
 
 const COMMANDS = {
   serve: `modelhooks serve [--port N]
@@ -161,29 +161,26 @@ function manifestsCommand(args: string[], io: Io): number {
 async function serve(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args, options: { port: { type: 'string' } } });
   const config = loadConfig({ ...io.env, ...(values.port ? { PORT: values.port } : {}) });
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger(config.logLevel);
   const state = { draining: false };
-  const app = createApp({ compositions: builtinCompositions, config, logger, state });
-  const server: Server = config.host ? app.listen(config.port, config.host) : app.listen(config.port);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  logger.info({ port: config.port, host: config.host || '*', compositions: builtinCompositions.map((c) => c.name) }, 'serving hooks');
+  const metrics = createMetrics();
+  const app = createApp({ compositions: builtinCompositions, config, logger, metrics, state });
+  const { shutdown } = await listen(app, createHealthApp(metrics, state), config, logger, state);
+  logger.info(
+    {
+      port: config.port,
+      host: config.host || '*',
+      tls: config.tls ? (config.tls.clientCaFile ? 'client certificates required' : 'on') : 'off',
+      token: config.tokenFile ? 'required' : 'off',
+      ...(config.metricsPort ? { metricsPort: config.metricsPort } : {}),
+      compositions: builtinCompositions.map((c) => c.name),
+    },
+    'serving hooks',
+  );
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
-      if (state.draining) return;
-      state.draining = true;
-      logger.info({ signal }, 'draining: no new connections, finishing requests in flight');
-      // Stops accepting and closes idle keep-alive connections; busy ones finish first.
-      server.close(() => {
-        logger.info('stopped');
-        resolve(0);
-      });
-      setTimeout(() => {
-        logger.warn({ timeoutSeconds: config.shutdownTimeoutSeconds }, 'requests still in flight at the shutdown timeout; closing them');
-        server.closeAllConnections();
-      }, config.shutdownTimeoutSeconds * 1000).unref();
+      logger.info({ signal }, 'shutting down');
+      void shutdown().then(() => resolve(0));
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

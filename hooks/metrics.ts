@@ -1,11 +1,19 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-export type Outcome = 'ok' | 'cached' | 'not_modified' | 'bad_request' | 'not_found' | 'too_large' | 'error';
+/**
+ * What became of a hook request. `invalid_spec` is an answer (200, or 304, cached or not)
+ * whose Ready reason is InvalidSpec; `ok`, `cached` and `not_modified` are the other answers.
+ */
+export const OUTCOMES = ['ok', 'cached', 'not_modified', 'invalid_spec', 'bad_request', 'unauthorized', 'not_found', 'too_large', 'error'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
 
 export interface HookMetrics {
   registry: Registry;
   requests: Counter<'composition' | 'hook' | 'outcome'>;
   duration: Histogram<'composition' | 'hook' | 'outcome'>;
+  /** What the answer cache holds, against MODELHOOKS_CACHE_BYTES and MODELHOOKS_CACHE_ENTRIES. */
+  cacheBytes: Gauge;
+  cacheEntries: Gauge;
 }
 
 /** A private registry per app, so that tests and several apps in one process never share counters. */
@@ -23,5 +31,7 @@ export function createMetrics(): HookMetrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
+    cacheBytes: new Gauge({ name: 'modelhooks_answer_cache_bytes', help: 'Bytes held by the answer cache.', registers: [registry] }),
+    cacheEntries: new Gauge({ name: 'modelhooks_answer_cache_entries', help: 'Answers held by the answer cache.', registers: [registry] }),
   };
 }

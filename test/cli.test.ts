@@ -327,7 +327,7 @@ describe('modelhooks serve', () => {
     const port = String(20000 + Math.floor(Math.random() * 20000));
     const child = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
       cwd: root,
-      env: { ...process.env, MODELHOOKS_LOG_LEVEL: 'info', MODELHOOKS_HOST: '127.0.0.1' },
+      env: { ...process.env, MODELHOOKS_LOG_LEVEL: 'info', MODELHOOKS_HOST: '127.0.0.1', MODELHOOKS_DRAIN_SECONDS: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let logs = '';

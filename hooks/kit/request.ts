@@ -1,3 +1,4 @@
+import { isDns1123Label } from './names.js';
 import { isRecord, type KubeObject } from './types.js';
 
 export type HookName = 'sync' | 'customize' | 'finalize';
@@ -34,7 +35,13 @@ export function parseHookRequest(body: unknown): HookRequest {
   expectString(parent, 'kind', 'parent.kind');
   if (!isRecord(parent.metadata)) throw new RequestShapeError('parent.metadata', 'must be an object');
   expectString(parent.metadata, 'name', 'parent.metadata.name');
-  optionalType(parent.metadata, 'namespace', 'string', 'parent.metadata.namespace');
+  // Every parent the kit serves is namespaced: its CRD is generated with scope Namespaced
+  // (kit/manifests.ts) and its children live in its namespace. Without one the observed
+  // children would be looked up elsewhere and the answer would drop them all.
+  const namespace = parent.metadata.namespace;
+  if (typeof namespace !== 'string' || !isDns1123Label(namespace)) {
+    throw new RequestShapeError('parent.metadata.namespace', 'must be a namespace name (a DNS-1123 label): every parent is namespaced');
+  }
   if (parent.spec !== undefined && !isRecord(parent.spec)) throw new RequestShapeError('parent.spec', 'must be an object');
   if (parent.status !== undefined && parent.status !== null && !isRecord(parent.status)) {
     throw new RequestShapeError('parent.status', 'must be an object');

@@ -206,8 +206,12 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
     const config = loadConfig(env);
     expect(config.port).toBe(server.ports[0].containerPort);
     const preStopSleep = Number(server.lifecycle?.preStop?.exec?.command?.[1] ?? server.lifecycle?.preStop?.sleep?.seconds ?? 0);
-    expect(pod.terminationGracePeriodSeconds).toBe(30);
-    expect(preStopSleep + config.shutdownTimeoutSeconds).toBeLessThan(pod.terminationGracePeriodSeconds);
+    expect(pod.terminationGracePeriodSeconds).toBe(40);
+    expect(preStopSleep + config.drainSeconds + config.shutdownTimeoutSeconds).toBeLessThan(pod.terminationGracePeriodSeconds);
+    // The drain lasts at least as long as the readiness probe takes to notice.
+    expect(config.drainSeconds).toBeGreaterThanOrEqual(server.readinessProbe.periodSeconds * server.readinessProbe.failureThreshold);
+    // The answer cache stays well below the memory limit (a quarter at most).
+    expect(config.cacheBytes).toBeLessThanOrEqual(memoryBytes(server.resources.limits.memory) / 4);
   });
 
   it('runs unprivileged: non-root, read-only root, no capabilities, no token', () => {
@@ -325,3 +329,9 @@ describe('deploy/ files', () => {
     expect(deployment.spec.template.spec.containers[0].image).toBe('ghcr.io/modelhooks/modelhooks:0.1.0');
   });
 });
+
+/** `512Mi` → bytes (the binary suffixes this repo uses). */
+function memoryBytes(quantity: string): number {
+  const [, digits, unit = ''] = /^(\d+)(Ki|Mi|Gi)?$/.exec(quantity) ?? [];
+  return Number(digits) * 1024 ** ['', 'Ki', 'Mi', 'Gi'].indexOf(unit);
+}

@@ -131,8 +131,12 @@ describe('health and metrics', () => {
     const app = createApp({ compositions: builtinCompositions, config: config(), logger: pino({ level: 'silent' }), state });
     await request(app).get('/healthz').expect(200, 'ok');
     await request(app).get('/readyz').expect(200);
+    expect((await request(app).post('/hooks/trustyai/sync').set('Connection', 'keep-alive').send(body()).expect(200)).headers.connection).toBe('keep-alive');
     state.draining = true;
     await request(app).get('/readyz').expect(503);
+    // Still served while draining, but every answer closes its connection.
+    expect((await request(app).post('/hooks/trustyai/sync').set('Connection', 'keep-alive').send(body()).expect(200)).headers.connection).toBe('close');
+    expect((await request(app).get('/readyz')).headers.connection).toBe('close');
   });
   it('/metrics counts requests and latency by composition, hook and outcome, with process metrics', async () => {
     const app = appWith();

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+const smoke = readFileSync(path.join(root, 'test/image/smoke.sh'), 'utf8');
+const engines = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+
+/** `^20.19.0 || ^22.19.0` → [[20, 19, 0], [22, 19, 0]]: the only form `engines` is written in. */
+const claimed = engines.split('||').map((part) => {
+  const m = /^\s*\^(\d+)\.(\d+)\.(\d+)\s*$/.exec(part);
+  if (!m) throw new Error(`engines: "${part}" is not a ^major.minor.patch range`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])] as const;
+});
+const satisfies = (version: string) => {
+  const [major, minor, patch] = version.replace(/^v/, '').split('.').map(Number) as [number, number, number];
+  return claimed.some(([M, m, p]) => major === M && (minor > m || (minor === m && patch >= p)));
+};
+const stages = [...dockerfile.matchAll(/^FROM (\S+)(?: AS (\S+))?$/gm)].map((m) => ({ image: m[1] as string, name: m[2] }));
+
+describe('Dockerfile and engines', () => {
+  it('builds and runs on one maintained Node LTS (22 or 24), on Alpine', () => {
+    expect(stages.map((s) => s.name)).toEqual(['build', 'runtime']);
+    const majors = new Set(stages.map((s) => /^node:(\d+)-alpine$/.exec(s.image)?.[1]));
+    expect(majors.size).toBe(1);
+    expect(['22', '24']).toContain([...majors][0]);
+  });
+
+  it('`engines` claims the majors CI runs: the Node of the machine (the suite) and of the image (test/image/smoke.sh)', () => {
+    const imageMajor = Number(/^node:(\d+)-/.exec(stages[0]?.image ?? '')?.[1]);
+    expect(satisfies(process.version), `${process.version} within ${engines}`).toBe(true);
+    expect(claimed.map(([major]) => major)).toContain(imageMajor);
+    // Nothing more: a major that no CI step runs is not claimed (20 is the machine's, 22 the image's).
+    expect(claimed).toHaveLength(2);
+  });
+
+  it('the runtime stage installs and copies what the smoke test installs and copies', () => {
+    const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+    expect(runtime).toContain('COPY package.json package-lock.json ./');
+    expect(runtime).toContain('RUN npm ci --omit=dev --ignore-scripts');
+    expect(runtime).toContain('COPY --from=build /app/dist ./dist');
+    expect(runtime).toMatch(/ENTRYPOINT \["node", "dist\/hooks\/cli\.js"\]/);
+    expect(smoke).toContain('cp package.json package-lock.json "$app/"');
+    expect(smoke).toContain('cp -r dist "$app/dist"');
+    expect(smoke).toContain('ci --omit=dev --ignore-scripts');
+    expect(smoke).toContain('dist/hooks/cli.js serve');
+  });
+});

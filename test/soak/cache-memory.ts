@@ -1,0 +1,113 @@
+/**
+ * The answer cache under large distinct requests: the real `modelhooks serve` (with the
+ * Deployment's heap limit) gets 1,000 distinct ~1 MB sync requests whose answers are ~1 MB
+ * too (an invalid spec re-sends every observed child). Without a byte bound the cache would
+ * hold 512 of them, past the heap limit; with MODELHOOKS_CACHE_BYTES it holds 64 MiB.
+ * Reads the server's own /metrics (RSS, heap, cache bytes) every 50 requests; fails when
+ * any request fails or the RSS reaches the container's memory limit.
+ *
+ *   npx tsx test/soak/cache-memory.ts        (about a minute on 2 cores; run by .ci/run)
+ */
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const REQUESTS = Number(process.env.SOAK_REQUESTS ?? 1000);
+const CONCURRENCY = 4;
+const MEMORY_LIMIT = 512 * 1024 * 1024; // deploy/base/deployment.yaml's limits.memory
+const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+const port = String(20000 + Math.floor(Math.random() * 20000));
+const server = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
+  cwd: root,
+  env: {
+    ...process.env,
+    MODELHOOKS_HOST: '127.0.0.1',
+    MODELHOOKS_LOG_LEVEL: 'warn',
+    MODELHOOKS_DRAIN_SECONDS: '0',
+    MODELHOOKS_BODY_LIMIT: '16mb',
+    // The Deployment's settings.
+    NODE_OPTIONS: '--max-old-space-size=384',
+    MODELHOOKS_CACHE_ENTRIES: process.env.MODELHOOKS_CACHE_ENTRIES ?? '512',
+    MODELHOOKS_CACHE_BYTES: process.env.MODELHOOKS_CACHE_BYTES ?? '64mb',
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+let exited: number | null | undefined;
+server.on('exit', (code) => (exited = code));
+
+function request(method: string, urlPath: string, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A TrustyAIService with an invalid spec and one observed ConfigMap of ~1 MB, distinct per i. */
+function body(i: number): string {
+  const data = { blob: `${i}:`.padEnd(1024 * 1024, 'abcdefghijklmnopqrstuvwxyz') };
+  return JSON.stringify({
+    controller: {},
+    parent: { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', metadata: { name: `svc-${i}`, namespace: 'team-a', generation: 1 }, spec: { storage: { format: 'S3' } } },
+    children: { 'ConfigMap.v1': { [`team-a/svc-${i}-config`]: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `svc-${i}-config`, namespace: 'team-a' }, data } } },
+  });
+}
+
+const gauge = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+
+async function main(): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    if (await request('GET', '/healthz').then(() => true, () => false)) break;
+    if (exited !== undefined) throw new Error('the server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const started = Date.now();
+  const peak = { rss: 0, heap: 0, cache: 0 };
+  let failed = 0;
+  let next = 0;
+  const sample = async () => {
+    const text = (await request('GET', '/metrics')).text;
+    peak.rss = Math.max(peak.rss, gauge(text, 'process_resident_memory_bytes'));
+    peak.heap = Math.max(peak.heap, gauge(text, 'nodejs_heap_size_used_bytes'));
+    peak.cache = Math.max(peak.cache, gauge(text, 'modelhooks_answer_cache_bytes'));
+  };
+  const worker = async () => {
+    while (next < REQUESTS) {
+      const i = next++;
+      const res = await request('POST', '/hooks/trustyai/sync', body(i)).catch(() => ({ status: 0, text: '' }));
+      if (res.status !== 200 || !res.text.includes('InvalidSpec')) failed++;
+      if (i % 50 === 0) await sample().catch(() => undefined);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await sample().catch(() => undefined);
+  const seconds = (Date.now() - started) / 1000;
+  console.log(
+    `cache-memory: ${REQUESTS} distinct ~1 MiB requests in ${seconds.toFixed(1)} s; peak RSS ${MiB(peak.rss)}, ` +
+      `peak heap used ${MiB(peak.heap)}, peak cache ${MiB(peak.cache)} (limit ${MiB(MEMORY_LIMIT)})`,
+  );
+  if (exited === undefined) {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+  } else {
+    console.log(`cache-memory: the server died (exit ${exited})`);
+  }
+  const ok = failed === 0 && exited === 0 && peak.rss > 0 && peak.rss < MEMORY_LIMIT;
+  console.log(`cache-memory: ${REQUESTS - failed} passed, ${failed} failed${ok ? '' : '; RSS reached the memory limit or requests failed'}`);
+  return ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    server.kill('SIGKILL');
+    process.exit(1);
+  },
+);
