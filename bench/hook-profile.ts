@@ -25,14 +25,19 @@ export interface HookProfileResult extends ProfileResult {
   cpuUsPerSync: number;
 }
 
+// Named steps, so that the builtins' time shows under their own names in the profile.
+function jsonParse(body: Buffer): unknown {
+  return JSON.parse(body.toString('utf8'));
+}
+function jsonStringify(answer: unknown): string {
+  return JSON.stringify(answer);
+}
+
 export async function hookProfile(c: BenchCase, iterations: number, outDir: string): Promise<HookProfileResult> {
   const composition = builtinCompositions.find((x) => x.name === c.composition);
   if (!composition) throw new Error(`no composition ${c.composition}`);
   const bodies = requestBodies(c, 256);
   const ctx = { now: NOW, config: defaultHookConfig() };
-  // Named steps, so that the builtins' time shows under their own names in the profile.
-  const jsonParse = (body: Buffer): unknown => JSON.parse(body.toString('utf8'));
-  const jsonStringify = (answer: unknown) => JSON.stringify(answer);
   const once = (i: number) => jsonStringify(runHook(composition, 'sync', parseHookRequest(jsonParse(bodies.distinct(i))), ctx));
   for (let i = 0; i < Math.min(200, iterations); i++) once(i);
 

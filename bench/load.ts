@@ -135,9 +135,14 @@ export interface LoadOptions {
   concurrency: number;
   warmupS: number;
   durationS: number;
+  /** Measure on past durationS (up to 10× it, or 10 s) until this many answers arrived: a busy machine still gives figures. */
+  minRequests: number;
 }
 
-/** Warm-up, then measures: answers within the window (client), CPU ÷ requests served (server). */
+/**
+ * Warm-up, then measures the requests sent in the window: their latencies (client), and the
+ * server's CPU ÷ the requests it served between two snapshots taken inside the child.
+ */
 export async function measure(target: ServerChild, next: (i: number) => Shot, o: LoadOptions): Promise<Measurement> {
   const latencies = new Float64Array(MAX_SAMPLES);
   let samples = 0;
@@ -146,6 +151,7 @@ export async function measure(target: ServerChild, next: (i: number) => Shot, o:
   const t0 = performance.now();
   const measureFrom = t0 + o.warmupS * 1000;
   const measureTo = measureFrom + o.durationS * 1000;
+  const hardStop = measureFrom + Math.max(10 * o.durationS, 10) * 1000;
   let clientBefore = process.cpuUsage();
   const atStart = new Promise<ServerStats>((resolve) =>
     setTimeout(() => {
@@ -153,15 +159,20 @@ export async function measure(target: ServerChild, next: (i: number) => Shot, o:
       void target.stats().then(resolve);
     }, o.warmupS * 1000),
   );
+  let lastDone = measureFrom;
   await drive(
     target.port,
     o.concurrency,
     next,
-    () => performance.now() < measureTo,
+    () => {
+      const now = performance.now();
+      return now < measureTo || (requests < o.minRequests && now < hardStop);
+    },
     (sent, done, ok) => {
-      if (sent < measureFrom || done >= measureTo) return;
+      if (sent < measureFrom) return;
       if (!ok) errors++;
       requests++;
+      lastDone = Math.max(lastDone, done);
       if (samples < MAX_SAMPLES) latencies[samples++] = done - sent;
     },
   );
@@ -171,10 +182,11 @@ export async function measure(target: ServerChild, next: (i: number) => Shot, o:
   const sorted = latencies.subarray(0, samples).sort();
   const at = (q: number) => (samples === 0 ? NaN : (sorted[Math.min(samples - 1, Math.floor(q * samples))] as number));
   const served = after.served - before.served;
+  const windowS = (lastDone - measureFrom) / 1000;
   return {
     requests,
     errors,
-    rps: requests / o.durationS,
+    rps: windowS > 0 ? requests / windowS : NaN,
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     serverCpuUsPerRequest: served > 0 ? (after.cpuUs - before.cpuUs) / served : NaN,

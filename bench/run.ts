@@ -80,7 +80,7 @@ async function bench(o: BenchOptions): Promise<Report> {
     ServerChild.start(script, 'floor', pinned ? { core: serverCore } : {}),
     ServerChild.start(script, 'ours', { ...(pinned ? { core: serverCore } : {}), ...(o.profile ? { execArgv: ['--enable-source-maps'] } : {}) }),
   ]);
-  const load = { concurrency: o.concurrency, warmupS: o.warmupS, durationS: o.durationS };
+  const load = { concurrency: o.concurrency, warmupS: o.warmupS, durationS: o.durationS, minRequests: o.quick ? 30 : 200 };
 
   const prepared = new Map<string, Prepared>();
   for (const c of cases) {
@@ -89,22 +89,26 @@ async function bench(o: BenchOptions): Promise<Report> {
     prepared.set(c.name, p);
   }
 
-  if (o.profile) await ours.startProfile();
+  const profiles: Report['profiles'] = [];
+  if (o.profile) mkdirSync(o.outDir, { recursive: true });
   const results: CaseResult[] = [];
   for (const c of cases) {
     const p = prepared.get(c.name) as Prepared;
     const next = shots(p);
     const paths = {} as Record<PathName, Measurement>;
-    for (const path of PATHS) {
-      log(`  ${c.name}: ${PATH_LABELS[path]} …`);
-      paths[path] = await measure(path === 'floor' ? floor : ours, next[path], load);
+    for (const way of PATHS) {
+      log(`  ${c.name}: ${PATH_LABELS[way]} …`);
+      const profiled = o.profile && way !== 'floor';
+      if (profiled) await ours.startProfile();
+      paths[way] = await measure(way === 'floor' ? floor : ours, next[way], load);
+      if (profiled) profiles.push(await ours.stopProfile(path.resolve(o.outDir, `server-${c.name.replace('/', '-')}-${way}.cpuprofile`), ROOT));
     }
     results.push({ name: c.name, requestBytes: p.bodies.bytes, answerBytes: p.answerBytes, children: c.children, paths });
   }
 
   const scale: ScaleResult[] = [];
   if (o.scale) {
-    const firsts = [...new Map(cases.map((c) => [c.composition, c])).values()].map((c) => cases.find((x) => x.composition === c.composition) as BenchCase);
+    const firsts = cases.filter((c, i) => cases.findIndex((x) => x.composition === c.composition) === i);
     for (const c of firsts) {
       const big = scaled(c, o.scaleFactor);
       const p = await prepare(ours, big);
@@ -126,11 +130,6 @@ async function bench(o: BenchOptions): Promise<Report> {
     soakResult = { requests: o.soakRequests, errors, rssMb: Number((stats.rss / 2 ** 20).toFixed(1)), heapUsedMb: Number((stats.heapUsed / 2 ** 20).toFixed(1)) };
   }
 
-  const profiles: Report['profiles'] = [];
-  if (o.profile) {
-    mkdirSync(o.outDir, { recursive: true });
-    profiles.push(await ours.stopProfile(path.resolve(o.outDir, `server-${cases.length === 1 ? (cases[0] as BenchCase).name.replace('/', '-') : 'all'}.cpuprofile`), ROOT));
-  }
   await Promise.all([floor.stop(), ours.stop()]);
 
   return {

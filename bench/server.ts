@@ -81,7 +81,7 @@ async function stopProfile(file: string, root: string): Promise<void> {
   const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
   session.disconnect();
   writeFileSync(file, JSON.stringify(profile));
-  send({ profile: { file, top: topSelfTime(profile, 15, sourceMapLocate(root)) } });
+  send({ profile: { file, top: topSelfTime(profile, 10, sourceMapLocate(root)) } });
 }
 
 process.on('message', (message: ToChild) => {
