@@ -116,6 +116,14 @@ export const inferenceServiceSpecSchema = z
 
 export type InferenceServiceSpec = z.infer<typeof inferenceServiceSpecSchema>;
 export type ComponentName = 'predictor' | 'transformer' | 'explainer';
+/** KServe's components, in the order it lists them. */
+export const COMPONENTS: readonly ComponentName[] = ['predictor', 'transformer', 'explainer'];
+
+/** The components this spec has, predictor first. */
+export const componentsOf = (spec: InferenceServiceSpec): ComponentName[] => COMPONENTS.filter((role) => spec[role] !== undefined);
+
+/** Where callers enter: the transformer when there is one (it calls the predictor), else the predictor. */
+export const entryComponentOf = (spec: InferenceServiceSpec): ComponentName => (spec.transformer ? 'transformer' : 'predictor');
 
 /** The model of a predictor given by a framework key or by `model`, normalised to `model`. */
 export function modelOf(p: PredictorSpec): ModelSpec | undefined {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ObjectIndex } from './observed.js';
-import type { KubeObject, Parent } from './types.js';
+import type { Composed, Parent } from './types.js';
 
 export type UpdateMethod = 'OnDelete' | 'Recreate' | 'InPlace' | 'RollingRecreate' | 'RollingInPlace';
 
@@ -73,7 +73,8 @@ export interface SyncInput<Spec, Config = unknown> {
 
 export interface SyncOutput {
   status: Record<string, unknown>;
-  children: KubeObject[];
+  /** Every desired child (typed builders' objects or kept wire objects): the kit orders them. */
+  children: Composed[];
   resyncAfterSeconds?: number;
 }
 

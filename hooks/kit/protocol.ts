@@ -1,9 +1,9 @@
 import type { AnyComposition, ChildType, SyncInput, SyncOutput } from './composition.js';
-import { previousConditions, stampConditions, type ConditionInput } from './conditions.js';
+import { previousConditions, READY, stampConditions, type Cond } from './conditions.js';
 import { keepAll } from './keep.js';
 import { ObjectIndex } from './observed.js';
 import type { HookName, HookRequest } from './request.js';
-import { isRecord, type KubeObject, type Parent } from './types.js';
+import { composedFrom, isRecord, type Composed, type KubeObject, type Parent } from './types.js';
 
 export interface HookContext<Config> {
   /** RFC 3339 time of the call. */
@@ -17,6 +17,8 @@ export class HookContractError extends Error {
 }
 
 export const INVALID_SPEC = 'InvalidSpec';
+/** Where a parent without a namespace (a file given to `render`) is placed, as kubectl does. */
+export const DEFAULT_NAMESPACE = 'default';
 
 export function runHook<Config>(
   composition: AnyComposition<Config>,
@@ -54,7 +56,7 @@ export function syncInput<Config>(
   ctx: HookContext<Config>,
 ): SyncInput<unknown, Config> {
   const parent = parentOf(request);
-  const namespace = parent.metadata.namespace as string;
+  const namespace = parent.metadata.namespace;
   const declared = declaredResources(request.controller);
   const types = [...composition.children, ...(composition.optionalChildren ?? [])];
   return {
@@ -79,7 +81,7 @@ function parentOf(request: HookRequest): Parent<unknown> {
   return {
     apiVersion: p.apiVersion,
     kind: p.kind,
-    metadata: { ...p.metadata, namespace: p.metadata.namespace ?? 'default' },
+    metadata: { ...p.metadata, namespace: p.metadata.namespace ?? DEFAULT_NAMESPACE },
     spec: p.spec,
     status: isRecord(p.status) ? p.status : {},
   };
@@ -98,7 +100,8 @@ function declaredResources(controller: Record<string, unknown> | undefined): Set
 function answer<Config>(composition: AnyComposition<Config>, input: SyncInput<unknown, Config>, out: SyncOutput) {
   const namespace = input.parent.metadata.namespace;
   const types: ChildType[] = [...composition.children, ...(composition.optionalChildren ?? [])];
-  for (const child of out.children) {
+  const children = out.children.map(wireChild(composition.name));
+  for (const child of children) {
     const id = `${child.kind}/${child.metadata.name}`;
     if (!types.some((t) => t.apiVersion === child.apiVersion && t.kind === child.kind)) {
       throw new HookContractError(`${composition.name} emitted ${id} (${child.apiVersion}), a type it does not declare`);
@@ -110,9 +113,19 @@ function answer<Config>(composition: AnyComposition<Config>, input: SyncInput<un
       throw new HookContractError(`${composition.name} emitted ${id} outside the parent's namespace ${namespace}`);
     }
   }
-  const response: Record<string, unknown> = { status: out.status, children: sortChildren(out.children) };
+  const response: Record<string, unknown> = { status: out.status, children: sortChildren(children) };
   if (out.resyncAfterSeconds !== undefined) response.resyncAfterSeconds = out.resyncAfterSeconds;
   return response;
+}
+
+function wireChild(name: string) {
+  return (child: Composed): KubeObject => {
+    try {
+      return composedFrom(child);
+    } catch (e) {
+      throw new HookContractError(`${name}: ${(e as Error).message}`);
+    }
+  };
 }
 
 /** Children in a stable order (kind, then name) so answers, ETags and golden files are stable. */
@@ -135,9 +148,9 @@ function invalidSpecAnswer<Config>(
   const base = composition.invalidStatus ? composition.invalidStatus(previous) : { ...previous };
   delete base.observedGeneration;
   const before = previousConditions(previous);
-  const ready: ConditionInput = { type: 'Ready', status: 'False', reason: INVALID_SPEC, message };
+  const ready: Cond = { type: READY, status: 'False', reason: INVALID_SPEC, message };
   // The other conditions were not re-evaluated: they stay exactly as last reported.
-  const others = before.filter((c) => c.type !== 'Ready');
+  const others = before.filter((c) => c.type !== READY);
   base.conditions = [...stampConditions([ready], before, input.now, input.parent.metadata.generation), ...others];
   const response: Record<string, unknown> = { status: base, children: sortChildren(keepAll(input.observed.all())) };
   if (hook === 'finalize') response.finalized = true;

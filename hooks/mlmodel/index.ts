@@ -1,4 +1,4 @@
-import { defineComposition, type KubeObject } from '../kit/index.js';
+import { defineComposition, type Composed } from '../kit/index.js';
 import type { HookConfig } from '../config.js';
 import { deploymentFor } from './deployment.js';
 import { jobFor } from './job.js';
@@ -58,7 +58,7 @@ export const mlmodel = defineComposition<MLModelSpec, HookConfig>({
     const status = statusFrom(input, decision);
 
     // Desired: the claim always; the Job while wanted (Jobs of other URLs are dropped); the server once a model is there.
-    const children: KubeObject[] = [pvcFor(parent)];
+    const children: Composed[] = [pvcFor(parent)];
     if (decision.runJob) {
       const keep = decision.servingHash === hash ? undefined : decision.servingHash;
       children.push(jobFor(parent, hash, keep, parent.spec.downloadImage ?? config.images['model-downloader']));

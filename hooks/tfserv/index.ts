@@ -1,4 +1,4 @@
-import { defineComposition, lastApplied, type KubeObject, type RelatedRule } from '../kit/index.js';
+import { defineComposition, lastApplied, type Composed, type RelatedRule } from '../kit/index.js';
 import type { HookConfig } from '../config.js';
 import { deploymentFor } from './deployment.js';
 import { modelsFileOf } from './models-file.js';
@@ -52,7 +52,7 @@ export const tfserv = defineComposition<TfservSpec, HookConfig>({
 
     // Desired: without the models file no Deployment is created, and a running one is kept as it was.
     const image = parent.spec.image ?? input.config.images['tensorflow-serving'];
-    const deployment: KubeObject | undefined = models
+    const deployment: Composed | undefined = models
       ? deploymentFor(parent, image, models)
       : observedDeployment && lastApplied(observedDeployment);
     const children = [serviceFor(parent), ...(deployment ? [deployment] : [])];

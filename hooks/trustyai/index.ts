@@ -1,4 +1,4 @@
-import { asChild, defineComposition, lastApplied, type KubeObject } from '../kit/index.js';
+import { defineComposition, lastApplied, MANAGED_BY, type Composed } from '../kit/index.js';
 import type { HookConfig } from '../config.js';
 import { deploymentFor } from './deployment.js';
 import { modelMeshFor } from './modelmesh.js';
@@ -21,7 +21,7 @@ export const trustyai = defineComposition<TrustyAISpec, HookConfig>({
     plural: 'trustyaiservices',
     singular: 'trustyaiservice',
     shortNames: ['tas'],
-    categories: ['modelhooks'],
+    categories: [MANAGED_BY],
     // v1 is the storage version upstream; v1alpha1 YAML keeps applying (same schema).
     versions: ['v1', 'v1alpha1'],
     printerColumns: [
@@ -79,14 +79,14 @@ export const trustyai = defineComposition<TrustyAISpec, HookConfig>({
     const status = statusFrom(input, { deployment, pvc, dbSecret, route, withRoute, modelMesh: modelMesh.condition });
 
     // 3. Desired children.
-    const children: KubeObject[] = [
-      asChild(deploymentFor(parent, { image: config.images['trustyai-service'], setFsGroup: !withRoute })),
-      asChild(serviceFor(parent)),
+    const children: Composed[] = [
+      deploymentFor(parent, { image: config.images['trustyai-service'], setFsGroup: !withRoute }),
+      serviceFor(parent),
     ];
-    if (spec.storage.format === 'PVC') children.push(asChild(pvcFor(parent)));
+    if (spec.storage.format === 'PVC') children.push(pvcFor(parent));
     // Switching to DATABASE must not delete the data already on the volume.
     else if (pvc) children.push(lastApplied(pvc));
-    if (modelMesh.configMap) children.push(asChild(modelMesh.configMap));
+    if (modelMesh.configMap) children.push(modelMesh.configMap);
     if (withRoute) children.push(routeFor(parent));
     if (withMonitor) children.push(serviceMonitorFor(parent));
     return { status, children };
