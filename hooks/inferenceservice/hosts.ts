@@ -1,5 +1,5 @@
 import type { IngressConfig } from './config.js';
-import type { Parent } from '../kit/index.js';
+import { isDns1123Host, type Parent } from '../kit/index.js';
 import { serviceHost, serviceName, VISIBILITY_LABEL, type Role } from './names.js';
 import type { ComponentName } from './spec.js';
 
@@ -27,12 +27,8 @@ export function renderDomain(template: string, name: string, parent: Parent<unkn
   });
 }
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 /** A host an Ingress or HTTPRoute accepts: DNS-1123 labels of ≤63 characters, ≤253 in all. */
-export function isValidHost(host: string): boolean {
-  return host.length <= 253 && host.split('.').every((l) => l.length <= 63 && DNS_LABEL.test(l));
-}
+export const isValidHost = isDns1123Host;
 
 export const isClusterLocal = (parent: Parent<unknown>) => parent.metadata.labels?.[VISIBILITY_LABEL] === 'cluster-local';
 

@@ -1,5 +1,5 @@
 import { defineComposition, keepAll, MANAGED_BY } from '../kit/index.js';
-import type { InferenceServiceConfig } from './config.js';
+import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { exposureFor } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
 import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
@@ -27,6 +27,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     ],
   },
   spec: inferenceServiceSpecSchema,
+  config: inferenceserviceConfig,
   status: inferenceServiceStatusSchema,
   children: [
     { apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments' },

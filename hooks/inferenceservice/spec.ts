@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conditionSchema, quantity } from '../kit/index.js';
 import { storageUriProblem } from './storage.js';
 
 /*
@@ -7,8 +8,7 @@ import { storageUriProblem } from './storage.js';
  * so users' YAML applies unchanged and what we do not model is kept, not rejected.
  */
 
-const intOrString = z.union([z.number().int(), z.string()]);
-const quantities = z.record(z.string(), intOrString);
+const quantities = z.record(z.string(), quantity('500m or 1Gi'));
 
 const envVar = z.looseObject({ name: z.string() });
 const containerPort = z.looseObject({
@@ -145,19 +145,15 @@ export function scalingOf(c: ComponentSpec): { min: number; max: number; metric:
   return { min, max, metric, ...(target !== undefined ? { target } : {}), replicas: c.minReplicas ?? DEFAULT_MIN_REPLICAS };
 }
 
-const condition = z.looseObject({
-  type: z.string(),
-  status: z.string(),
-  reason: z.string().optional(),
-  message: z.string().optional(),
-  lastTransitionTime: z.string().optional(),
-});
+/** The kit's condition, loose and with any status, as KServe's own conditions may have been written. */
+const kserveCondition = conditionSchema.omit({ observedGeneration: true }).extend({ status: z.string() }).loose();
 
 export const inferenceServiceStatusSchema = z.looseObject({
   url: z.string().optional(),
   address: z.looseObject({ url: z.string().optional() }).optional(),
   components: z.record(z.string(), z.looseObject({ url: z.string().optional() })).optional(),
-  conditions: z.array(condition).optional(),
+  // KServe's conditions carry fields of their own (severity): kept, unlike the kit's schema.
+  conditions: z.array(kserveCondition).optional(),
   deploymentMode: z.string().optional(),
   modelStatus: z.looseObject({}).optional(),
   observedGeneration: z.number().int().optional(),

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ConfigSchema } from './config.js';
 import type { ObjectIndex } from './observed.js';
 import type { Composed, Parent } from './types.js';
 
@@ -88,6 +89,11 @@ export interface Composition<Spec = unknown, Config = unknown> {
   parent: ParentType;
   /** The single source of truth of the CRD's spec schema and of spec defaults. */
   spec: z.ZodType<Spec>;
+  /**
+   * The composition's settings: a zod schema over the environment with every default in it.
+   * The server parses every composition's at start; `sync` and `customize` get the result.
+   */
+  config?: ConfigSchema<Config>;
   /** Optional schema of the status, for the CRD (unknown fields are kept regardless). */
   status?: z.ZodType;
   children: ChildType[];

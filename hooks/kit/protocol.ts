@@ -1,14 +1,16 @@
 import type { AnyComposition, ChildType, SyncInput, SyncOutput } from './composition.js';
+import { configFor, type CompositionConfigs } from './config.js';
 import { previousConditions, READY, stampConditions, type Cond } from './conditions.js';
 import { keepAll } from './keep.js';
 import { ObjectIndex } from './observed.js';
 import type { HookName, HookRequest } from './request.js';
 import { composedFrom, isRecord, type Composed, type KubeObject, type Parent } from './types.js';
 
-export interface HookContext<Config> {
+export interface HookContext {
   /** RFC 3339 time of the call. */
   now: string;
-  config: Config;
+  /** Every composition's configuration by name; a composition missing from it gets its defaults. */
+  config?: CompositionConfigs;
 }
 
 /** A hook broke its own contract (a bug to fix, reported as 500, never as a deletion). */
@@ -24,7 +26,7 @@ export function runHook<Config>(
   composition: AnyComposition<Config>,
   hook: HookName,
   request: HookRequest,
-  ctx: HookContext<Config>,
+  ctx: HookContext,
 ): Record<string, unknown> {
   if (hook === 'customize') return { relatedResources: runCustomize(composition, request, ctx) };
   const input = syncInput(composition, request, ctx);
@@ -42,18 +44,18 @@ export function runHook<Config>(
   return answer(composition, typed, composition.sync(typed));
 }
 
-function runCustomize<Config>(composition: AnyComposition<Config>, request: HookRequest, ctx: HookContext<Config>) {
+function runCustomize<Config>(composition: AnyComposition<Config>, request: HookRequest, ctx: HookContext) {
   if (!composition.customize) return [];
   const parsed = composition.spec.safeParse(request.parent.spec ?? {});
   // An invalid spec asks for nothing: the sync hook reports the problem and keeps children.
   if (!parsed.success) return [];
-  return composition.customize({ ...parentOf(request), spec: parsed.data }, ctx.config);
+  return composition.customize({ ...parentOf(request), spec: parsed.data }, configFor(composition, ctx.config));
 }
 
 export function syncInput<Config>(
   composition: AnyComposition<Config>,
   request: HookRequest,
-  ctx: HookContext<Config>,
+  ctx: HookContext,
 ): SyncInput<unknown, Config> {
   const parent = parentOf(request);
   const namespace = parent.metadata.namespace;
@@ -70,7 +72,7 @@ export function syncInput<Config>(
       return declared.has(`${apiVersion}/${type.resource}`);
     },
     now: ctx.now,
-    config: ctx.config,
+    config: configFor(composition, ctx.config),
     finalizing: request.finalizing,
   };
 }

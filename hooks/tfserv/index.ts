@@ -1,5 +1,5 @@
 import { defineComposition, lastApplied, type Composed, type RelatedRule } from '../kit/index.js';
-import type { HookConfig } from '../config.js';
+import { tfservConfig, type TfservConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { modelsFileOf } from './models-file.js';
 import { deploymentName, serviceName } from './names.js';
@@ -11,7 +11,7 @@ import { configMapCondition, statusFrom, tfservStatus } from './status.js';
  * Tfserv (servapi.dev-state.com/v1alpha1): TensorFlow Serving configured by a models file
  * in a ConfigMap. Replaces the dev-state Go operator; its YAML applies unchanged.
  */
-export const tfserv = defineComposition<TfservSpec, HookConfig>({
+export const tfserv = defineComposition<TfservSpec, TfservConfig>({
   name: 'tfserv',
   parent: {
     group: 'servapi.dev-state.com',
@@ -27,6 +27,7 @@ export const tfserv = defineComposition<TfservSpec, HookConfig>({
     ],
   },
   spec: tfservSpec,
+  config: tfservConfig,
   status: tfservStatus,
   children: [
     { apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments' },

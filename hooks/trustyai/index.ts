@@ -1,5 +1,5 @@
 import { defineComposition, lastApplied, MANAGED_BY, type Composed } from '../kit/index.js';
-import type { HookConfig } from '../config.js';
+import { trustyaiConfig, type TrustyAIConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { modelMeshFor } from './modelmesh.js';
 import { deploymentName, MODEL_SERVING_CONFIG, pvcName, serviceName } from './names.js';
@@ -13,7 +13,7 @@ import { statusFrom } from './status.js';
 const ROUTE = { apiVersion: 'route.openshift.io/v1', kind: 'Route' };
 const SERVICE_MONITOR = { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor' };
 
-export const trustyai = defineComposition<TrustyAISpec, HookConfig>({
+export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
   name: 'trustyai',
   parent: {
     group: 'trustyai.opendatahub.io',
@@ -32,6 +32,7 @@ export const trustyai = defineComposition<TrustyAISpec, HookConfig>({
     ],
   },
   spec: trustyaiSpecSchema,
+  config: trustyaiConfig,
   status: trustyaiStatusSchema,
   children: [
     { apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments' },

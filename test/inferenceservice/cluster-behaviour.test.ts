@@ -79,7 +79,8 @@ describe('exposure', () => {
     const first = runSync(inferenceservice, { parent: isvc(sklearn), config });
     const ingress = first.child('Ingress', 'demo');
     expect(ingress).toBeDefined();
-    const broken = { ...config, ingress: { ...config.ingress, domain: 'bad_domain' } };
+    const isvcConfig = config.inferenceservice;
+    const broken = { ...config, inferenceservice: { ...isvcConfig, ingress: { ...isvcConfig.ingress, domain: 'bad_domain' } } };
     const out = runSync(inferenceservice, { parent: isvc(sklearn), config: broken, observed: first.children });
     expect(out.condition('IngressReady')).toMatchObject({ status: 'False', reason: 'InvalidHost' });
     expect(out.child('Ingress', 'demo')).toEqual(ingress);

@@ -80,7 +80,8 @@ describe('InferenceService spec checks', () => {
 
 describe('InferenceService predictor', () => {
   it('takes runtime images from the server configuration, and runtimeVersion as their tag', () => {
-    const custom: HookConfig = { ...config, images: { ...config.images, sklearnserver: 'registry.local/sklearnserver:v1', 'storage-initializer': 'registry.local/si:v1' } };
+    const images = { ...config.inferenceservice.images, sklearnserver: 'registry.local/sklearnserver:v1', 'storage-initializer': 'registry.local/si:v1' };
+    const custom: HookConfig = { ...config, inferenceservice: { ...config.inferenceservice, images } };
     const d = runSync(inferenceservice, { parent: isvc(sklearn()), config: custom }).child('Deployment', 'demo-predictor') as any;
     expect(server(d).image).toBe('registry.local/sklearnserver:v1');
     expect(d.spec.template.spec.initContainers[0].image).toBe('registry.local/si:v1');
