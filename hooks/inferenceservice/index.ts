@@ -4,7 +4,7 @@ import { exposureFor } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
 import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
 import { planFor, type Input, type Plan } from './plan.js';
-import { componentsOf, inferenceServiceSpecSchema, inferenceServiceStatusSchema, type InferenceServiceSpec } from './spec.js';
+import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
 import { noRuntimeStatus, statusFrom, unsupportedModeStatus, type Observed } from './status.js';
 import { predictorWorkloads, workloadFor } from './workloads.js';
 
@@ -26,9 +26,9 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
       { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason', priority: 1 },
     ],
   },
-  spec: inferenceServiceSpecSchema,
+  spec: inferenceserviceSpec,
   config: inferenceserviceConfig,
-  status: inferenceServiceStatusSchema,
+  status: inferenceserviceStatus,
   children: [
     { apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments' },
     { apiVersion: 'v1', kind: 'Service', resource: 'services' },

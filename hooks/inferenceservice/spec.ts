@@ -74,7 +74,7 @@ type ComponentFields = z.infer<z.ZodObject<typeof componentFields>>;
 export type ComponentSpec = ComponentFields & Record<string, unknown>;
 export type PredictorSpec = ComponentSpec & Partial<Record<FrameworkKey, FrameworkSpec>> & { model?: ModelSpec };
 
-export const inferenceServiceSpecSchema = z
+export const inferenceserviceSpec = z
   .looseObject({
     predictor: predictorSchema,
     transformer: auxiliarySchema.optional(),
@@ -114,7 +114,7 @@ export const inferenceServiceSpecSchema = z
     }
   });
 
-export type InferenceServiceSpec = z.infer<typeof inferenceServiceSpecSchema>;
+export type InferenceServiceSpec = z.infer<typeof inferenceserviceSpec>;
 export type ComponentName = 'predictor' | 'transformer' | 'explainer';
 /** KServe's components, in the order it lists them. */
 export const COMPONENTS: readonly ComponentName[] = ['predictor', 'transformer', 'explainer'];
@@ -148,7 +148,7 @@ export function scalingOf(c: ComponentSpec): { min: number; max: number; metric:
 /** The kit's condition, loose and with any status, as KServe's own conditions may have been written. */
 const kserveCondition = conditionSchema.omit({ observedGeneration: true }).extend({ status: z.string() }).loose();
 
-export const inferenceServiceStatusSchema = z.looseObject({
+export const inferenceserviceStatus = z.looseObject({
   url: z.string().optional(),
   address: z.looseObject({ url: z.string().optional() }).optional(),
   components: z.record(z.string(), z.looseObject({ url: z.string().optional() })).optional(),

@@ -3,7 +3,7 @@ import type { CanaryDecision } from './canary.js';
 import type { ComponentPlan } from './components.js';
 import { deploymentFor } from './deployment.js';
 import { autoscalerClassOf, hpaFor } from './hpa.js';
-import { type Role } from './names.js';
+import type { Role } from './names.js';
 import { serviceFor } from './service.js';
 import { scalingOf, type InferenceServiceSpec } from './spec.js';
 

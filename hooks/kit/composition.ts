@@ -79,10 +79,6 @@ export interface SyncOutput {
   resyncAfterSeconds?: number;
 }
 
-export interface FinalizeOutput extends SyncOutput {
-  finalized: boolean;
-}
-
 export interface Composition<Spec = unknown, Config = unknown> {
   /** Route segment and manifest name, e.g. `trustyai`. */
   name: string;
@@ -104,13 +100,12 @@ export interface Composition<Spec = unknown, Config = unknown> {
   resyncPeriodSeconds?: number;
   customize?(parent: Parent<Spec>, config: Config): RelatedRule[];
   sync(input: SyncInput<Spec, Config>): SyncOutput;
-  finalize?(input: SyncInput<Spec, Config>): FinalizeOutput;
   /** The status to report when the spec is invalid; defaults to the previous status. */
   invalidStatus?(previous: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** Lets a heterogeneous list of compositions be held together. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: sync and customize take each composition's own Spec and Config: unknown would reject them all
 export type AnyComposition<Config = any> = Composition<any, Config>;
 
 export function defineComposition<Spec, Config = unknown>(c: Composition<Spec, Config>): Composition<Spec, Config> {

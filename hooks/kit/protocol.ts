@@ -33,14 +33,9 @@ export function runHook<Config>(
   const parsed = composition.spec.safeParse(request.parent.spec ?? {});
   if (!parsed.success) return invalidSpecAnswer(composition, input, hook, formatIssues(parsed.error.issues));
   const typed = { ...input, parent: { ...input.parent, spec: parsed.data } };
-  if (hook === 'finalize') {
-    if (composition.finalize) {
-      const out = composition.finalize(typed);
-      return { ...answer(composition, typed, out), finalized: out.finalized };
-    }
-    // Children are owned and garbage-collected; finalizing keeps them until then.
-    return { status: input.parent.status, children: keepAll(input.observed.all()), finalized: true };
-  }
+  // No composition declares a finalize hook: children are owned and garbage-collected. An
+  // unexpected call keeps them until then and lets the parent go.
+  if (hook === 'finalize') return { status: input.parent.status, children: keepAll(input.observed.all()), finalized: true };
   return answer(composition, typed, composition.sync(typed));
 }
 

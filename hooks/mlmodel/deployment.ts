@@ -9,7 +9,7 @@ import {
   deploymentName,
   labelsFor,
   pvcName,
-  serverSelector,
+  selectorFor,
 } from './names.js';
 import type { MLModelSpec } from './spec.js';
 
@@ -30,7 +30,7 @@ export function deploymentFor(parent: Parent<MLModelSpec>, servingHash: string, 
     metadata: childMeta(parent, deploymentName(parent), labels),
     spec: {
       replicas: parent.spec.replicas,
-      selector: { matchLabels: serverSelector(parent) },
+      selector: { matchLabels: selectorFor(parent) },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
       template: {
         metadata: { labels },

@@ -39,6 +39,6 @@ export function labelsFor(p: Named, component: string): Record<string, string> {
 }
 
 /** The server Deployment's selector: immutable, so only labels that never change. */
-export function serverSelector(p: Named): Record<string, string> {
+export function selectorFor(p: Named): Record<string, string> {
   return { 'app.kubernetes.io/instance': instanceOf(p), 'app.kubernetes.io/component': COMPONENT_SERVER };
 }

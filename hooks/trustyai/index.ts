@@ -1,13 +1,13 @@
 import { defineComposition, lastApplied, MANAGED_BY, type Composed } from '../kit/index.js';
 import { trustyaiConfig, type TrustyAIConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
-import { modelMeshFor } from './modelmesh.js';
+import { modelMeshFor } from './configmap.js';
 import { deploymentName, MODEL_SERVING_CONFIG, pvcName, serviceName } from './names.js';
 import { pvcFor } from './pvc.js';
 import { routeFor } from './route.js';
 import { serviceFor } from './service.js';
 import { serviceMonitorFor } from './servicemonitor.js';
-import { trustyaiSpecSchema, trustyaiStatusSchema, type TrustyAISpec } from './spec.js';
+import { trustyaiSpec, trustyaiStatus, type TrustyAISpec } from './spec.js';
 import { statusFrom } from './status.js';
 
 const ROUTE = { apiVersion: 'route.openshift.io/v1', kind: 'Route' };
@@ -31,9 +31,9 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
       { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason', priority: 1 },
     ],
   },
-  spec: trustyaiSpecSchema,
+  spec: trustyaiSpec,
   config: trustyaiConfig,
-  status: trustyaiStatusSchema,
+  status: trustyaiStatus,
   children: [
     { apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments' },
     { apiVersion: 'v1', kind: 'Service', resource: 'services' },

@@ -13,7 +13,6 @@ const isvc = (spec: Record<string, unknown>, meta: Record<string, unknown> = {})
   metadata: { name: 'demo', namespace: 'ml', generation: 1, ...meta },
   spec,
 });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const podOf = (d: KubeObject | undefined): any => (d?.spec as any).template.spec;
 const sklearn = { predictor: { sklearn: { storageUri: 's3://bucket/model' } } };
 

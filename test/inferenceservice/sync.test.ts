@@ -15,7 +15,6 @@ const isvc = (spec: Record<string, unknown>, meta: Record<string, unknown> = {},
   spec,
 });
 const sklearn = (extra: Record<string, unknown> = {}) => ({ predictor: { ...extra, sklearn: { storageUri: 'gs://bucket/model' } } });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const server = (d: any) => d.spec.template.spec.containers[0];
 
 describe('InferenceService samples', () => {
@@ -40,7 +39,6 @@ describe('InferenceService CompositeController', () => {
     { variant: 'default', exposure: 'Ingress', declared: ['apps/v1/deployments', 'v1/services', 'autoscaling/v2/horizontalpodautoscalers', 'networking.k8s.io/v1/ingresses'] },
     { variant: 'gateway-api', exposure: 'HTTPRoute', declared: ['apps/v1/deployments', 'v1/services', 'autoscaling/v2/horizontalpodautoscalers', 'networking.k8s.io/v1/ingresses', 'gateway.networking.k8s.io/v1/httproutes'] },
   ])('$variant declares every kind it emits and exposes with $exposure', ({ variant, exposure, declared }) => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const controller = compositeControllerFor(inferenceservice, variant, { hookBaseUrl: 'http://x' }) as any;
     expect(controller.spec.childResources.map((r: { apiVersion: string; resource: string }) => `${r.apiVersion}/${r.resource}`)).toEqual(declared);
     const out = runSync(inferenceservice, { parent: isvc({ ...sklearn(), transformer: { containers: [{ image: 't:1' }] } }), config, variant });

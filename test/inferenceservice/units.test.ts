@@ -3,7 +3,7 @@ import type { KubeObject, Parent } from '../../hooks/kit/index.js';
 import { isValidHost, renderDomain } from '../../hooks/inferenceservice/hosts.js';
 import { protocolOf, runtimeFor } from '../../hooks/inferenceservice/runtimes.js';
 import { componentReadiness } from '../../hooks/inferenceservice/status.js';
-import { inferenceServiceSpecSchema, scalingOf } from '../../hooks/inferenceservice/spec.js';
+import { inferenceserviceSpec, scalingOf } from '../../hooks/inferenceservice/spec.js';
 import { formatIssues } from '../../hooks/kit/protocol.js';
 
 describe('runtime selection (KServe cluster serving runtimes)', () => {
@@ -96,13 +96,13 @@ describe('container resources (the kit quantity)', () => {
   ];
   for (const c of cases) {
     it(`refuses: ${c.reason}`, () => {
-      const parsed = inferenceServiceSpecSchema.safeParse(spec(c.resources));
+      const parsed = inferenceserviceSpec.safeParse(spec(c.resources));
       expect(parsed.success).toBe(false);
       if (!parsed.success) expect(formatIssues(parsed.error.issues)).toMatch(c.problem);
     });
   }
   it('accepts the quantity syntax and bare numbers, handing them on as strings', () => {
-    const parsed = inferenceServiceSpecSchema.parse(spec({ requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: 2 } }));
+    const parsed = inferenceserviceSpec.parse(spec({ requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: 2 } }));
     expect(parsed.predictor.containers?.[0]?.resources).toEqual({ requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '2' } });
   });
 });
