@@ -1,4 +1,4 @@
-import { defineComposition, keepAll, MANAGED_BY } from '../kit/index.js';
+import { defineComposition, keepAll, MANAGED_BY, readyJsonPath } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { exposureFor } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
@@ -20,10 +20,10 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     versions: ['v1beta1'],
     printerColumns: [
       { name: 'URL', type: 'string', jsonPath: '.status.url' },
-      { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+      { name: 'Ready', type: 'string', jsonPath: readyJsonPath('status') },
       { name: 'Prev', type: 'integer', jsonPath: '.status.components.predictor.traffic[?(@.tag=="prev")].percent', priority: 1 },
       { name: 'Latest', type: 'integer', jsonPath: '.status.components.predictor.traffic[?(@.latestRevision==true)].percent', priority: 1 },
-      { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason', priority: 1 },
+      { name: 'Reason', type: 'string', jsonPath: readyJsonPath('reason'), priority: 1 },
     ],
   },
   spec: inferenceserviceSpec,

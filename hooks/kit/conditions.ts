@@ -27,6 +27,9 @@ export interface ObservedCondition {
 
 export const READY = 'Ready';
 
+/** The JSONPath of a field of the Ready condition, for printer columns. */
+export const readyJsonPath = (field: 'status' | 'reason' | 'message'): string => `.status.conditions[?(@.type=="${READY}")].${field}`;
+
 export const condition = {
   true: (type: string, reason: string, message = ''): Cond => ({ type, status: 'True', reason, message }),
   false: (type: string, reason: string, message = ''): Cond => ({ type, status: 'False', reason, message }),

@@ -1,4 +1,4 @@
-import { defineComposition, lastApplied, type Composed, type RelatedRule } from '../kit/index.js';
+import { defineComposition, lastApplied, readyJsonPath, type Composed, type RelatedRule } from '../kit/index.js';
 import { tfservConfig, type TfservConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { modelsFileOf } from './models-file.js';
@@ -23,7 +23,7 @@ export const tfserv = defineComposition<TfservSpec, TfservConfig>({
     printerColumns: [
       { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas', description: 'Desired replicas' },
       { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas', description: 'Ready replicas' },
-      { name: 'Status', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason', description: 'Why Ready is what it is' },
+      { name: 'Status', type: 'string', jsonPath: readyJsonPath('reason'), description: 'Why Ready is what it is' },
     ],
   },
   spec: tfservSpec,

@@ -1,4 +1,4 @@
-import { defineComposition, lastApplied, MANAGED_BY, type Composed } from '../kit/index.js';
+import { defineComposition, lastApplied, MANAGED_BY, readyJsonPath, type Composed } from '../kit/index.js';
 import { trustyaiConfig, type TrustyAIConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { modelMeshFor } from './configmap.js';
@@ -26,9 +26,9 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     versions: ['v1', 'v1alpha1'],
     printerColumns: [
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
-      { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+      { name: 'Ready', type: 'string', jsonPath: readyJsonPath('status') },
       { name: 'Replicas', type: 'integer', jsonPath: '.status.replicas' },
-      { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason', priority: 1 },
+      { name: 'Reason', type: 'string', jsonPath: readyJsonPath('reason'), priority: 1 },
     ],
   },
   spec: trustyaiSpec,
