@@ -1,35 +1,19 @@
 import { z } from 'zod';
+import { builtinCompositions } from './compositions.js';
 import { ConfigError } from './errors.js';
-
-/**
- * Images every composition may use, by key. Each can be overridden with an environment
- * variable `MODELHOOKS_IMAGE_<KEY>` (key upper-cased, `-` → `_`), e.g.
- * `MODELHOOKS_IMAGE_TRUSTYAI_SERVICE=quay.io/trustyai/trustyai-service:v0.20.0`.
- */
-export const IMAGE_DEFAULTS = {
-  'trustyai-service': 'quay.io/trustyai/trustyai-service:latest',
-  'tensorflow-serving': 'tensorflow/serving:2.18.0',
-  // Needs sh, curl (which checks TLS certificates), tar and unzip.
-  'model-downloader': 'curlimages/curl:8.11.1',
-  // KServe v0.20.0's cluster serving runtimes (config/runtimes/kustomization.yaml, charts' runtime tags).
-  'storage-initializer': 'kserve/storage-initializer:v0.20.0',
-  sklearnserver: 'kserve/sklearnserver:v0.20.0',
-  xgbserver: 'kserve/xgbserver:v0.20.0',
-  lgbserver: 'kserve/lgbserver:v0.20.0',
-  'kserve-tensorflow-serving': 'tensorflow/serving:2.6.2',
-  torchserve: 'pytorch/torchserve-kfs:0.9.0',
-  tritonserver: 'nvcr.io/nvidia/tritonserver:23.05-py3',
-  huggingfaceserver: 'kserve/huggingfaceserver:v0.20.0',
-} as const satisfies Record<string, string>;
-
-export type ImageKey = keyof typeof IMAGE_DEFAULTS;
+import { configProblems, configsFrom, type Env } from './kit/config.js';
+import type { InferenceServiceConfig } from './inferenceservice/config.js';
+import type { MLModelConfig } from './mlmodel/config.js';
+import type { TfservConfig } from './tfserv/config.js';
+import type { TrustyAIConfig } from './trustyai/config.js';
 
 const SIZE = /^\d+(b|kb|mb|gb)?$/i;
 
+/** The server's own settings. Each composition declares its own (its `config.ts`). */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8080),
   MODELHOOKS_HOST: z.string().default(''),
-  MODELHOOKS_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb|gb)?$/i, 'a size such as 16mb').default('16mb'),
+  MODELHOOKS_BODY_LIMIT: z.string().regex(SIZE, 'a size such as 16mb').default('16mb'),
   MODELHOOKS_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   MODELHOOKS_CACHE_ENTRIES: z.coerce.number().int().min(0).default(512),
   MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(25),
@@ -45,20 +29,15 @@ const envSchema = z.object({
   MODELHOOKS_CLIENT_CA_FILE: z.string().default(''),
   MODELHOOKS_TOKEN_FILE: z.string().default(''),
   MODELHOOKS_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-  MODELHOOKS_INGRESS_DOMAIN: z.string().default('example.com'),
-  MODELHOOKS_INGRESS_CLASS: z.string().default(''),
-  MODELHOOKS_DOMAIN_TEMPLATE: z.string().default('{{name}}-{{namespace}}.{{domain}}'),
-  MODELHOOKS_URL_SCHEME: z.enum(['http', 'https']).default('http'),
-  MODELHOOKS_GATEWAY: z
-    .string()
-    .regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, 'namespace/name of a Gateway')
-    .default('kserve/kserve-ingress-gateway'),
 });
 
+/** The built-in compositions' configurations, by composition name, as the server assembles them. */
 export interface HookConfig {
-  images: Record<ImageKey, string>;
-  ingress: { domain: string; className: string; domainTemplate: string; urlScheme: 'http' | 'https' };
-  gateway: { namespace: string; name: string };
+  trustyai: TrustyAIConfig;
+  tfserv: TfservConfig;
+  mlmodel: MLModelConfig;
+  inferenceservice: InferenceServiceConfig;
+  [composition: string]: unknown;
 }
 
 export interface ServerConfig {
@@ -87,16 +66,12 @@ export interface ServerConfig {
 }
 
 /** Reads the configuration once, at the entry point; an invalid value names its variable. */
-export function loadConfig(env: Record<string, string | undefined>): ServerConfig {
+export function loadConfig(env: Env): ServerConfig {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new ConfigError(`invalid configuration: ${problems}`);
-  }
+  const hooks = configsFrom(builtinCompositions, env);
+  const problems = [...(parsed.success ? serverProblems(parsed.data) : configProblems(parsed.error)), ...hooks.problems];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const e = parsed.data;
-  const problems = serverProblems(e);
-  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
-  const [gatewayNamespace, gatewayName] = e.MODELHOOKS_GATEWAY.split('/') as [string, string];
   return {
     port: e.PORT,
     host: e.MODELHOOKS_HOST,
@@ -121,16 +96,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
       : {}),
     ...(e.MODELHOOKS_TOKEN_FILE ? { tokenFile: e.MODELHOOKS_TOKEN_FILE } : {}),
     metricsPort: e.MODELHOOKS_METRICS_PORT,
-    hooks: {
-      images: imagesFrom(env),
-      ingress: {
-        domain: e.MODELHOOKS_INGRESS_DOMAIN,
-        className: e.MODELHOOKS_INGRESS_CLASS,
-        domainTemplate: e.MODELHOOKS_DOMAIN_TEMPLATE,
-        urlScheme: e.MODELHOOKS_URL_SCHEME,
-      },
-      gateway: { namespace: gatewayNamespace, name: gatewayName },
-    },
+    hooks: hooks.configs as HookConfig,
   };
 }
 
@@ -163,14 +129,5 @@ export function sizeInBytes(size: string): number {
   return Number(digits) * 1024 ** power;
 }
 
-function imagesFrom(env: Record<string, string | undefined>): Record<ImageKey, string> {
-  const images = { ...IMAGE_DEFAULTS } as Record<ImageKey, string>;
-  for (const key of Object.keys(images) as ImageKey[]) {
-    const override = env[`MODELHOOKS_IMAGE_${key.toUpperCase().replace(/-/g, '_')}`];
-    if (override) images[key] = override;
-  }
-  return images;
-}
-
-/** The configuration with every default: for tests, `render` and examples. */
+/** Every built-in composition's configuration with its defaults: for tests, `render` and examples. */
 export const defaultHookConfig = (): HookConfig => loadConfig({}).hooks;

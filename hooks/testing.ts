@@ -8,15 +8,17 @@
 import type { AnyComposition } from './kit/composition.js';
 import type { HookName } from './kit/request.js';
 import { runOverWire, syncRequest as kitSyncRequest, type WireRequestOptions } from './kit/run.js';
-import type { KubeObject, RelatedRule } from './kit/index.js';
+import type { CompositionConfigs, KubeObject, RelatedRule } from './kit/index.js';
 
 // The wire helpers live in the kit (render uses them too); tests keep importing them from here.
 export { wireMap } from './kit/run.js';
 export { expectValidChildren, validateChildren, type ValidateChildrenOptions } from './testing/validate.js';
 
-export interface RunOptions<Config> extends WireRequestOptions {
+/** `_Config` is kept for callers that name it; `config` holds configurations by composition name. */
+export interface RunOptions<_Config = CompositionConfigs> extends WireRequestOptions {
   now?: string;
-  config?: Config;
+  /** Configurations by composition name (e.g. `defaultHookConfig()`); a composition missing from it gets its defaults. */
+  config?: CompositionConfigs;
 }
 
 export interface SyncResult {
@@ -32,18 +34,18 @@ export interface SyncResult {
 export const TEST_NOW = '2026-01-01T00:00:00Z';
 
 /** The Metacontroller request body for these options: what the server would receive. */
-export const syncRequest: <Config>(composition: AnyComposition<Config>, options: RunOptions<Config>) => Record<string, unknown> = kitSyncRequest;
+export const syncRequest: (composition: AnyComposition, options: RunOptions<unknown>) => Record<string, unknown> = kitSyncRequest;
 
-export function runSync<Config>(composition: AnyComposition<Config>, options: RunOptions<Config>): SyncResult {
+export function runSync(composition: AnyComposition, options: RunOptions<unknown>): SyncResult {
   return toResult(runWire(composition, 'sync', options));
 }
 
-export function runCustomize<Config>(composition: AnyComposition<Config>, options: RunOptions<Config>): RelatedRule[] {
+export function runCustomize(composition: AnyComposition, options: RunOptions<unknown>): RelatedRule[] {
   return runWire(composition, 'customize', options).relatedResources as RelatedRule[];
 }
 
-function runWire<Config>(composition: AnyComposition<Config>, hook: HookName, options: RunOptions<Config>) {
-  return runOverWire(composition, hook, options, { now: options.now ?? TEST_NOW, config: options.config as Config });
+function runWire(composition: AnyComposition, hook: HookName, options: RunOptions<unknown>) {
+  return runOverWire(composition, hook, options, { now: options.now ?? TEST_NOW, ...(options.config ? { config: options.config } : {}) });
 }
 
 function toResult(response: Record<string, unknown>): SyncResult {

@@ -1,25 +1,103 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IMAGE_DEFAULTS, loadConfig, sizeInBytes } from '../hooks/config.js';
+import { loadConfig, sizeInBytes, type ServerConfig } from '../hooks/config.js';
+import { builtinCompositions } from '../hooks/compositions.js';
+import { INFERENCESERVICE_IMAGES } from '../hooks/inferenceservice/config.js';
+import { imageVariable } from '../hooks/kit/index.js';
+import { MLMODEL_IMAGES } from '../hooks/mlmodel/config.js';
+import { TFSERV_IMAGES } from '../hooks/tfserv/config.js';
+import { TRUSTYAI_IMAGES } from '../hooks/trustyai/config.js';
+
+/** Every variable, its documented default, a valid other value, and where each lands. */
+const variables: Array<{ name: string; unset: unknown; set: string; want: unknown; read: (c: ServerConfig) => unknown }> = [
+  { name: 'PORT', unset: 8080, set: '9090', want: 9090, read: (c) => c.port },
+  { name: 'MODELHOOKS_HOST', unset: '', set: '127.0.0.1', want: '127.0.0.1', read: (c) => c.host },
+  { name: 'MODELHOOKS_BODY_LIMIT', unset: '16mb', set: '2mb', want: '2mb', read: (c) => c.bodyLimit },
+  { name: 'MODELHOOKS_LOG_LEVEL', unset: 'info', set: 'debug', want: 'debug', read: (c) => c.logLevel },
+  { name: 'MODELHOOKS_CACHE_ENTRIES', unset: 512, set: '0', want: 0, read: (c) => c.cacheEntries },
+  { name: 'MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS', unset: 25, set: '5', want: 5, read: (c) => c.shutdownTimeoutSeconds },
+  { name: 'MODELHOOKS_INGRESS_DOMAIN', unset: 'example.com', set: 'ml.corp', want: 'ml.corp', read: (c) => c.hooks.inferenceservice.ingress.domain },
+  { name: 'MODELHOOKS_INGRESS_CLASS', unset: '', set: 'nginx', want: 'nginx', read: (c) => c.hooks.inferenceservice.ingress.className },
+  {
+    name: 'MODELHOOKS_DOMAIN_TEMPLATE',
+    unset: '{{name}}-{{namespace}}.{{domain}}',
+    set: '{{name}}.{{domain}}',
+    want: '{{name}}.{{domain}}',
+    read: (c) => c.hooks.inferenceservice.ingress.domainTemplate,
+  },
+  { name: 'MODELHOOKS_URL_SCHEME', unset: 'http', set: 'https', want: 'https', read: (c) => c.hooks.inferenceservice.ingress.urlScheme },
+  {
+    name: 'MODELHOOKS_GATEWAY',
+    unset: { namespace: 'kserve', name: 'kserve-ingress-gateway' },
+    set: 'istio-system/main',
+    want: { namespace: 'istio-system', name: 'main' },
+    read: (c) => c.hooks.inferenceservice.gateway,
+  },
+];
+
+const invalid: Array<{ name: string; value: string; message: RegExp }> = [
+  { name: 'PORT', value: 'eighty', message: /invalid configuration: PORT/ },
+  { name: 'PORT', value: '70000', message: /PORT/ },
+  { name: 'MODELHOOKS_BODY_LIMIT', value: 'lots', message: /MODELHOOKS_BODY_LIMIT: a size such as 16mb/ },
+  { name: 'MODELHOOKS_LOG_LEVEL', value: 'loud', message: /MODELHOOKS_LOG_LEVEL/ },
+  { name: 'MODELHOOKS_CACHE_ENTRIES', value: '-1', message: /MODELHOOKS_CACHE_ENTRIES/ },
+  { name: 'MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS', value: 'soon', message: /MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS/ },
+  { name: 'MODELHOOKS_URL_SCHEME', value: 'ftp', message: /MODELHOOKS_URL_SCHEME/ },
+  { name: 'MODELHOOKS_GATEWAY', value: 'no-slash', message: /invalid configuration: MODELHOOKS_GATEWAY: namespace\/name of a Gateway/ },
+];
 
 describe('loadConfig', () => {
-  it('has documented defaults', () => {
-    const c = loadConfig({});
-    expect([c.port, c.host, c.bodyLimit, c.logLevel, c.cacheEntries]).toEqual([8080, '', '16mb', 'info', 512]);
-    expect(loadConfig({ MODELHOOKS_HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
-    expect(c.hooks.images).toEqual(IMAGE_DEFAULTS);
-    expect(c.hooks.gateway).toEqual({ namespace: 'kserve', name: 'kserve-ingress-gateway' });
+  for (const v of variables) {
+    it(`${v.name}: defaults to ${JSON.stringify(v.unset)} and is read when set`, () => {
+      expect(v.read(loadConfig({}))).toEqual(v.unset);
+      expect(v.read(loadConfig({ [v.name]: v.set }))).toEqual(v.want);
+    });
+  }
+  for (const v of invalid) {
+    it(`${v.name}=${v.value} is refused with a message naming the variable`, () => {
+      expect(() => loadConfig({ [v.name]: v.value })).toThrow(v.message);
+    });
+  }
+  it('lists every invalid variable at once, the server and the compositions alike', () => {
+    expect(() => loadConfig({ PORT: 'eighty', MODELHOOKS_GATEWAY: 'no-slash' })).toThrow(/PORT: .*; MODELHOOKS_GATEWAY: /);
   });
-  it('overrides an image with MODELHOOKS_IMAGE_<KEY>', () => {
-    const c = loadConfig({ MODELHOOKS_IMAGE_TRUSTYAI_SERVICE: 'registry.local/trustyai:1.0', MODELHOOKS_IMAGE_STORAGE_INITIALIZER: 'si:2' });
-    expect(c.hooks.images['trustyai-service']).toBe('registry.local/trustyai:1.0');
-    expect(c.hooks.images['storage-initializer']).toBe('si:2');
+  it('gives every built-in composition its configuration', () => {
+    expect(Object.keys(loadConfig({}).hooks).sort()).toEqual(builtinCompositions.map((c) => c.name).sort());
   });
-  it('names the variable of an invalid value', () => {
-    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/invalid configuration: PORT/);
-    expect(() => loadConfig({ MODELHOOKS_GATEWAY: 'no-slash' })).toThrow(/MODELHOOKS_GATEWAY: namespace\/name of a Gateway/);
-    expect(() => loadConfig({ MODELHOOKS_BODY_LIMIT: 'lots' })).toThrow(/MODELHOOKS_BODY_LIMIT/);
+});
+
+describe('images', () => {
+  const byComposition = {
+    trustyai: TRUSTYAI_IMAGES,
+    tfserv: TFSERV_IMAGES,
+    mlmodel: MLMODEL_IMAGES,
+    inferenceservice: INFERENCESERVICE_IMAGES,
+  } as const;
+  for (const [composition, defaults] of Object.entries(byComposition)) {
+    for (const [key, image] of Object.entries(defaults)) {
+      it(`${composition} ${key}: ${image} unless ${imageVariable(key)} says otherwise`, () => {
+        const images = (c: ServerConfig) => (c.hooks[composition as keyof typeof byComposition] as { images: Record<string, string> }).images;
+        expect(images(loadConfig({}))[key]).toBe(image);
+        expect(images(loadConfig({ [imageVariable(key)]: 'registry.local/x:1' }))[key]).toBe('registry.local/x:1');
+        expect(images(loadConfig({ [imageVariable(key)]: '' }))[key]).toBe(image);
+      });
+    }
+  }
+  it('one variable sets an image two compositions share', () => {
+    const c = loadConfig({ MODELHOOKS_IMAGE_TENSORFLOW_SERVING: 'mirror.local/tfs:1' });
+    expect([c.hooks.tfserv.images['tensorflow-serving'], c.hooks.mlmodel.images['tensorflow-serving']]).toEqual(['mirror.local/tfs:1', 'mirror.local/tfs:1']);
+  });
+});
+
+describe('the README configuration tables', () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  it('list every variable with its default', () => {
+    for (const v of variables) expect(readme).toContain(`| \`${v.name}\` |`);
+  });
+  it('list every image with its variable and default', () => {
+    const all = { ...TRUSTYAI_IMAGES, ...TFSERV_IMAGES, ...MLMODEL_IMAGES, ...INFERENCESERVICE_IMAGES };
+    for (const [key, image] of Object.entries(all)) expect(readme).toContain(`| \`${key}\` | \`${imageVariable(key)}\` | \`${image}\` |`);
   });
 });
 

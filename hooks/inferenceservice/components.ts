@@ -1,6 +1,6 @@
 import type { V1Container, V1EnvVar, V1PodSpec } from '@kubernetes/client-node';
-import type { HookConfig } from '../config.js';
 import type { KubeObject, Parent } from '../kit/index.js';
+import type { InferenceServiceConfig } from './config.js';
 import { serviceName } from './names.js';
 import { mergeEnv, podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults } from './pod.js';
 import { protocolOf, readinessProbeFor, runtimeFor, type Runtime } from './runtimes.js';
@@ -15,19 +15,30 @@ export interface ComponentPlan {
   port: { containerPort: number; name: string };
 }
 
-export type PredictorOutcome = { plan: ComponentPlan; runtime?: string; protocol?: string } | { failure: { reason: string; message: string } };
+export type PredictorOutcome = { plan: ComponentPlan } | { failure: { reason: string; message: string } };
 
 export interface BuildContext {
   parent: Parent<InferenceServiceSpec>;
-  config: HookConfig;
+  config: InferenceServiceConfig;
   /** The Secret named by serving.kserve.io/storageSecretName, when it exists. */
   storageSecret: KubeObject | undefined;
 }
 
 const STORAGE_URI_ENV = 'STORAGE_URI';
 
+/** Every component's pod, predictor first; a model no runtime serves is a failure. */
+export function componentPlans(ctx: BuildContext): { plans: ComponentPlan[] } | { failure: { reason: string; message: string } } {
+  const predictor = predictorPlan(ctx);
+  if ('failure' in predictor) return predictor;
+  const others = (['transformer', 'explainer'] as const).flatMap((role) => {
+    const spec = ctx.parent.spec[role];
+    return spec ? [customPlan(ctx, role, spec)] : [];
+  });
+  return { plans: [predictor.plan, ...others] };
+}
+
 /** The predictor: a built-in runtime for the model, or the user's own containers. */
-export function predictorPlan(ctx: BuildContext): PredictorOutcome {
+function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const spec = ctx.parent.spec.predictor;
   const model = modelOf(spec);
   if (!model) return { plan: customPlan(ctx, 'predictor', spec) };
@@ -39,7 +50,7 @@ export function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const server = { ...container, volumeMounts: [...(container.volumeMounts ?? []), ...storage.serverMounts] };
   const shm = choice.runtime.sharedMemory ? [{ name: 'devshm', emptyDir: { medium: 'Memory' } }] : [];
   const pod = podSpecFor(spec, [server, ...extraContainers(spec)], storage, shm);
-  return { plan: { role: 'predictor', spec, pod, port: portOf(server) }, runtime: choice.runtime.name, protocol };
+  return { plan: { role: 'predictor', spec, pod, port: portOf(server) } };
 }
 
 /** The runtime's container with the user's model fields over it, as KServe merges them. */
@@ -64,7 +75,7 @@ function runtimeContainer(ctx: BuildContext, runtime: Runtime, model: ModelSpec,
  * A component of the user's own containers (the custom predictor, a transformer, an
  * explainer): the first container serves; a STORAGE_URI env is downloaded as KServe does.
  */
-export function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec): ComponentPlan {
+function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec): ComponentPlan {
   const [first = {}, ...rest] = spec.containers ?? [];
   const uri = (first.env ?? []).find((e) => e.name === STORAGE_URI_ENV && typeof e.value === 'string' && e.value !== '')?.value as string | undefined;
   const storage = storagePlanFor(uri, ctx.config.images['storage-initializer'], ctx.storageSecret);

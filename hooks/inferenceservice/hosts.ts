@@ -1,5 +1,5 @@
-import type { HookConfig } from '../config.js';
-import type { Parent } from '../kit/index.js';
+import type { IngressConfig } from './config.js';
+import { isDns1123Host, type Parent } from '../kit/index.js';
 import { serviceHost, serviceName, VISIBILITY_LABEL, type Role } from './names.js';
 import type { ComponentName } from './spec.js';
 
@@ -13,7 +13,7 @@ export function renderDomain(template: string, name: string, parent: Parent<unkn
       case 'name':
         return name;
       case 'namespace':
-        return parent.metadata.namespace ?? 'default';
+        return parent.metadata.namespace;
       case 'ingressdomain':
       case 'domain':
         return domain;
@@ -27,20 +27,29 @@ export function renderDomain(template: string, name: string, parent: Parent<unkn
   });
 }
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 /** A host an Ingress or HTTPRoute accepts: DNS-1123 labels of ≤63 characters, ≤253 in all. */
-export function isValidHost(host: string): boolean {
-  return host.length <= 253 && host.split('.').every((l) => l.length <= 63 && DNS_LABEL.test(l));
-}
+export const isValidHost = isDns1123Host;
 
 export const isClusterLocal = (parent: Parent<unknown>) => parent.metadata.labels?.[VISIBILITY_LABEL] === 'cluster-local';
 
-/** The external host of the whole service (`name` = the parent) or of one component's Service. */
-export function externalHost(parent: Parent<unknown>, config: HookConfig, role?: ComponentName): string {
-  const name = role ? serviceName(parent, role) : parent.metadata.name;
-  return renderDomain(config.ingress.domainTemplate, name, parent, config.ingress.domain);
+/** The external hosts: the whole service's (named after the parent) and each component's (after its Service). */
+export interface ExternalHosts {
+  service: string;
+  components: Partial<Record<ComponentName, string>>;
+  /** Whether every host is a DNS name an Ingress or HTTPRoute accepts. */
+  valid: boolean;
 }
+
+/** Every external host, rendered once from the domain template. */
+export function externalHostsFor(parent: Parent<unknown>, ingress: IngressConfig, components: ComponentName[]): ExternalHosts {
+  const render = (name: string) => renderDomain(ingress.domainTemplate, name, parent, ingress.domain);
+  const service = render(parent.metadata.name);
+  const byRole = Object.fromEntries(components.map((role) => [role, render(serviceName(parent, role))]));
+  return { service, components: byRole, valid: [service, ...Object.values(byRole)].every(isValidHost) };
+}
+
+/** The host of a component, or of the whole service. */
+export const hostOf = (hosts: ExternalHosts, role?: ComponentName): string => (role ? (hosts.components[role] ?? '') : hosts.service);
 
 /** The in-cluster URL of a role's Service. */
 export const internalUrl = (parent: Parent<unknown>, role: Role) => `http://${serviceHost(parent, role)}`;

@@ -1,8 +1,8 @@
-import type { HookConfig } from '../config.js';
-import { childMeta, labelValue, standardLabels, type KubeObject, type Parent } from '../kit/index.js';
-import { externalHost } from './hosts.js';
-import { ISVC_LABEL, routeName, SERVICE_PORT, serviceName, type Role } from './names.js';
-import type { ComponentName, InferenceServiceSpec } from './spec.js';
+import { childMeta, type KubeObject, type Parent } from '../kit/index.js';
+import type { GatewayConfig } from './config.js';
+import { hostOf, type ExternalHosts } from './hosts.js';
+import { exposureLabelsFor, routeName, SERVICE_PORT, serviceName, type Role } from './names.js';
+import { COMPONENTS, type ComponentName, type InferenceServiceSpec } from './spec.js';
 
 export const HTTPROUTE = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute' };
 /** KServe's explain path on the top-level host. */
@@ -20,37 +20,42 @@ export interface Backend {
  * everything else to the entry component) and `<n>-<component>` per component host. The
  * predictor's backends carry the canary weights.
  */
-export function httpRoutesFor(parent: Parent<InferenceServiceSpec>, config: HookConfig, predictor: Backend[]): KubeObject[] {
+export function httpRoutesFor(
+  parent: Parent<InferenceServiceSpec>,
+  gateway: GatewayConfig,
+  hosts: ExternalHosts,
+  entry: ComponentName,
+  predictor: Backend[],
+): KubeObject[] {
   const spec = parent.spec;
   const backendsOf = (role: ComponentName): Backend[] => (role === 'predictor' ? predictor : [{ role }]);
-  const entry: ComponentName = spec.transformer ? 'transformer' : 'predictor';
   const topRules = [
     ...(spec.explainer ? [ruleFor(parent, backendsOf('explainer'), spec.explainer.timeout, EXPLAIN_PATH)] : []),
     ruleFor(parent, backendsOf(entry), spec[entry]?.timeout),
   ];
-  const routes = [routeFor(parent, config, undefined, topRules)];
-  for (const role of ['predictor', 'transformer', 'explainer'] as const) {
+  const route = (role: ComponentName | undefined, rules: unknown[]) => routeFor(parent, gateway, hostOf(hosts, role), role, rules);
+  const routes = [route(undefined, topRules)];
+  for (const role of COMPONENTS) {
     const component = spec[role];
-    if (component) routes.push(routeFor(parent, config, role, [ruleFor(parent, backendsOf(role), component.timeout)]));
+    if (component) routes.push(route(role, [ruleFor(parent, backendsOf(role), component.timeout)]));
   }
   return routes;
 }
 
-function routeFor(parent: Parent<unknown>, config: HookConfig, role: ComponentName | undefined, rules: unknown[]): KubeObject {
-  const labels = { ...standardLabels({ name: 'kserve', instance: parent.metadata.name, component: role ?? 'ingress', partOf: 'inferenceservice' }), [ISVC_LABEL]: labelValue(parent.metadata.name) };
+function routeFor(parent: Parent<unknown>, gateway: GatewayConfig, host: string, role: ComponentName | undefined, rules: unknown[]): KubeObject {
   return {
     ...HTTPROUTE,
-    metadata: childMeta(parent, routeName(parent, role), labels),
+    metadata: childMeta(parent, routeName(parent, role), exposureLabelsFor(parent, role)),
     spec: {
-      parentRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', namespace: config.gateway.namespace, name: config.gateway.name }],
-      hostnames: [externalHost(parent, config, role)],
+      parentRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', namespace: gateway.namespace, name: gateway.name }],
+      hostnames: [host],
       rules,
     },
   };
 }
 
 function ruleFor(parent: Parent<unknown>, backends: Backend[], timeout: number | undefined, regex?: string) {
-  const namespace = parent.metadata.namespace ?? 'default';
+  const namespace = parent.metadata.namespace;
   return {
     matches: [regex ? { path: { type: 'RegularExpression', value: regex } } : { path: { type: 'PathPrefix', value: '/' } }],
     filters: [

@@ -42,6 +42,14 @@ export function labelsFor(p: AnyParent, role: Role): Record<string, string> {
   };
 }
 
+/** Labels of the Ingress and HTTPRoutes: the whole service's (`ingress`) or one component's. */
+export function exposureLabelsFor(p: AnyParent, role?: ComponentName): Record<string, string> {
+  return {
+    ...standardLabels({ name: 'kserve', instance: p.metadata.name, component: role ?? 'ingress', partOf: 'inferenceservice' }),
+    [ISVC_LABEL]: labelValue(p.metadata.name),
+  };
+}
+
 /** In-cluster host of a component's Service: `<svc>.<ns>.svc.cluster.local`. */
 export function serviceHost(p: AnyParent, role: Role): string {
   return `${serviceName(p, role)}.${p.metadata.namespace}.svc.cluster.local`;

@@ -1,5 +1,5 @@
 import type { V1EnvVar, V1Probe } from '@kubernetes/client-node';
-import type { ImageKey } from '../config.js';
+import type { ImageKey } from './config.js';
 import { HTTP_PORT } from './names.js';
 import type { ModelSpec } from './spec.js';
 

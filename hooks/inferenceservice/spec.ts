@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conditionSchema, quantity } from '../kit/index.js';
 import { storageUriProblem } from './storage.js';
 
 /*
@@ -7,8 +8,7 @@ import { storageUriProblem } from './storage.js';
  * so users' YAML applies unchanged and what we do not model is kept, not rejected.
  */
 
-const intOrString = z.union([z.number().int(), z.string()]);
-const quantities = z.record(z.string(), intOrString);
+const quantities = z.record(z.string(), quantity('500m or 1Gi'));
 
 const envVar = z.looseObject({ name: z.string() });
 const containerPort = z.looseObject({
@@ -74,7 +74,7 @@ type ComponentFields = z.infer<z.ZodObject<typeof componentFields>>;
 export type ComponentSpec = ComponentFields & Record<string, unknown>;
 export type PredictorSpec = ComponentSpec & Partial<Record<FrameworkKey, FrameworkSpec>> & { model?: ModelSpec };
 
-export const inferenceServiceSpecSchema = z
+export const inferenceserviceSpec = z
   .looseObject({
     predictor: predictorSchema,
     transformer: auxiliarySchema.optional(),
@@ -114,8 +114,16 @@ export const inferenceServiceSpecSchema = z
     }
   });
 
-export type InferenceServiceSpec = z.infer<typeof inferenceServiceSpecSchema>;
+export type InferenceServiceSpec = z.infer<typeof inferenceserviceSpec>;
 export type ComponentName = 'predictor' | 'transformer' | 'explainer';
+/** KServe's components, in the order it lists them. */
+export const COMPONENTS: readonly ComponentName[] = ['predictor', 'transformer', 'explainer'];
+
+/** The components this spec has, predictor first. */
+export const componentsOf = (spec: InferenceServiceSpec): ComponentName[] => COMPONENTS.filter((role) => spec[role] !== undefined);
+
+/** Where callers enter: the transformer when there is one (it calls the predictor), else the predictor. */
+export const entryComponentOf = (spec: InferenceServiceSpec): ComponentName => (spec.transformer ? 'transformer' : 'predictor');
 
 /** The model of a predictor given by a framework key or by `model`, normalised to `model`. */
 export function modelOf(p: PredictorSpec): ModelSpec | undefined {
@@ -137,19 +145,15 @@ export function scalingOf(c: ComponentSpec): { min: number; max: number; metric:
   return { min, max, metric, ...(target !== undefined ? { target } : {}), replicas: c.minReplicas ?? DEFAULT_MIN_REPLICAS };
 }
 
-const condition = z.looseObject({
-  type: z.string(),
-  status: z.string(),
-  reason: z.string().optional(),
-  message: z.string().optional(),
-  lastTransitionTime: z.string().optional(),
-});
+/** The kit's condition, loose and with any status, as KServe's own conditions may have been written. */
+const kserveCondition = conditionSchema.omit({ observedGeneration: true }).extend({ status: z.string() }).loose();
 
-export const inferenceServiceStatusSchema = z.looseObject({
+export const inferenceserviceStatus = z.looseObject({
   url: z.string().optional(),
   address: z.looseObject({ url: z.string().optional() }).optional(),
   components: z.record(z.string(), z.looseObject({ url: z.string().optional() })).optional(),
-  conditions: z.array(condition).optional(),
+  // KServe's conditions carry fields of their own (severity): kept, unlike the kit's schema.
+  conditions: z.array(kserveCondition).optional(),
   deploymentMode: z.string().optional(),
   modelStatus: z.looseObject({}).optional(),
   observedGeneration: z.number().int().optional(),

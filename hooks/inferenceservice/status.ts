@@ -3,25 +3,23 @@ import {
   conditionsFor,
   deploymentReadiness,
   findCondition,
+  fromReadiness,
   httpRouteReadiness,
   isRecord,
-  readyFrom,
-  type ConditionInput,
+  READY,
+  readyConditions,
+  type Cond,
   type KubeObject,
+  type ObservedCondition,
   type Readiness,
-  type SyncInput,
+  type StampInput,
 } from '../kit/index.js';
-import type { InferenceServiceSpec } from './spec.js';
+import { trafficOf } from './canary.js';
+import { hostOf, internalUrl } from './hosts.js';
+import { serviceName, STORAGE_SECRET_ANNOTATION, workloadName, type Role } from './names.js';
+import type { Input, Plan } from './plan.js';
+import { entryComponentOf, type ComponentName } from './spec.js';
 
-/*
- * Ready                       derived (kro): True when every one below is True
- * ├── PredictorReady          the predictor Deployment, judged as KServe judges it
- * ├── CanaryPredictorReady    (while a canary runs) the -canary Deployment
- * ├── TransformerReady        (with a transformer)
- * ├── ExplainerReady          (with an explainer)
- * └── IngressReady            the Ingress or HTTPRoutes exist / are accepted; True when cluster-local
- * CanaryTrafficSplit          (while a canary runs; not part of Ready) whether traffic is really split
- */
 export const PREDICTOR_READY = 'PredictorReady';
 export const CANARY_READY = 'CanaryPredictorReady';
 export const TRANSFORMER_READY = 'TransformerReady';
@@ -31,7 +29,27 @@ export const TRAFFIC_SPLIT = 'CanaryTrafficSplit';
 /** Informational, like TRAFFIC_SPLIT: a bucket may be public, so it does not block Ready. */
 export const STORAGE_SECRET_FOUND = 'StorageSecretFound';
 
-type Cond = { type?: string; status?: string; reason?: string; message?: string };
+/** Ready ← every component and the way in; the traffic split and the storage Secret are reported beside it. */
+export const conditionTree = readyConditions(
+  [
+    { type: PREDICTOR_READY, means: 'the predictor Deployment, judged as KServe judges it', reasons: { noRuntime: 'NoSupportingRuntime', unknownRuntime: 'RuntimeNotRecognized' } },
+    { type: CANARY_READY, means: '(while a canary runs) the -canary Deployment' },
+    { type: TRANSFORMER_READY, means: '(with a transformer) its Deployment' },
+    { type: EXPLAINER_READY, means: '(with an explainer) its Deployment' },
+    {
+      type: INGRESS_READY,
+      means: 'the Ingress exists or the HTTPRoutes are accepted; True when cluster-local',
+      reasons: { ingress: 'IngressCreated', routes: 'HTTPRoutesAccepted', clusterLocal: 'ClusterLocal', invalidHost: 'InvalidHost' },
+    },
+  ],
+  {
+    ready: { reason: 'InferenceServiceReady', message: 'every component is ready' },
+    informational: [
+      { type: STORAGE_SECRET_FOUND, means: 'the storage Secret exists', reasons: { found: 'StorageSecretFound', notFound: 'StorageSecretNotFound' } },
+      { type: TRAFFIC_SPLIT, means: '(while a canary runs) traffic is really split', reasons: { split: 'TrafficSplit', unavailable: 'TrafficSplitUnavailable' } },
+    ],
+  },
+);
 
 /**
  * A component's readiness from its Deployment, in KServe's order (PropagateRawStatus):
@@ -46,10 +64,10 @@ export function componentReadiness(d: KubeObject | undefined): Readiness {
   if ((typeof s.observedGeneration === 'number' ? s.observedGeneration : 0) < (d.metadata.generation ?? 0)) {
     return { status: 'Unknown', reason: 'RolloutPending', message: `Deployment ${name} has not observed its latest spec` };
   }
-  const of = (c: Cond | undefined, status: Readiness['status'], fallback: string): Readiness => ({ status, reason: c?.reason || fallback, message: c?.message ?? '' });
-  const available = findCondition<Cond>(s.conditions, 'Available');
-  const progressing = findCondition<Cond>(s.conditions, 'Progressing');
-  const failure = findCondition<Cond>(s.conditions, 'ReplicaFailure');
+  const of = (c: ObservedCondition | undefined, status: Readiness['status'], fallback: string): Readiness => ({ status, reason: c?.reason || fallback, message: c?.message ?? '' });
+  const available = findCondition(s.conditions, 'Available');
+  const progressing = findCondition(s.conditions, 'Progressing');
+  const failure = findCondition(s.conditions, 'ReplicaFailure');
   let r: Readiness = { status: 'Unknown', reason: 'DeploymentPending', message: `Deployment ${name} has reported no conditions yet` };
   if (available?.status === 'True') r = of(available, 'True', 'MinimumReplicasAvailable');
   if (progressing?.status === 'False' && progressing.message) r = of(progressing, 'False', 'ProgressDeadlineExceeded');
@@ -62,46 +80,110 @@ export function componentReadiness(d: KubeObject | undefined): Readiness {
   return r;
 }
 
-export const fromReadiness = (type: string, r: Readiness): ConditionInput => ({ type, ...r });
-
 /** IngressReady as KServe sets it in raw mode: True once the Ingress exists. */
-export function ingressCondition(ingress: KubeObject | undefined): ConditionInput {
+export function ingressCondition(ingress: KubeObject | undefined): Cond {
   return ingress
     ? condition.true(INGRESS_READY, 'IngressCreated', `Ingress ${ingress.metadata.name} exists`)
     : condition.unknown(INGRESS_READY, 'IngressNotFound', 'the Ingress has not been created yet');
 }
 
 /** IngressReady with Gateway API: every HTTPRoute accepted by its gateway (the least ready wins). */
-export function routesCondition(routes: Array<KubeObject | undefined>): ConditionInput {
+export function routesCondition(routes: Array<KubeObject | undefined>): Cond {
   const states = routes.map(httpRouteReadiness);
   const worst = states.find((r) => r.status === 'False') ?? states.find((r) => r.status === 'Unknown');
   return worst ? fromReadiness(INGRESS_READY, worst) : condition.true(INGRESS_READY, 'HTTPRoutesAccepted', `${routes.length} HTTPRoutes accepted`);
 }
 
-export interface StatusParts {
-  conditions: ConditionInput[];
-  /** Informational conditions, not part of Ready. */
-  notes?: ConditionInput[];
-  url?: string;
-  addressUrl: string;
-  components: Record<string, Record<string, unknown>>;
-  modelStatus?: Record<string, unknown>;
+/** The observed children the status is judged from. */
+export interface Observed {
+  deployments: Partial<Record<Role, KubeObject>>;
+  ingress: KubeObject | undefined;
+  routes: Array<KubeObject | undefined>;
 }
 
-export function statusFrom(input: SyncInput<InferenceServiceSpec>, parts: StatusParts): Record<string, unknown> {
-  const ready = readyFrom(parts.conditions, 'InferenceServiceReady', 'every component is ready');
+export function statusFrom(input: Input, plan: Plan, o: Observed): Record<string, unknown> {
+  const { parent, config } = input;
+  // The tree puts the conditions in order: the canary's comes after the predictor's.
+  const roles: Role[] = [...plan.components.map((c) => c.role), ...(plan.canary.canary ? ['canary' as const] : [])];
+  const readiness = new Map(roles.map((role) => [role, componentReadiness(o.deployments[role])]));
+  const byRole = (role: Role) => fromReadiness(READY_TYPE[role], readiness.get(role) as Readiness);
+  const decided = [...roles.map(byRole), exposureCondition(plan, o)];
+  if (plan.storageSecret) decided.push(storageSecretNote(input, plan.storageSecret.name, plan.storageSecret.object !== undefined));
+  if (plan.canary.canary) decided.push(trafficSplitNote(input, plan.canary.percent, plan.split));
+  const exposed = plan.exposure.kind !== 'none';
+  const urlOf = (role?: ComponentName) => (exposed ? `${config.ingress.urlScheme}://${hostOf(plan.hosts, role)}` : internalUrl(parent, role ?? plan.entry));
+  const components = Object.fromEntries(
+    plan.components.map(({ role }) => {
+      const traffic = role === 'predictor' && plan.split ? trafficOf(plan.canary, workloadName(parent, 'predictor'), workloadName(parent, 'canary')) : undefined;
+      return [role, { ...(readiness.get(role)?.status === 'True' ? { url: urlOf(role) } : {}), ...(traffic ? { traffic } : {}) }];
+    }),
+  );
   return {
-    ...(parts.url ? { url: parts.url } : {}),
-    address: { url: parts.addressUrl },
-    components: parts.components,
-    conditions: conditionsFor(input, [ready, ...parts.conditions, ...(parts.notes ?? [])]),
-    deploymentMode: 'RawDeployment',
-    ...(parts.modelStatus ? { modelStatus: parts.modelStatus } : {}),
+    ...(plan.exposure.kind === 'none' && plan.exposure.why === 'invalid-host' ? {} : { url: urlOf() }),
+    address: { url: internalUrl(parent, plan.entry) },
+    components,
+    conditions: conditionTree.summarise(input, decided).conditions,
+    deploymentMode: RAW_DEPLOYMENT,
+    modelStatus: modelStatusFrom(byRole('predictor'), o.deployments.predictor),
   };
 }
 
+const READY_TYPE: Record<Role, string> = { predictor: PREDICTOR_READY, canary: CANARY_READY, transformer: TRANSFORMER_READY, explainer: EXPLAINER_READY };
+const RAW_DEPLOYMENT = 'RawDeployment';
+
+function exposureCondition(plan: Plan, o: Observed): Cond {
+  if (plan.exposure.kind === 'ingress') return ingressCondition(o.ingress);
+  if (plan.exposure.kind === 'httproutes') return routesCondition(o.routes);
+  if (plan.exposure.why === 'cluster-local') return condition.true(INGRESS_READY, 'ClusterLocal', 'networking.kserve.io/visibility is cluster-local: served inside the cluster only');
+  return condition.false(INGRESS_READY, 'InvalidHost', `the domain template gives a host that is not a valid DNS name (${plan.hosts.service})`);
+}
+
+/**
+ * Metacontroller caches the customize answer per (uid, generation): an annotation added later
+ * reaches the hook only after the next spec change or within 20 minutes. Say so, rather than
+ * silently starting the storage initializer without credentials.
+ */
+function storageSecretNote(input: Input, name: string, found: boolean): Cond {
+  const ns = input.parent.metadata.namespace;
+  return found
+    ? condition.true(STORAGE_SECRET_FOUND, 'StorageSecretFound', `storage credentials from Secret ${name}`)
+    : condition.false(
+        STORAGE_SECRET_FOUND,
+        'StorageSecretNotFound',
+        `Secret ${name} (annotation ${STORAGE_SECRET_ANNOTATION}) was not found in ${ns}; the storage initializer runs without credentials. A Secret or annotation added after the last spec change is seen within 20 minutes, or at once on the next spec change`,
+      );
+}
+
+function trafficSplitNote(input: Input, percent: number, split: boolean): Cond {
+  const canary = serviceName(input.parent, 'canary');
+  if (split) return condition.true(TRAFFIC_SPLIT, 'TrafficSplit', `${percent}% of traffic to ${canary}, ${100 - percent}% to ${serviceName(input.parent, 'predictor')}`);
+  const why = input.parent.spec.transformer
+    ? `the transformer calls ${serviceName(input.parent, 'predictor')} directly, so no route can split its calls`
+    : 'it needs HTTPRoutes (the gateway-api variant): the Ingress sends all traffic to the stable predictor';
+  return condition.false(TRAFFIC_SPLIT, 'TrafficSplitUnavailable', `canaryTrafficPercent ${percent}: ${why}; the canary is reachable in the cluster at ${canary}`);
+}
+
+/** No runtime serves the model: PredictorReady says why (the children are kept as last applied). */
+export function noRuntimeStatus(input: Input, failure: { reason: string; message: string }): Record<string, unknown> {
+  const predictor = condition.false(PREDICTOR_READY, failure.reason, failure.message);
+  const previous = input.parent.status;
+  return {
+    ...(typeof previous.url === 'string' ? { url: previous.url } : {}),
+    address: { url: internalUrl(input.parent, entryComponentOf(input.parent.spec)) },
+    conditions: conditionTree.summarise(input, [predictor]).conditions,
+    deploymentMode: RAW_DEPLOYMENT,
+    modelStatus: modelStatusFrom(predictor),
+  };
+}
+
+/** ModelMesh mode belongs to ModelMesh's controller: Ready says so. */
+export function unsupportedModeStatus(input: StampInput): Record<string, unknown> {
+  const ready = condition.false(READY, 'UnsupportedDeploymentMode', 'deploymentMode ModelMesh is not served by modelhooks (raw deployments only); nothing was changed');
+  return { conditions: conditionsFor(input, [ready]), deploymentMode: 'ModelMesh' };
+}
+
 /** KServe's modelStatus, as far as a raw Deployment tells it. */
-export function modelStatusFrom(predictor: ConditionInput, deployment?: KubeObject): Record<string, unknown> {
+export function modelStatusFrom(predictor: Cond, deployment?: KubeObject): Record<string, unknown> {
   if (predictor.reason === 'NoSupportingRuntime' || predictor.reason === 'RuntimeNotRecognized') {
     return { transitionStatus: 'InvalidSpec', lastFailureInfo: { reason: predictor.reason, message: predictor.message } };
   }

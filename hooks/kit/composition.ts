@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import type { ConfigSchema } from './config.js';
 import type { ObjectIndex } from './observed.js';
-import type { KubeObject, Parent } from './types.js';
+import type { Composed, Parent } from './types.js';
 
 export type UpdateMethod = 'OnDelete' | 'Recreate' | 'InPlace' | 'RollingRecreate' | 'RollingInPlace';
 
@@ -73,12 +74,9 @@ export interface SyncInput<Spec, Config = unknown> {
 
 export interface SyncOutput {
   status: Record<string, unknown>;
-  children: KubeObject[];
+  /** Every desired child (typed builders' objects or kept wire objects): the kit orders them. */
+  children: Composed[];
   resyncAfterSeconds?: number;
-}
-
-export interface FinalizeOutput extends SyncOutput {
-  finalized: boolean;
 }
 
 export interface Composition<Spec = unknown, Config = unknown> {
@@ -87,6 +85,11 @@ export interface Composition<Spec = unknown, Config = unknown> {
   parent: ParentType;
   /** The single source of truth of the CRD's spec schema and of spec defaults. */
   spec: z.ZodType<Spec>;
+  /**
+   * The composition's settings: a zod schema over the environment with every default in it.
+   * The server parses every composition's at start; `sync` and `customize` get the result.
+   */
+  config?: ConfigSchema<Config>;
   /** Optional schema of the status, for the CRD (unknown fields are kept regardless). */
   status?: z.ZodType;
   children: ChildType[];
@@ -97,13 +100,12 @@ export interface Composition<Spec = unknown, Config = unknown> {
   resyncPeriodSeconds?: number;
   customize?(parent: Parent<Spec>, config: Config): RelatedRule[];
   sync(input: SyncInput<Spec, Config>): SyncOutput;
-  finalize?(input: SyncInput<Spec, Config>): FinalizeOutput;
   /** The status to report when the spec is invalid; defaults to the previous status. */
   invalidStatus?(previous: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** Lets a heterogeneous list of compositions be held together. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: sync and customize take each composition's own Spec and Config: unknown would reject them all
 export type AnyComposition<Config = any> = Composition<any, Config>;
 
 export function defineComposition<Spec, Config = unknown>(c: Composition<Spec, Config>): Composition<Spec, Config> {

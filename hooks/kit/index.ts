@@ -19,3 +19,4 @@ export * from './status-schema.js';
 export * from './security.js';
 export * from './quantity.js';
 export * from './run.js';
+export * from './config.js';

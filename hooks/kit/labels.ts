@@ -28,11 +28,11 @@ export function standardLabels(opts: {
 
 /** Metadata of a child: its name, the parent's namespace, labels and optional annotations. */
 export function childMeta(
-  parent: { metadata: ObjectMeta },
+  parent: { metadata: ObjectMeta & { namespace: string } },
   name: string,
   labels: Record<string, string>,
   annotations?: Record<string, string>,
 ): { name: string; namespace: string; labels: Record<string, string>; annotations?: Record<string, string> } {
-  const meta = { name, namespace: parent.metadata.namespace ?? 'default', labels };
+  const meta = { name, namespace: parent.metadata.namespace, labels };
   return annotations && Object.keys(annotations).length > 0 ? { ...meta, annotations } : meta;
 }

@@ -123,7 +123,6 @@ export function compositeControllerFor(c: AnyComposition, variant: VariantSelect
   });
   const hooks: Record<string, unknown> = { sync: { version: 'v2', webhook: webhook('sync') } };
   if (c.customize) hooks.customize = { version: 'v2', webhook: webhook('customize') };
-  if (c.finalize) hooks.finalize = { version: 'v2', webhook: webhook('finalize') };
   return {
     apiVersion: 'metacontroller.k8s.io/v1alpha1',
     kind: 'CompositeController',

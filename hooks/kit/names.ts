@@ -1,8 +1,11 @@
 import { shortHash } from './hash.js';
 
 export const MAX_NAME_LENGTH = 63;
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+/** The DNS rules of Kubernetes names, in one place (apimachinery's validation). */
+export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+/** Names of ConfigMaps, Secrets and most objects; dots allowed. The 253-character limit is checked apart. */
+export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
 export function isDns1123Label(name: string): boolean {
   return name.length <= MAX_NAME_LENGTH && DNS1123_LABEL.test(name);
@@ -11,6 +14,11 @@ export function isDns1123Label(name: string): boolean {
 /** Service names must also start with a letter (DNS-1035). */
 export function isDns1035Label(name: string): boolean {
   return name.length <= MAX_NAME_LENGTH && DNS1035_LABEL.test(name);
+}
+
+/** A host name: DNS-1123 labels of ≤63 characters, ≤253 in all. */
+export function isDns1123Host(host: string): boolean {
+  return host.length <= 253 && host.split('.').every(isDns1123Label);
 }
 
 export interface NameOptions {

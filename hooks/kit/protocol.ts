@@ -1,14 +1,16 @@
 import type { AnyComposition, ChildType, SyncInput, SyncOutput } from './composition.js';
-import { previousConditions, stampConditions, type ConditionInput } from './conditions.js';
+import { configFor, type CompositionConfigs } from './config.js';
+import { previousConditions, READY, stampConditions, type Cond } from './conditions.js';
 import { keepAll } from './keep.js';
 import { ObjectIndex } from './observed.js';
 import type { HookName, HookRequest } from './request.js';
-import { isRecord, type KubeObject, type Parent } from './types.js';
+import { composedFrom, isRecord, type Composed, type KubeObject, type Parent } from './types.js';
 
-export interface HookContext<Config> {
+export interface HookContext {
   /** RFC 3339 time of the call. */
   now: string;
-  config: Config;
+  /** Every composition's configuration by name; a composition missing from it gets its defaults. */
+  config?: CompositionConfigs;
 }
 
 /** A hook broke its own contract (a bug to fix, reported as 500, never as a deletion). */
@@ -17,44 +19,41 @@ export class HookContractError extends Error {
 }
 
 export const INVALID_SPEC = 'InvalidSpec';
+/** Where a parent without a namespace (a file given to `render`) is placed, as kubectl does. */
+export const DEFAULT_NAMESPACE = 'default';
 
 export function runHook<Config>(
   composition: AnyComposition<Config>,
   hook: HookName,
   request: HookRequest,
-  ctx: HookContext<Config>,
+  ctx: HookContext,
 ): Record<string, unknown> {
   if (hook === 'customize') return { relatedResources: runCustomize(composition, request, ctx) };
   const input = syncInput(composition, request, ctx);
   const parsed = composition.spec.safeParse(request.parent.spec ?? {});
   if (!parsed.success) return invalidSpecAnswer(composition, input, hook, formatIssues(parsed.error.issues));
   const typed = { ...input, parent: { ...input.parent, spec: parsed.data } };
-  if (hook === 'finalize') {
-    if (composition.finalize) {
-      const out = composition.finalize(typed);
-      return { ...answer(composition, typed, out), finalized: out.finalized };
-    }
-    // Children are owned and garbage-collected; finalizing keeps them until then.
-    return { status: input.parent.status, children: keepAll(input.observed.all()), finalized: true };
-  }
+  // No composition declares a finalize hook: children are owned and garbage-collected. An
+  // unexpected call keeps them until then and lets the parent go.
+  if (hook === 'finalize') return { status: input.parent.status, children: keepAll(input.observed.all()), finalized: true };
   return answer(composition, typed, composition.sync(typed));
 }
 
-function runCustomize<Config>(composition: AnyComposition<Config>, request: HookRequest, ctx: HookContext<Config>) {
+function runCustomize<Config>(composition: AnyComposition<Config>, request: HookRequest, ctx: HookContext) {
   if (!composition.customize) return [];
   const parsed = composition.spec.safeParse(request.parent.spec ?? {});
   // An invalid spec asks for nothing: the sync hook reports the problem and keeps children.
   if (!parsed.success) return [];
-  return composition.customize({ ...parentOf(request), spec: parsed.data }, ctx.config);
+  return composition.customize({ ...parentOf(request), spec: parsed.data }, configFor(composition, ctx.config));
 }
 
 export function syncInput<Config>(
   composition: AnyComposition<Config>,
   request: HookRequest,
-  ctx: HookContext<Config>,
+  ctx: HookContext,
 ): SyncInput<unknown, Config> {
   const parent = parentOf(request);
-  const namespace = parent.metadata.namespace as string;
+  const namespace = parent.metadata.namespace;
   const declared = declaredResources(request.controller);
   const types = [...composition.children, ...(composition.optionalChildren ?? [])];
   return {
@@ -68,7 +67,7 @@ export function syncInput<Config>(
       return declared.has(`${apiVersion}/${type.resource}`);
     },
     now: ctx.now,
-    config: ctx.config,
+    config: configFor(composition, ctx.config),
     finalizing: request.finalizing,
   };
 }
@@ -79,7 +78,7 @@ function parentOf(request: HookRequest): Parent<unknown> {
   return {
     apiVersion: p.apiVersion,
     kind: p.kind,
-    metadata: { ...p.metadata, namespace: p.metadata.namespace ?? 'default' },
+    metadata: { ...p.metadata, namespace: p.metadata.namespace ?? DEFAULT_NAMESPACE },
     spec: p.spec,
     status: isRecord(p.status) ? p.status : {},
   };
@@ -98,7 +97,8 @@ function declaredResources(controller: Record<string, unknown> | undefined): Set
 function answer<Config>(composition: AnyComposition<Config>, input: SyncInput<unknown, Config>, out: SyncOutput) {
   const namespace = input.parent.metadata.namespace;
   const types: ChildType[] = [...composition.children, ...(composition.optionalChildren ?? [])];
-  for (const child of out.children) {
+  const children = out.children.map(wireChild(composition.name));
+  for (const child of children) {
     const id = `${child.kind}/${child.metadata.name}`;
     if (!types.some((t) => t.apiVersion === child.apiVersion && t.kind === child.kind)) {
       throw new HookContractError(`${composition.name} emitted ${id} (${child.apiVersion}), a type it does not declare`);
@@ -110,9 +110,19 @@ function answer<Config>(composition: AnyComposition<Config>, input: SyncInput<un
       throw new HookContractError(`${composition.name} emitted ${id} outside the parent's namespace ${namespace}`);
     }
   }
-  const response: Record<string, unknown> = { status: out.status, children: sortChildren(out.children) };
+  const response: Record<string, unknown> = { status: out.status, children: sortChildren(children) };
   if (out.resyncAfterSeconds !== undefined) response.resyncAfterSeconds = out.resyncAfterSeconds;
   return response;
+}
+
+function wireChild(name: string) {
+  return (child: Composed): KubeObject => {
+    try {
+      return composedFrom(child);
+    } catch (e) {
+      throw new HookContractError(`${name}: ${(e as Error).message}`);
+    }
+  };
 }
 
 /** Children in a stable order (kind, then name) so answers, ETags and golden files are stable. */
@@ -135,9 +145,9 @@ function invalidSpecAnswer<Config>(
   const base = composition.invalidStatus ? composition.invalidStatus(previous) : { ...previous };
   delete base.observedGeneration;
   const before = previousConditions(previous);
-  const ready: ConditionInput = { type: 'Ready', status: 'False', reason: INVALID_SPEC, message };
+  const ready: Cond = { type: READY, status: 'False', reason: INVALID_SPEC, message };
   // The other conditions were not re-evaluated: they stay exactly as last reported.
-  const others = before.filter((c) => c.type !== 'Ready');
+  const others = before.filter((c) => c.type !== READY);
   base.conditions = [...stampConditions([ready], before, input.now, input.parent.metadata.generation), ...others];
   const response: Record<string, unknown> = { status: base, children: sortChildren(keepAll(input.observed.all())) };
   if (hook === 'finalize') response.finalized = true;

@@ -1,17 +1,11 @@
-import { findCondition, type ConditionStatus } from './conditions.js';
+import { findCondition, type Cond } from './conditions.js';
 import { isRecord, type KubeObject } from './types.js';
 
 /**
  * Three-valued readiness of one observed object: a missing object or field means
  * "not ready yet", never an exception.
  */
-export interface Readiness {
-  status: ConditionStatus;
-  reason: string;
-  message: string;
-}
-
-type Cond = { type?: string; status?: string; reason?: string; message?: string };
+export type Readiness = Omit<Cond, 'type'>;
 
 const unknown = (reason: string, message: string): Readiness => ({ status: 'Unknown', reason, message });
 const no = (reason: string, message: string): Readiness => ({ status: 'False', reason, message });
@@ -32,9 +26,9 @@ export function deploymentReadiness(d: KubeObject | undefined): Readiness {
   const s = statusOf(d);
   const generation = d.metadata.generation ?? 0;
   if (num(s.observedGeneration) < generation) return unknown('RolloutPending', `Deployment ${name} has not observed its latest spec`);
-  const failure = findCondition<Cond>(s.conditions, 'ReplicaFailure');
+  const failure = findCondition(s.conditions, 'ReplicaFailure');
   if (failure?.status === 'True') return no(failure.reason ?? 'ReplicaFailure', failure.message ?? `Deployment ${name} cannot create pods`);
-  const progressing = findCondition<Cond>(s.conditions, 'Progressing');
+  const progressing = findCondition(s.conditions, 'Progressing');
   if (progressing?.status === 'False') return no(progressing.reason ?? 'ProgressDeadlineExceeded', progressing.message ?? `Deployment ${name} stopped progressing`);
   const spec = isRecord(d.spec) ? d.spec : {};
   const wanted = typeof spec.replicas === 'number' ? spec.replicas : 1;
@@ -44,7 +38,7 @@ export function deploymentReadiness(d: KubeObject | undefined): Readiness {
   if (updated < wanted || total > updated || available < updated) {
     return unknown('RolloutInProgress', `Deployment ${name}: ${available}/${wanted} replicas available, ${updated} updated`);
   }
-  const availableCond = findCondition<Cond>(s.conditions, 'Available');
+  const availableCond = findCondition(s.conditions, 'Available');
   if (availableCond?.status === 'False') return no(availableCond.reason ?? 'MinimumReplicasUnavailable', availableCond.message ?? `Deployment ${name} is not available`);
   return yes('MinimumReplicasAvailable', `Deployment ${name}: ${available}/${wanted} replicas available`);
 }
@@ -55,9 +49,9 @@ export type JobState = 'Succeeded' | 'Failed' | 'Running' | 'Missing';
 export function jobState(job: KubeObject | undefined): { state: JobState; reason: string; message: string } {
   if (!job) return { state: 'Missing', reason: 'JobNotFound', message: 'the Job has not been created yet' };
   const s = statusOf(job);
-  const failed = findCondition<Cond>(s.conditions, 'Failed');
+  const failed = findCondition(s.conditions, 'Failed');
   if (failed?.status === 'True') return { state: 'Failed', reason: failed.reason ?? 'Failed', message: failed.message ?? '' };
-  const complete = findCondition<Cond>(s.conditions, 'Complete');
+  const complete = findCondition(s.conditions, 'Complete');
   if (complete?.status === 'True' || (num(s.succeeded) > 0 && !s.active)) {
     return { state: 'Succeeded', reason: 'Completed', message: `Job ${job.metadata.name} completed` };
   }
@@ -80,22 +74,13 @@ export function routeReadiness(route: KubeObject | undefined): Readiness {
   const ingress = statusOf(route).ingress;
   const entries = Array.isArray(ingress) ? ingress.filter(isRecord) : [];
   for (const entry of entries) {
-    const admitted = findCondition<Cond>(entry.conditions, 'Admitted');
+    const admitted = findCondition(entry.conditions, 'Admitted');
     if (admitted?.status === 'True') return yes('RouteAdmitted', `Route ${route.metadata.name} admitted as ${String(entry.host ?? '')}`);
     if (admitted?.status === 'False') return no(admitted.reason ?? 'RouteNotAdmitted', admitted.message ?? '');
   }
   return unknown('RouteNotAdmitted', `Route ${route.metadata.name} has not been admitted by a router yet`);
 }
 
-/** An Ingress is ready once its controller published a load-balancer address. */
-export function ingressReadiness(ingress: KubeObject | undefined): Readiness {
-  if (!ingress) return unknown('IngressNotFound', 'the Ingress has not been created yet');
-  const lb = statusOf(ingress).loadBalancer;
-  const entries = isRecord(lb) && Array.isArray(lb.ingress) ? lb.ingress : [];
-  return entries.length > 0
-    ? yes('IngressReady', `Ingress ${ingress.metadata.name} has an address`)
-    : unknown('IngressPending', `Ingress ${ingress.metadata.name} has no address yet`);
-}
 
 /** An HTTPRoute is ready when every parent gateway Accepted it and resolved its refs. */
 export function httpRouteReadiness(route: KubeObject | undefined): Readiness {
@@ -105,23 +90,10 @@ export function httpRouteReadiness(route: KubeObject | undefined): Readiness {
   if (entries.length === 0) return unknown('HTTPRouteNotAccepted', `HTTPRoute ${route.metadata.name} has no gateway status yet`);
   for (const p of entries) {
     for (const type of ['Accepted', 'ResolvedRefs']) {
-      const c = findCondition<Cond>(p.conditions, type);
+      const c = findCondition(p.conditions, type);
       if (c?.status === 'False') return no(c.reason ?? `Not${type}`, c.message ?? '');
       if (c?.status !== 'True') return unknown(`Not${type}`, `HTTPRoute ${route.metadata.name}: ${type} not reported yet`);
     }
   }
   return yes('HTTPRouteAccepted', `HTTPRoute ${route.metadata.name} accepted`);
-}
-
-/** An HPA is ready when it is able to scale (AbleToScale and ScalingActive not False). */
-export function hpaReadiness(hpa: KubeObject | undefined): Readiness {
-  if (!hpa) return unknown('HPANotFound', 'the HorizontalPodAutoscaler has not been created yet');
-  const s = statusOf(hpa);
-  for (const type of ['AbleToScale', 'ScalingActive']) {
-    const c = findCondition<Cond>(s.conditions, type);
-    if (c?.status === 'False') return no(c.reason ?? type, c.message ?? '');
-  }
-  return findCondition<Cond>(s.conditions, 'AbleToScale')
-    ? yes('AbleToScale', `HorizontalPodAutoscaler ${hpa.metadata.name} is active`)
-    : unknown('HPAPending', `HorizontalPodAutoscaler ${hpa.metadata.name} has not reported yet`);
 }

@@ -49,7 +49,7 @@ export function runOverWire<Config>(
   composition: AnyComposition<Config>,
   hook: HookName,
   options: WireRequestOptions,
-  ctx: HookContext<Config>,
+  ctx: HookContext,
 ): Record<string, unknown> {
   const body: unknown = JSON.parse(JSON.stringify(syncRequest(composition, options)));
   const answer = runHook(composition, hook, parseHookRequest(body), ctx);

@@ -25,7 +25,8 @@ export interface ObjectMeta {
 export interface Parent<Spec> {
   apiVersion: string;
   kind: string;
-  metadata: ObjectMeta;
+  /** The namespace is always set: the kit fills in `default` when a request has none. */
+  metadata: ObjectMeta & { namespace: string };
   spec: Spec;
   /** The status Metacontroller last stored: our previous answer plus observedGeneration. */
   status: Record<string, unknown>;
@@ -36,9 +37,22 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Builders return `@kubernetes/client-node` types, where every field is optional; the kit
- * routes children by apiVersion, kind and name. This is the one place that bridges the two.
+ * What a builder returns: a `@kubernetes/client-node` object (`V1Deployment`…, where every
+ * field is optional) or an object already on the wire. `composedFrom` is the one bridge.
  */
-export function asChild(obj: { apiVersion?: string; kind?: string; metadata?: { name?: string } }): KubeObject {
-  return obj as unknown as KubeObject;
+export interface Composed {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string };
+}
+
+/**
+ * The wire object of a typed one, as function-sdk-go's `composed.From`: checks that it
+ * names its type and itself, which every Kubernetes object must.
+ */
+export function composedFrom(obj: Composed): KubeObject {
+  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string' || typeof obj.metadata?.name !== 'string') {
+    throw new TypeError(`a child needs apiVersion, kind and metadata.name (got ${obj.kind ?? '?'}/${obj.metadata?.name ?? '?'})`);
+  }
+  return obj as KubeObject;
 }

@@ -1,5 +1,5 @@
 import type { V1Deployment } from '@kubernetes/client-node';
-import { childMeta, restrictedContainer, restrictedPod, type KubeObject, type Parent } from '../kit/index.js';
+import { childMeta, restrictedContainer, restrictedPod, type Parent } from '../kit/index.js';
 import {
   COMPONENT_SERVER,
   GRPC_PORT,
@@ -9,11 +9,9 @@ import {
   deploymentName,
   labelsFor,
   pvcName,
-  serverSelector,
+  selectorFor,
 } from './names.js';
 import type { MLModelSpec } from './spec.js';
-
-export type Deployment = V1Deployment & KubeObject;
 
 /** The official image runs as root but needs nothing of it; the model files belong to this user. */
 const SERVER_USER = 1000;
@@ -23,7 +21,7 @@ const SERVER_USER = 1000;
  * read-only. A new hash rolls the pods one at a time with a surge (never below the
  * wanted replicas), so a model update has no downtime.
  */
-export function deploymentFor(parent: Parent<MLModelSpec>, servingHash: string, image: string): Deployment {
+export function deploymentFor(parent: Parent<MLModelSpec>, servingHash: string, image: string): V1Deployment {
   const labels = labelsFor(parent, COMPONENT_SERVER);
   const modelName = parent.metadata.name;
   return {
@@ -32,7 +30,7 @@ export function deploymentFor(parent: Parent<MLModelSpec>, servingHash: string, 
     metadata: childMeta(parent, deploymentName(parent), labels),
     spec: {
       replicas: parent.spec.replicas,
-      selector: { matchLabels: serverSelector(parent) },
+      selector: { matchLabels: selectorFor(parent) },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
       template: {
         metadata: { labels },

@@ -1,5 +1,5 @@
-import { defineComposition, type KubeObject } from '../kit/index.js';
-import type { HookConfig } from '../config.js';
+import { defineComposition, type Composed } from '../kit/index.js';
+import { mlmodelConfig, type MLModelConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { jobFor } from './job.js';
 import { decide, rememberedFrom } from './lifecycle.js';
@@ -14,7 +14,7 @@ import { invalidStatus, mlmodelStatus, statusFrom } from './status.js';
  * serves it with TensorFlow Serving. The lifecycle is a pure function of the observed
  * children and the previous status (see lifecycle.ts).
  */
-export const mlmodel = defineComposition<MLModelSpec, HookConfig>({
+export const mlmodel = defineComposition<MLModelSpec, MLModelConfig>({
   name: 'mlmodel',
   parent: {
     group: 'oda.tmforum.org.oda.tmforum.org',
@@ -29,6 +29,7 @@ export const mlmodel = defineComposition<MLModelSpec, HookConfig>({
     ],
   },
   spec: mlmodelSpec,
+  config: mlmodelConfig,
   status: mlmodelStatus,
   children: [
     // Claims and Jobs are immutable once made: never updated in place.
@@ -58,7 +59,7 @@ export const mlmodel = defineComposition<MLModelSpec, HookConfig>({
     const status = statusFrom(input, decision);
 
     // Desired: the claim always; the Job while wanted (Jobs of other URLs are dropped); the server once a model is there.
-    const children: KubeObject[] = [pvcFor(parent)];
+    const children: Composed[] = [pvcFor(parent)];
     if (decision.runJob) {
       const keep = decision.servingHash === hash ? undefined : decision.servingHash;
       children.push(jobFor(parent, hash, keep, parent.spec.downloadImage ?? config.images['model-downloader']));

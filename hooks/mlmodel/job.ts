@@ -1,13 +1,11 @@
 import type { V1Job } from '@kubernetes/client-node';
-import { childMeta, restrictedContainer, restrictedPod, type KubeObject, type Parent } from '../kit/index.js';
+import { childMeta, restrictedContainer, restrictedPod, type Parent } from '../kit/index.js';
 import { DOWNLOAD_SCRIPT } from './download-script.js';
 import { COMPONENT_DOWNLOAD, DOWNLOAD_MOUNT, MODEL_VOLUME, jobName, labelsFor, pvcName } from './names.js';
 import type { MLModelSpec } from './spec.js';
 
-export type Job = V1Job & KubeObject;
-
 export const MODEL_HASH_LABEL = 'modelhooks.dev/model-hash';
-/** Three retries, as COMPOSITIONS.md §3 says; an hour covers a multi-GB model on a slow link. */
+/** Three retries; an hour covers a multi-GB model on a slow link. */
 export const BACKOFF_LIMIT = 3;
 export const ACTIVE_DEADLINE_SECONDS = 3600;
 /** The downloader runs as any user; the claim is made writable for this group through fsGroup. */
@@ -18,7 +16,7 @@ const DOWNLOAD_USER = 1000;
  * template never changes once created (Jobs are immutable and declared OnDelete), and
  * `keepHash` is the model still served, which the Job must not remove.
  */
-export function jobFor(parent: Parent<MLModelSpec>, hash: string, keepHash: string | undefined, image: string): Job {
+export function jobFor(parent: Parent<MLModelSpec>, hash: string, keepHash: string | undefined, image: string): V1Job {
   const labels = { ...labelsFor(parent, COMPONENT_DOWNLOAD), [MODEL_HASH_LABEL]: hash };
   return {
     apiVersion: 'batch/v1',

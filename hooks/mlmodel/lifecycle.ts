@@ -1,10 +1,11 @@
 import {
   condition,
   deploymentReadiness,
+  fromReadiness,
   isRecord,
   jobState,
   pvcReadiness,
-  type ConditionInput,
+  type Cond,
   type KubeObject,
 } from '../kit/index.js';
 import { SERVER_MOUNT } from './names.js';
@@ -48,7 +49,7 @@ export interface Decision {
   failedJob: string | undefined;
   /** Whether the current URL's Job is wanted (running, kept after success or failure, or to be created). */
   runJob: boolean;
-  conditions: { storage: ConditionInput; download: ConditionInput; deployment: ConditionInput };
+  conditions: { storage: Cond; download: Cond; deployment: Cond };
 }
 
 const HASH = /^[0-9a-f]{8}$/;
@@ -73,7 +74,7 @@ export function decide(o: Observation): Decision {
   const failed = !downloaded && (job.state === 'Failed' || (job.state === 'Missing' && o.previous.failedJob === o.jobName));
   const servingHash = downloaded ? o.hash : (o.previous.downloadedHash ?? served);
   const conditions = {
-    storage: { type: STORAGE_READY, ...pvcReadiness(o.pvc) },
+    storage: fromReadiness(STORAGE_READY, pvcReadiness(o.pvc)),
     download: downloadCondition(o, downloaded, failed, job.reason),
     deployment: deploymentCondition(o.deployment, servingHash),
   };
@@ -102,7 +103,7 @@ function phaseOf(o: Observation, c: Decision['conditions'], downloaded: boolean,
   return { phase: 'Downloading' as const, message: c.download.message };
 }
 
-function downloadCondition(o: Observation, downloaded: boolean, failed: boolean, jobReason: string): ConditionInput {
+function downloadCondition(o: Observation, downloaded: boolean, failed: boolean, jobReason: string): Cond {
   if (downloaded) return condition.true(MODEL_DOWNLOADED, 'ModelDownloaded', `model ${o.hash} was downloaded from ${o.modelURL}`);
   if (failed) {
     // A failed Job removed by hand leaves its reason only in the status we wrote before.
@@ -114,12 +115,12 @@ function downloadCondition(o: Observation, downloaded: boolean, failed: boolean,
 }
 
 /** Available is not enough: the Deployment must also run the model the status says it serves. */
-function deploymentCondition(deployment: KubeObject | undefined, servingHash: string | undefined): ConditionInput {
+function deploymentCondition(deployment: KubeObject | undefined, servingHash: string | undefined): Cond {
   if (!servingHash) return condition.unknown(DEPLOYMENT_READY, 'WaitingForModel', 'the model server starts once the model is downloaded');
   if (deployment && servedPathOf(deployment) !== `${SERVER_MOUNT}/${servingHash}`) {
     return condition.unknown(DEPLOYMENT_READY, 'RolloutPending', `Deployment ${deployment.metadata.name} is moving to model ${servingHash}`);
   }
-  return { type: DEPLOYMENT_READY, ...deploymentReadiness(deployment) };
+  return fromReadiness(DEPLOYMENT_READY, deploymentReadiness(deployment));
 }
 
 /** The model hash an observed Deployment serves, from its `--model_base_path`. */

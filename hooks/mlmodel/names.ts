@@ -1,4 +1,4 @@
-import { childName, shortHash, standardLabels, type ObjectMeta } from '../kit/index.js';
+import { childName, shortHash, standardLabels, type ObjectMeta, type Parent } from '../kit/index.js';
 
 type Named = { metadata: ObjectMeta };
 
@@ -27,8 +27,8 @@ export const deploymentName = (p: Named): string => childName([p.metadata.name, 
 export const serviceName = (p: Named): string => childName([p.metadata.name, 'service'], { dns1035: true });
 
 /** `<service>.<ns>.svc.cluster.local:8501`: the REST endpoint the original promised. */
-export function serviceEndpoint(p: Named): string {
-  return `${serviceName(p)}.${p.metadata.namespace ?? 'default'}.svc.cluster.local:${REST_PORT}`;
+export function serviceEndpoint(p: Parent<unknown>): string {
+  return `${serviceName(p)}.${p.metadata.namespace}.svc.cluster.local:${REST_PORT}`;
 }
 
 /** The parent's name as a label value; a name too long for one is shortened with a hash, so two never collide. */
@@ -39,6 +39,6 @@ export function labelsFor(p: Named, component: string): Record<string, string> {
 }
 
 /** The server Deployment's selector: immutable, so only labels that never change. */
-export function serverSelector(p: Named): Record<string, string> {
+export function selectorFor(p: Named): Record<string, string> {
   return { 'app.kubernetes.io/instance': instanceOf(p), 'app.kubernetes.io/component': COMPONENT_SERVER };
 }

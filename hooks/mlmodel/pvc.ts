@@ -1,12 +1,10 @@
 import type { V1PersistentVolumeClaim } from '@kubernetes/client-node';
-import { childMeta, type KubeObject, type Parent } from '../kit/index.js';
+import { childMeta, type Parent } from '../kit/index.js';
 import { COMPONENT_STORAGE, labelsFor, pvcName } from './names.js';
 import type { MLModelSpec } from './spec.js';
 
-export type PersistentVolumeClaim = V1PersistentVolumeClaim & KubeObject;
-
 /** PVC `<n>-pvc` (ReadWriteOnce, `storageSize`): the download Job writes it, the server reads it. */
-export function pvcFor(parent: Parent<MLModelSpec>): PersistentVolumeClaim {
+export function pvcFor(parent: Parent<MLModelSpec>): V1PersistentVolumeClaim {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',

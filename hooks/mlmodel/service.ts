@@ -1,19 +1,17 @@
 import type { V1Service } from '@kubernetes/client-node';
-import { childMeta, type KubeObject, type Parent } from '../kit/index.js';
-import { COMPONENT_SERVER, GRPC_PORT, REST_PORT, labelsFor, serverSelector, serviceName } from './names.js';
+import { childMeta, type Parent } from '../kit/index.js';
+import { COMPONENT_SERVER, GRPC_PORT, REST_PORT, labelsFor, selectorFor, serviceName } from './names.js';
 import type { MLModelSpec } from './spec.js';
 
-export type Service = V1Service & KubeObject;
-
 /** Service `<n>-service` (when `expose`): the endpoint the original put in its status but never created. */
-export function serviceFor(parent: Parent<MLModelSpec>): Service {
+export function serviceFor(parent: Parent<MLModelSpec>): V1Service {
   return {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: childMeta(parent, serviceName(parent), labelsFor(parent, COMPONENT_SERVER)),
     spec: {
       type: 'ClusterIP',
-      selector: serverSelector(parent),
+      selector: selectorFor(parent),
       ports: [
         { name: 'http', port: REST_PORT, targetPort: 'http', protocol: 'TCP' },
         { name: 'grpc', port: GRPC_PORT, targetPort: 'grpc', protocol: 'TCP' },

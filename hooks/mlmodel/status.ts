@@ -1,15 +1,19 @@
 import { z } from 'zod';
-import { conditionsFor, conditionsSchema, readyFrom, type Parent } from '../kit/index.js';
-import { PHASES, type Decision } from './lifecycle.js';
+import { conditionsSchema, readyConditions, type Parent, type StampInput } from '../kit/index.js';
+import { DEPLOYMENT_READY, MODEL_DOWNLOADED, PHASES, STORAGE_READY, type Decision } from './lifecycle.js';
 import { serviceEndpoint } from './names.js';
 import type { MLModelSpec } from './spec.js';
 
-/*
- * Ready
- * ├── StorageReady      PVC <n>-pvc is Bound
- * ├── ModelDownloaded   the current modelURL was downloaded (Job succeeded, or remembered)
- * └── DeploymentReady   <n>-server serves that model and is available
- */
+/** Ready ← the claim, the download into it, the server reading it. The phase comes from the lifecycle. */
+export const conditionTree = readyConditions([
+  { type: STORAGE_READY, means: 'PVC <n>-pvc is Bound' },
+  {
+    type: MODEL_DOWNLOADED,
+    means: 'the current modelURL was downloaded (Job succeeded, or remembered)',
+    reasons: { downloaded: 'ModelDownloaded', failed: 'DownloadFailed', downloading: 'Downloading' },
+  },
+  { type: DEPLOYMENT_READY, means: '<n>-server serves that model and is available', reasons: { waiting: 'WaitingForModel', moving: 'RolloutPending' } },
+]);
 
 /** The original status (phase, message, serviceEndpoint, observedGeneration) plus what the lifecycle remembers. */
 export const mlmodelStatus = z.object({
@@ -23,14 +27,14 @@ export const mlmodelStatus = z.object({
   conditions: conditionsSchema.optional(),
 });
 
-export function statusFrom(input: { parent: Parent<MLModelSpec>; now: string }, d: Decision): Record<string, unknown> {
+export function statusFrom(input: StampInput & { parent: Parent<MLModelSpec> }, d: Decision): Record<string, unknown> {
   const { storage, download, deployment } = d.conditions;
   const status: Record<string, unknown> = { phase: d.phase, message: d.message };
   if (input.parent.spec.expose && d.servingHash) status.serviceEndpoint = serviceEndpoint(input.parent);
   if (d.downloadedHash) status.downloadedHash = d.downloadedHash;
   if (d.failedHash) status.failedHash = d.failedHash;
   if (d.failedJob) status.failedJob = d.failedJob;
-  status.conditions = conditionsFor(input, [readyFrom([storage, download, deployment]), storage, download, deployment]);
+  status.conditions = conditionTree.summarise(input, [storage, download, deployment]).conditions;
   return status;
 }
 

@@ -1,5 +1,5 @@
 import type { V1Container, V1Deployment, V1EnvVar, V1Probe, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
-import { childMeta, restrictedContainer, restrictedPod, type KubeObject, type Parent } from '../kit/index.js';
+import { childMeta, restrictedContainer, restrictedPod, type Parent } from '../kit/index.js';
 import type { ModelsFile } from './models-file.js';
 import {
   CONFIG_CHECKSUM_ANNOTATION,
@@ -12,15 +12,13 @@ import {
 } from './names.js';
 import { joinPath, type TfservSpec } from './spec.js';
 
-export type Deployment = V1Deployment & KubeObject;
-
 /** The official image runs as root but needs nothing of it: any unprivileged user serves. */
 const UNPRIVILEGED_USER = 1000;
 /** Seconds between two reads of the models file by the server (the original never re-read it). */
 export const CONFIG_POLL_SECONDS = 60;
 
 /** Deployment `<n>`: TensorFlow Serving reading the models file from the spec's ConfigMap. */
-export function deploymentFor(parent: Parent<TfservSpec>, image: string, models: ModelsFile): Deployment {
+export function deploymentFor(parent: Parent<TfservSpec>, image: string, models: ModelsFile): V1Deployment {
   const labels = labelsFor(parent, 'server');
   return {
     apiVersion: 'apps/v1',

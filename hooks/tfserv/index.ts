@@ -1,5 +1,5 @@
-import { defineComposition, lastApplied, type KubeObject, type RelatedRule } from '../kit/index.js';
-import type { HookConfig } from '../config.js';
+import { defineComposition, lastApplied, readyJsonPath, type Composed, type RelatedRule } from '../kit/index.js';
+import { tfservConfig, type TfservConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { modelsFileOf } from './models-file.js';
 import { deploymentName, serviceName } from './names.js';
@@ -11,7 +11,7 @@ import { configMapCondition, statusFrom, tfservStatus } from './status.js';
  * Tfserv (servapi.dev-state.com/v1alpha1): TensorFlow Serving configured by a models file
  * in a ConfigMap. Replaces the dev-state Go operator; its YAML applies unchanged.
  */
-export const tfserv = defineComposition<TfservSpec, HookConfig>({
+export const tfserv = defineComposition<TfservSpec, TfservConfig>({
   name: 'tfserv',
   parent: {
     group: 'servapi.dev-state.com',
@@ -23,10 +23,11 @@ export const tfserv = defineComposition<TfservSpec, HookConfig>({
     printerColumns: [
       { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas', description: 'Desired replicas' },
       { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas', description: 'Ready replicas' },
-      { name: 'Status', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason', description: 'Why Ready is what it is' },
+      { name: 'Status', type: 'string', jsonPath: readyJsonPath('reason'), description: 'Why Ready is what it is' },
     ],
   },
   spec: tfservSpec,
+  config: tfservConfig,
   status: tfservStatus,
   children: [
     { apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments' },
@@ -52,7 +53,7 @@ export const tfserv = defineComposition<TfservSpec, HookConfig>({
 
     // Desired: without the models file no Deployment is created, and a running one is kept as it was.
     const image = parent.spec.image ?? input.config.images['tensorflow-serving'];
-    const deployment: KubeObject | undefined = models
+    const deployment: Composed | undefined = models
       ? deploymentFor(parent, image, models)
       : observedDeployment && lastApplied(observedDeployment);
     const children = [serviceFor(parent), ...(deployment ? [deployment] : [])];

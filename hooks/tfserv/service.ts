@@ -1,12 +1,10 @@
 import type { V1Service } from '@kubernetes/client-node';
-import { childMeta, type KubeObject, type Parent } from '../kit/index.js';
+import { childMeta, type Parent } from '../kit/index.js';
 import { labelsFor, selectorFor, serviceName } from './names.js';
 import type { TfservSpec } from './spec.js';
 
-export type Service = V1Service & KubeObject;
-
 /** Service `<n>-service`: ports `rest` and `grpc` of the pods labelled `tfsName: <n>`. */
-export function serviceFor(parent: Parent<TfservSpec>): Service {
+export function serviceFor(parent: Parent<TfservSpec>): V1Service {
   const { spec } = parent;
   return {
     apiVersion: 'v1',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { quantity as quantityOf } from '../kit/index.js';
+import { DNS1123_SUBDOMAIN, quantity as quantityOf } from '../kit/index.js';
 
 const quantity = quantityOf('500m or 1Gi');
 
@@ -30,7 +30,7 @@ export const tfservSpec = z
     replicas: z.number().int().min(0).default(1).describe('Number of pod replicas.'),
     configMap: z
       .string()
-      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'the name of a ConfigMap')
+      .regex(DNS1123_SUBDOMAIN, 'the name of a ConfigMap')
       .max(253)
       // The original operator always mounted this ConfigMap: its users' YAML may not name one.
       .default('tf-serving-models-config')
@@ -49,7 +49,7 @@ export const tfservSpec = z
     secretFileLocation: directory('Directory where the Secret is mounted; without it no Secret is mounted.').optional(),
     secretName: z
       .string()
-      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'the name of a Secret')
+      .regex(DNS1123_SUBDOMAIN, 'the name of a Secret')
       .max(253)
       .default('tfs-secret')
       .describe('Secret mounted at secretFileLocation (the original always used tfs-secret).'),

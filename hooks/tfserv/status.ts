@@ -2,26 +2,32 @@ import type { V1ObjectReference } from '@kubernetes/client-node';
 import { z } from 'zod';
 import {
   condition,
-  conditionsFor,
+  conditionsSchema,
   deploymentReadiness,
+  fromReadiness,
   isRecord,
-  readyFrom,
-  type ConditionInput,
+  readyConditions,
+  type Cond,
   type KubeObject,
   type Parent,
-  conditionsSchema,
+  type StampInput,
 } from '../kit/index.js';
 import type { TfservSpec } from './spec.js';
 
-/*
- * Ready
- * ├── ConfigMapFound    the spec's ConfigMap exists and holds the models file
- * └── DeploymentReady   Deployment <n> rolled out and available
- */
 export const CONFIG_MAP_FOUND = 'ConfigMapFound';
 export const DEPLOYMENT_READY = 'DeploymentReady';
 export const CONFIG_MAP_MISSING = 'ConfigMapMissing';
 export const CONFIG_FILE_MISSING = 'ConfigFileMissing';
+
+/** Ready ← the models file, then the server that reads it. */
+export const conditionTree = readyConditions([
+  {
+    type: CONFIG_MAP_FOUND,
+    means: "the spec's ConfigMap exists and holds the models file",
+    reasons: { found: CONFIG_MAP_FOUND, configMapMissing: CONFIG_MAP_MISSING, configFileMissing: CONFIG_FILE_MISSING },
+  },
+  { type: DEPLOYMENT_READY, means: 'Deployment <n> rolled out and available' },
+]);
 
 const objectReference = z.object({
   apiVersion: z.string().optional(),
@@ -40,28 +46,27 @@ export const tfservStatus = z.object({
 });
 
 /** Whether the ConfigMap was found and holds the models file: the reason says which of the two failed. */
-export function configMapCondition(parent: Parent<TfservSpec>, configMap: KubeObject | undefined, hasFile: boolean): ConditionInput {
+export function configMapCondition(parent: Parent<TfservSpec>, configMap: KubeObject | undefined, hasFile: boolean): Cond {
   const { configMap: name, configFileName } = parent.spec;
-  const ns = parent.metadata.namespace ?? 'default';
+  const ns = parent.metadata.namespace;
   if (!configMap) return condition.false(CONFIG_MAP_FOUND, CONFIG_MAP_MISSING, `ConfigMap ${name} not found in namespace ${ns}`);
   if (!hasFile) return condition.false(CONFIG_MAP_FOUND, CONFIG_FILE_MISSING, `ConfigMap ${name} in namespace ${ns} has no key ${configFileName}`);
-  return condition.true(CONFIG_MAP_FOUND, 'ConfigMapFound', `ConfigMap ${name} holds ${configFileName}`);
+  return condition.true(CONFIG_MAP_FOUND, CONFIG_MAP_FOUND, `ConfigMap ${name} holds ${configFileName}`);
 }
 
 export function statusFrom(
-  input: { parent: Parent<TfservSpec>; now: string },
-  configMapFound: ConditionInput,
+  input: StampInput,
+  configMapFound: Cond,
   deployment: KubeObject | undefined,
   service: KubeObject | undefined,
 ): Record<string, unknown> {
-  const rollout = deploymentReadiness(deployment);
-  const deploymentReady: ConditionInput = { type: DEPLOYMENT_READY, ...rollout };
+  const { conditions } = conditionTree.summarise(input, [configMapFound, fromReadiness(DEPLOYMENT_READY, deploymentReadiness(deployment))]);
   const counts = isRecord(deployment?.status) ? deployment.status : {};
   return {
     active: [deployment, service].filter((o): o is KubeObject => o !== undefined).map(referenceTo),
     replicas: typeof counts.replicas === 'number' ? counts.replicas : 0,
     readyReplicas: typeof counts.readyReplicas === 'number' ? counts.readyReplicas : 0,
-    conditions: conditionsFor(input, [readyFrom([configMapFound, deploymentReady]), configMapFound, deploymentReady]),
+    conditions,
   };
 }
 

@@ -1,19 +1,19 @@
-import { asChild, defineComposition, lastApplied, type KubeObject } from '../kit/index.js';
-import type { HookConfig } from '../config.js';
+import { defineComposition, lastApplied, MANAGED_BY, readyJsonPath, type Composed } from '../kit/index.js';
+import { trustyaiConfig, type TrustyAIConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
-import { modelMeshFor } from './modelmesh.js';
+import { modelMeshFor } from './configmap.js';
 import { deploymentName, MODEL_SERVING_CONFIG, pvcName, serviceName } from './names.js';
 import { pvcFor } from './pvc.js';
 import { routeFor } from './route.js';
 import { serviceFor } from './service.js';
 import { serviceMonitorFor } from './servicemonitor.js';
-import { trustyaiSpecSchema, trustyaiStatusSchema, type TrustyAISpec } from './spec.js';
+import { trustyaiSpec, trustyaiStatus, type TrustyAISpec } from './spec.js';
 import { statusFrom } from './status.js';
 
 const ROUTE = { apiVersion: 'route.openshift.io/v1', kind: 'Route' };
 const SERVICE_MONITOR = { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor' };
 
-export const trustyai = defineComposition<TrustyAISpec, HookConfig>({
+export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
   name: 'trustyai',
   parent: {
     group: 'trustyai.opendatahub.io',
@@ -21,18 +21,19 @@ export const trustyai = defineComposition<TrustyAISpec, HookConfig>({
     plural: 'trustyaiservices',
     singular: 'trustyaiservice',
     shortNames: ['tas'],
-    categories: ['modelhooks'],
+    categories: [MANAGED_BY],
     // v1 is the storage version upstream; v1alpha1 YAML keeps applying (same schema).
     versions: ['v1', 'v1alpha1'],
     printerColumns: [
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
-      { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+      { name: 'Ready', type: 'string', jsonPath: readyJsonPath('status') },
       { name: 'Replicas', type: 'integer', jsonPath: '.status.replicas' },
-      { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason', priority: 1 },
+      { name: 'Reason', type: 'string', jsonPath: readyJsonPath('reason'), priority: 1 },
     ],
   },
-  spec: trustyaiSpecSchema,
-  status: trustyaiStatusSchema,
+  spec: trustyaiSpec,
+  config: trustyaiConfig,
+  status: trustyaiStatus,
   children: [
     { apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments' },
     { apiVersion: 'v1', kind: 'Service', resource: 'services' },
@@ -79,14 +80,14 @@ export const trustyai = defineComposition<TrustyAISpec, HookConfig>({
     const status = statusFrom(input, { deployment, pvc, dbSecret, route, withRoute, modelMesh: modelMesh.condition });
 
     // 3. Desired children.
-    const children: KubeObject[] = [
-      asChild(deploymentFor(parent, { image: config.images['trustyai-service'], setFsGroup: !withRoute })),
-      asChild(serviceFor(parent)),
+    const children: Composed[] = [
+      deploymentFor(parent, { image: config.images['trustyai-service'], setFsGroup: !withRoute }),
+      serviceFor(parent),
     ];
-    if (spec.storage.format === 'PVC') children.push(asChild(pvcFor(parent)));
+    if (spec.storage.format === 'PVC') children.push(pvcFor(parent));
     // Switching to DATABASE must not delete the data already on the volume.
     else if (pvc) children.push(lastApplied(pvc));
-    if (modelMesh.configMap) children.push(asChild(modelMesh.configMap));
+    if (modelMesh.configMap) children.push(modelMesh.configMap);
     if (withRoute) children.push(routeFor(parent));
     if (withMonitor) children.push(serviceMonitorFor(parent));
     return { status, children };

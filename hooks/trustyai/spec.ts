@@ -24,7 +24,7 @@ const metrics = z
 
 const DURATION = /^[0-9]+(ms|s|m|h|d)$/;
 
-export const trustyaiSpecSchema = z
+export const trustyaiSpec = z
   .object({
     storage,
     data: z
@@ -55,14 +55,14 @@ export const trustyaiSpecSchema = z
     }
   });
 
-export type TrustyAISpec = z.infer<typeof trustyaiSpecSchema>;
+export type TrustyAISpec = z.infer<typeof trustyaiSpec>;
 
 /** The metrics settings, whichever spelling the user chose (upstream's wins if both are given). */
 export function metricsOf(spec: TrustyAISpec): { schedule: string; batchSize: number } {
   return (spec.metrics ?? spec.trustyaiMetrics) as { schedule: string; batchSize: number };
 }
 
-export const trustyaiStatusSchema = z.object({
+export const trustyaiStatus = z.object({
   phase: z.string().optional().describe('Ready or Not Ready.'),
   replicas: z.number().int().optional(),
   ready: z.string().optional().describe('"True" when the service is ready.'),

@@ -13,7 +13,6 @@ const isvc = (spec: Record<string, unknown>, meta: Record<string, unknown> = {})
   metadata: { name: 'demo', namespace: 'ml', generation: 1, ...meta },
   spec,
 });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const podOf = (d: KubeObject | undefined): any => (d?.spec as any).template.spec;
 const sklearn = { predictor: { sklearn: { storageUri: 's3://bucket/model' } } };
 
@@ -79,7 +78,8 @@ describe('exposure', () => {
     const first = runSync(inferenceservice, { parent: isvc(sklearn), config });
     const ingress = first.child('Ingress', 'demo');
     expect(ingress).toBeDefined();
-    const broken = { ...config, ingress: { ...config.ingress, domain: 'bad_domain' } };
+    const isvcConfig = config.inferenceservice;
+    const broken = { ...config, inferenceservice: { ...isvcConfig, ingress: { ...isvcConfig.ingress, domain: 'bad_domain' } } };
     const out = runSync(inferenceservice, { parent: isvc(sklearn), config: broken, observed: first.children });
     expect(out.condition('IngressReady')).toMatchObject({ status: 'False', reason: 'InvalidHost' });
     expect(out.child('Ingress', 'demo')).toEqual(ingress);

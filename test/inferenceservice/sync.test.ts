@@ -15,7 +15,6 @@ const isvc = (spec: Record<string, unknown>, meta: Record<string, unknown> = {},
   spec,
 });
 const sklearn = (extra: Record<string, unknown> = {}) => ({ predictor: { ...extra, sklearn: { storageUri: 'gs://bucket/model' } } });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const server = (d: any) => d.spec.template.spec.containers[0];
 
 describe('InferenceService samples', () => {
@@ -40,7 +39,6 @@ describe('InferenceService CompositeController', () => {
     { variant: 'default', exposure: 'Ingress', declared: ['apps/v1/deployments', 'v1/services', 'autoscaling/v2/horizontalpodautoscalers', 'networking.k8s.io/v1/ingresses'] },
     { variant: 'gateway-api', exposure: 'HTTPRoute', declared: ['apps/v1/deployments', 'v1/services', 'autoscaling/v2/horizontalpodautoscalers', 'networking.k8s.io/v1/ingresses', 'gateway.networking.k8s.io/v1/httproutes'] },
   ])('$variant declares every kind it emits and exposes with $exposure', ({ variant, exposure, declared }) => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const controller = compositeControllerFor(inferenceservice, variant, { hookBaseUrl: 'http://x' }) as any;
     expect(controller.spec.childResources.map((r: { apiVersion: string; resource: string }) => `${r.apiVersion}/${r.resource}`)).toEqual(declared);
     const out = runSync(inferenceservice, { parent: isvc({ ...sklearn(), transformer: { containers: [{ image: 't:1' }] } }), config, variant });
@@ -80,7 +78,8 @@ describe('InferenceService spec checks', () => {
 
 describe('InferenceService predictor', () => {
   it('takes runtime images from the server configuration, and runtimeVersion as their tag', () => {
-    const custom: HookConfig = { ...config, images: { ...config.images, sklearnserver: 'registry.local/sklearnserver:v1', 'storage-initializer': 'registry.local/si:v1' } };
+    const images = { ...config.inferenceservice.images, sklearnserver: 'registry.local/sklearnserver:v1', 'storage-initializer': 'registry.local/si:v1' };
+    const custom: HookConfig = { ...config, inferenceservice: { ...config.inferenceservice, images } };
     const d = runSync(inferenceservice, { parent: isvc(sklearn()), config: custom }).child('Deployment', 'demo-predictor') as any;
     expect(server(d).image).toBe('registry.local/sklearnserver:v1');
     expect(d.spec.template.spec.initContainers[0].image).toBe('registry.local/si:v1');

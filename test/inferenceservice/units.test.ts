@@ -3,7 +3,8 @@ import type { KubeObject, Parent } from '../../hooks/kit/index.js';
 import { isValidHost, renderDomain } from '../../hooks/inferenceservice/hosts.js';
 import { protocolOf, runtimeFor } from '../../hooks/inferenceservice/runtimes.js';
 import { componentReadiness } from '../../hooks/inferenceservice/status.js';
-import { scalingOf } from '../../hooks/inferenceservice/spec.js';
+import { inferenceserviceSpec, scalingOf } from '../../hooks/inferenceservice/spec.js';
+import { formatIssues } from '../../hooks/kit/protocol.js';
 
 describe('runtime selection (KServe cluster serving runtimes)', () => {
   it.each([
@@ -85,4 +86,23 @@ describe('HPA defaults (KServe createHPA)', () => {
     { reason: 'memory has no default target', spec: { scaleMetric: 'memory' as const }, want: { min: 1, max: 1, metric: 'memory', replicas: 1 } },
     { reason: 'scaleTarget', spec: { maxReplicas: 4, scaleTarget: 50 }, want: { min: 1, max: 4, metric: 'cpu', target: 50, replicas: 1 } },
   ])('$reason', ({ spec, want }) => expect(scalingOf(spec)).toEqual(want));
+});
+
+describe('container resources (the kit quantity)', () => {
+  const spec = (resources: unknown) => ({ predictor: { containers: [{ image: 'c:1', resources }] } });
+  const cases = [
+    { reason: 'a word is not a quantity', resources: { requests: { cpu: 'lots' } }, problem: /spec\.predictor\.containers\[0\]\.resources\.requests\.cpu: a quantity such as 500m or 1Gi/ },
+    { reason: 'a negative number is not a quantity', resources: { limits: { memory: -1 } }, problem: /resources\.limits\.memory/ },
+  ];
+  for (const c of cases) {
+    it(`refuses: ${c.reason}`, () => {
+      const parsed = inferenceserviceSpec.safeParse(spec(c.resources));
+      expect(parsed.success).toBe(false);
+      if (!parsed.success) expect(formatIssues(parsed.error.issues)).toMatch(c.problem);
+    });
+  }
+  it('accepts the quantity syntax and bare numbers, handing them on as strings', () => {
+    const parsed = inferenceserviceSpec.parse(spec({ requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: 2 } }));
+    expect(parsed.predictor.containers?.[0]?.resources).toEqual({ requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '2' } });
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { condition, readyFrom, stampConditions } from '../../hooks/kit/index.js';
+import { composedFrom, condition, fromReadiness, readyConditions, readyFrom, stampConditions } from '../../hooks/kit/index.js';
 
 const NOW = '2026-02-02T00:00:00Z';
 const BEFORE = '2026-01-01T00:00:00Z';
@@ -30,5 +30,61 @@ describe('stampConditions', () => {
   });
   it('takes now for a condition seen for the first time', () => {
     expect(stampConditions([condition.unknown('B', 'New')], previous, NOW)[0]?.lastTransitionTime).toBe(NOW);
+  });
+});
+
+describe('readyConditions (the condition tree as data)', () => {
+  const tree = readyConditions(
+    [
+      { type: 'A', means: 'first in the pipeline' },
+      { type: 'B', means: 'second' },
+    ],
+    { ready: { reason: 'AllGood', message: 'all good' }, phase: { ready: 'Ready', notReady: 'Not Ready' }, informational: [{ type: 'Note', means: 'never blocks' }] },
+  );
+  const input = (conditions: unknown[] = []) => ({ parent: { metadata: { generation: 2 }, status: { conditions } }, now: NOW });
+  const cases = [
+    { reason: 'every dependency True → Ready True with the declared reason', decided: [condition.true('A', 'Ok'), condition.true('B', 'Ok')], want: ['True', 'AllGood', 'Ready'] },
+    { reason: 'False outranks Unknown whatever the order decided', decided: [condition.unknown('A', 'Wait'), condition.false('B', 'Broken')], want: ['False', 'Broken', 'Not Ready'] },
+    { reason: 'an informational False does not block Ready', decided: [condition.false('Note', 'Meh'), condition.true('A', 'Ok'), condition.true('B', 'Ok')], want: ['True', 'AllGood', 'Ready'] },
+    { reason: 'a dependency not decided (e.g. an undeclared child) does not count', decided: [condition.true('B', 'Ok')], want: ['True', 'AllGood', 'Ready'] },
+  ];
+  for (const c of cases) {
+    it(c.reason, () => {
+      const out = tree.summarise(input(), c.decided);
+      expect([out.ready.status, out.ready.reason, out.phase]).toEqual(c.want);
+    });
+  }
+  it('writes Ready first, then dependencies in declared order, then informational ones', () => {
+    const out = tree.summarise(input(), [condition.true('Note', 'N'), condition.true('B', 'Ok'), condition.true('A', 'Ok')]);
+    expect(out.conditions.map((c) => c.type)).toEqual(['Ready', 'A', 'B', 'Note']);
+    expect(out.conditions.every((c) => c.observedGeneration === 2)).toBe(true);
+  });
+  it('keeps lastTransitionTime of Ready while its status is unchanged', () => {
+    const previous = [{ type: 'Ready', status: 'True', reason: 'AllGood', message: '', lastTransitionTime: BEFORE }];
+    const out = tree.summarise(input(previous), [condition.true('A', 'Ok'), condition.true('B', 'Ok')]);
+    expect(out.conditions[0]?.lastTransitionTime).toBe(BEFORE);
+  });
+  it('refuses a condition that is not in the tree', () => {
+    expect(() => tree.summarise(input(), [condition.true('Stray', 'Ok')])).toThrow(/Stray is not in the condition tree/);
+  });
+  it('lists its types, Ready first', () => {
+    expect(tree.types).toEqual(['Ready', 'A', 'B', 'Note']);
+  });
+});
+
+describe('fromReadiness', () => {
+  it('names a readiness judgement', () => {
+    expect(fromReadiness('X', { status: 'Unknown', reason: 'Pending', message: 'm' })).toEqual({ type: 'X', status: 'Unknown', reason: 'Pending', message: 'm' });
+  });
+});
+
+describe('composedFrom (typed object → wire object)', () => {
+  it('passes an object that names its type and itself', () => {
+    const obj = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: {} };
+    expect(composedFrom(obj)).toBe(obj);
+  });
+  it('refuses one without a kind or a name', () => {
+    expect(() => composedFrom({ apiVersion: 'v1', metadata: { name: 's' } })).toThrow(/apiVersion, kind and metadata.name/);
+    expect(() => composedFrom({ apiVersion: 'v1', kind: 'Service', metadata: {} })).toThrow(/Service\/\?/);
   });
 });

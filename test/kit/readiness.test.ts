@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deploymentReadiness, hpaReadiness, httpRouteReadiness, ingressReadiness, jobState, pvcReadiness, routeReadiness, type KubeObject } from '../../hooks/kit/index.js';
+import { deploymentReadiness, httpRouteReadiness, jobState, pvcReadiness, routeReadiness, type KubeObject } from '../../hooks/kit/index.js';
 
 const obj = (kind: string, status: unknown, extra: Record<string, unknown> = {}): KubeObject => ({
   apiVersion: 'v1',
@@ -44,18 +44,10 @@ describe('other readiness predicates', () => {
     expect(routeReadiness(obj('Route', { ingress: [{ conditions: [{ type: 'Admitted', status: 'False', reason: 'HostAlreadyClaimed' }] }] })).reason).toBe('HostAlreadyClaimed');
     expect(routeReadiness(obj('Route', {})).status).toBe('Unknown');
   });
-  it('Ingress: an address means ready', () => {
-    expect(ingressReadiness(obj('Ingress', { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } })).status).toBe('True');
-    expect(ingressReadiness(obj('Ingress', { loadBalancer: {} })).status).toBe('Unknown');
-  });
   it('HTTPRoute: accepted with refs resolved by every parent', () => {
     const parents = (accepted: string) => ({ parents: [{ conditions: [{ type: 'Accepted', status: accepted, reason: 'NotAllowedByListeners' }, { type: 'ResolvedRefs', status: 'True' }] }] });
     expect(httpRouteReadiness(obj('HTTPRoute', parents('True'))).status).toBe('True');
     expect(httpRouteReadiness(obj('HTTPRoute', parents('False'))).reason).toBe('NotAllowedByListeners');
     expect(httpRouteReadiness(obj('HTTPRoute', {})).status).toBe('Unknown');
-  });
-  it('HPA: able to scale', () => {
-    expect(hpaReadiness(obj('HorizontalPodAutoscaler', { conditions: [{ type: 'AbleToScale', status: 'True' }, { type: 'ScalingActive', status: 'True' }] })).status).toBe('True');
-    expect(hpaReadiness(obj('HorizontalPodAutoscaler', { conditions: [{ type: 'ScalingActive', status: 'False', reason: 'FailedGetResourceMetric' }] })).reason).toBe('FailedGetResourceMetric');
   });
 });

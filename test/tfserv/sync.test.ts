@@ -96,7 +96,7 @@ describe('Tfserv sync', () => {
 
   it('uses the configured image unless the spec names one', () => {
     const related = [configMap('m', { 'models.conf': models('a') })];
-    const custom = { ...config, images: { ...config.images, 'tensorflow-serving': 'mirror.local/tfs:1' } };
+    const custom = { ...config, tfserv: { images: { 'tensorflow-serving': 'mirror.local/tfs:1' } } };
     expect(container(runSync(tfserv, { parent: parent({ configMap: 'm' }), related, config: custom }).child('Deployment', 'demo')).image).toBe('mirror.local/tfs:1');
     expect(container(runSync(tfserv, { parent: parent({ configMap: 'm', image: 'own/tfs:2' }), related, config: custom }).child('Deployment', 'demo')).image).toBe('own/tfs:2');
   });

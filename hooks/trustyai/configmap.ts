@@ -1,16 +1,16 @@
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { Document, isMap, parseDocument } from 'yaml';
-import { condition, isRecord, type ConditionInput, type KubeObject, type SyncInput } from '../kit/index.js';
+import { condition, isRecord, MANAGED_BY, type Cond, type KubeObject, type SyncInput } from '../kit/index.js';
 import { labelsFor, MODEL_SERVING_CONFIG, payloadProcessorUrl } from './names.js';
 import type { TrustyAISpec } from './spec.js';
+import { MODELMESH_READY, REASONS } from './status.js';
 
-export const MODELMESH_READY = 'ModelMeshReady';
 const CONFIG_KEY = 'config.yaml';
 const TRUSTYAI = { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService' };
 
 export interface ModelMeshDecision {
   configMap?: V1ConfigMap;
-  condition: ConditionInput;
+  condition: Cond;
 }
 
 /**
@@ -21,7 +21,7 @@ export interface ModelMeshDecision {
  */
 export function modelMeshFor(input: SyncInput<TrustyAISpec>): ModelMeshDecision {
   const { parent, observed, related } = input;
-  const namespace = parent.metadata.namespace as string;
+  const namespace = parent.metadata.namespace;
   const own = payloadProcessorUrl(parent.metadata.name, namespace);
   const owned = observed.get('v1', 'ConfigMap', MODEL_SERVING_CONFIG);
   const existing = owned ?? related.get('v1', 'ConfigMap', MODEL_SERVING_CONFIG);
@@ -30,23 +30,23 @@ export function modelMeshFor(input: SyncInput<TrustyAISpec>): ModelMeshDecision 
 
   if (!existing || owned) {
     const configMap = configMapFor(input, existing, config, serviceUrls(input, own));
-    return { configMap, condition: condition.true(MODELMESH_READY, 'PayloadProcessorConfigured', `${MODEL_SERVING_CONFIG} lists ${own}`) };
+    return { configMap, condition: condition.true(MODELMESH_READY, REASONS.payloadProcessorConfigured, `${MODEL_SERVING_CONFIG} lists ${own}`) };
   }
   if (listed.includes(own)) {
-    return { condition: condition.true(MODELMESH_READY, 'PayloadProcessorConfigured', `${MODEL_SERVING_CONFIG} lists ${own}`) };
+    return { condition: condition.true(MODELMESH_READY, REASONS.payloadProcessorConfigured, `${MODEL_SERVING_CONFIG} lists ${own}`) };
   }
-  if (existing.metadata.labels?.['app.kubernetes.io/managed-by'] === 'modelhooks') {
+  if (existing.metadata.labels?.['app.kubernetes.io/managed-by'] === MANAGED_BY) {
     const ownerName = existing.metadata.ownerReferences?.find((o) => o.controller)?.name;
     const owner = ownerName ? `TrustyAIService ${ownerName}` : 'another TrustyAIService';
     return {
-      condition: condition.unknown(MODELMESH_READY, 'WaitingForConfigMapOwner', `${MODEL_SERVING_CONFIG} is written by ${owner}, which adds ${own} on its next sync`),
+      condition: condition.unknown(MODELMESH_READY, REASONS.waitingForConfigMapOwner, `${MODEL_SERVING_CONFIG} is written by ${owner}, which adds ${own} on its next sync`),
     };
   }
   const line = `payloadProcessors: ${[...listed, own].join(' ')}`;
   return {
     condition: condition.false(
       MODELMESH_READY,
-      'ConfigMapNotManaged',
+      REASONS.configMapNotManaged,
       `ConfigMap ${MODEL_SERVING_CONFIG} in ${namespace} is not managed by modelhooks; set this line in its ${CONFIG_KEY}: ${line}`,
     ),
   };
@@ -54,7 +54,7 @@ export function modelMeshFor(input: SyncInput<TrustyAISpec>): ModelMeshDecision 
 
 /** URLs of every live TrustyAIService of the namespace (ours included), sorted. */
 function serviceUrls(input: SyncInput<TrustyAISpec>, own: string): string[] {
-  const namespace = input.parent.metadata.namespace as string;
+  const namespace = input.parent.metadata.namespace;
   const others = input.related
     .list(TRUSTYAI.apiVersion, TRUSTYAI.kind)
     .filter((t) => !t.metadata.deletionTimestamp)
@@ -63,7 +63,7 @@ function serviceUrls(input: SyncInput<TrustyAISpec>, own: string): string[] {
 }
 
 function configMapFor(input: SyncInput<TrustyAISpec>, existing: KubeObject | undefined, config: Document | undefined, urls: string[]): V1ConfigMap {
-  const namespace = input.parent.metadata.namespace as string;
+  const namespace = input.parent.metadata.namespace;
   const data = existing && isRecord(existing.data) ? (existing.data as Record<string, string>) : {};
   // Unreadable YAML in our own ConfigMap is replaced: ModelMesh could not read it either.
   const doc = config ?? new Document({});

@@ -1,0 +1,57 @@
+import type { KubeObject, SyncInput } from '../kit/index.js';
+import { canaryDecision, type CanaryDecision } from './canary.js';
+import { componentPlans, type ComponentPlan } from './components.js';
+import type { InferenceServiceConfig } from './config.js';
+import { externalHostsFor, isClusterLocal, type ExternalHosts } from './hosts.js';
+import { HTTPROUTE } from './httproute.js';
+import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
+import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
+import { predictorHash } from './workloads.js';
+
+export type Input = SyncInput<InferenceServiceSpec, InferenceServiceConfig>;
+
+/** How callers reach the service: an Ingress, HTTPRoutes, or nothing (and why). */
+export type Exposure = { kind: 'none'; why: 'cluster-local' | 'invalid-host' } | { kind: 'ingress' } | { kind: 'httproutes' };
+
+/** Every decision of one sync, made once, before status and children are written. */
+export interface Plan {
+  /** What each component runs, predictor first. */
+  components: ComponentPlan[];
+  /** The component the service's own host and address lead to. */
+  entry: ComponentName;
+  hosts: ExternalHosts;
+  canary: CanaryDecision;
+  exposure: Exposure;
+  /** Whether traffic really splits between the stable predictor and its canary. */
+  split: boolean;
+  /** The storage Secret the annotation names, and whether it exists. */
+  storageSecret?: { name: string; object: KubeObject | undefined };
+}
+
+export type PlanOutcome = { plan: Plan } | { failure: { reason: string; message: string } };
+
+export function planFor(input: Input): PlanOutcome {
+  const { parent, config } = input;
+  const secretName = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
+  const storageSecret = secretName ? { name: secretName, object: input.related.get('v1', 'Secret', secretName) } : undefined;
+  const planned = componentPlans({ parent, config, storageSecret: storageSecret?.object });
+  if ('failure' in planned) return planned;
+  const [predictor] = planned.plans as [ComponentPlan];
+  // The stable predictor, as observed, decides whether a canary runs.
+  const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
+  const canary = canaryDecision(parent.spec.predictor.canaryTrafficPercent, stable, predictorHash(predictor));
+  const hosts = externalHostsFor(parent, config.ingress, componentsOf(parent.spec));
+  const exposure = exposureOf(input, hosts);
+  // Weights split traffic only on HTTPRoutes, and only when callers reach the predictor
+  // through them: a transformer calls <n>-predictor directly.
+  const split = canary.canary && exposure.kind === 'httproutes' && !parent.spec.transformer;
+  const plan: Plan = { components: planned.plans, entry: entryComponentOf(parent.spec), hosts, canary, exposure, split };
+  return { plan: storageSecret ? { ...plan, storageSecret } : plan };
+}
+
+/** HTTPRoutes where the CompositeController declares them, else an Ingress; none when cluster-local or a host is invalid. */
+function exposureOf(input: Input, hosts: ExternalHosts): Exposure {
+  if (isClusterLocal(input.parent)) return { kind: 'none', why: 'cluster-local' };
+  if (!hosts.valid) return { kind: 'none', why: 'invalid-host' };
+  return input.declares(HTTPROUTE.apiVersion, HTTPROUTE.kind) ? { kind: 'httproutes' } : { kind: 'ingress' };
+}
