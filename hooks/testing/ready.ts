@@ -15,7 +15,6 @@ export interface ReadyOptions {
 }
 
 type Obj = Record<string, unknown>;
-const NOW = TEST_NOW;
 
 /** A deep copy with `metadata.generation` (1 for a new object, as the API server sets it). */
 function observedCopy<T extends object>(desired: T): T & { metadata: Obj; spec: Obj; status?: unknown } {
@@ -35,7 +34,7 @@ function counters(fields: Record<string, number>): Record<string, number> {
 /** Every replica updated, ready and available; Available and Progressing (NewReplicaSetAvailable) True. */
 export function readyDeployment<T extends object>(desired: T, options: ReadyOptions = {}): T {
   const d = observedCopy(desired);
-  const now = options.now ?? NOW;
+  const now = options.now ?? TEST_NOW;
   const replicas = specNumber(d.spec, 'replicas', 1);
   const template = isRecord(d.spec.template) ? d.spec.template : {};
   // The controller names the ReplicaSet <deployment>-<pod-template-hash>; this hash is ours, not Kubernetes'.
@@ -54,7 +53,7 @@ export function readyDeployment<T extends object>(desired: T, options: ReadyOpti
 /** Every completion succeeded: SuccessCriteriaMet then Complete (reason CompletionsReached). */
 export function completedJob<T extends object>(desired: T, options: ReadyOptions = {}): T {
   const job = observedCopy(desired);
-  const now = options.now ?? NOW;
+  const now = options.now ?? TEST_NOW;
   const terminal = (type: string) => ({ type, status: 'True', lastProbeTime: now, lastTransitionTime: now, reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' });
   job.status = {
     startTime: now,
@@ -121,7 +120,7 @@ export function readyIngress<T extends object>(desired: T): T {
 /** Scaling at its minimum: AbleToScale and ScalingActive True, ScalingLimited False. */
 export function readyHpa<T extends object>(desired: T, options: ReadyOptions = {}): T {
   const hpa = observedCopy(desired);
-  const now = options.now ?? NOW;
+  const now = options.now ?? TEST_NOW;
   const replicas = specNumber(hpa.spec, 'minReplicas', 1);
   hpa.status = {
     observedGeneration: hpa.metadata.generation,
