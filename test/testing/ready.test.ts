@@ -74,7 +74,7 @@ describe('ready: observed children as the cluster shows them once ready', () => 
   }
 
   it('completes a Job with SuccessCriteriaMet then Complete, as the job controller does since 1.31', () => {
-    const job = completedJob({ apiVersion: 'batch/v1', kind: 'Job', metadata: meta, spec: { completions: 3, template: {} } });
+    const job = completedJob<KubeObject>({ apiVersion: 'batch/v1', kind: 'Job', metadata: meta, spec: { completions: 3, template: {} } });
     expect(job.status).toMatchObject({ succeeded: 3, ready: 0, terminating: 0, uncountedTerminatedPods: {} });
     expect((job.status as { conditions: Array<{ type: string; reason: string }> }).conditions.map((c) => `${c.type}/${c.reason}`)).toEqual([
       'SuccessCriteriaMet/CompletionsReached',
@@ -83,7 +83,7 @@ describe('ready: observed children as the cluster shows them once ready', () => 
   });
 
   it('binds a PVC with the capacity it asked for and marks the binding done', () => {
-    const pvc = boundPvc({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: meta, spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '5Gi' } } } });
+    const pvc = boundPvc<KubeObject>({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: meta, spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '5Gi' } } } });
     expect(pvc.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteMany'], capacity: { storage: '5Gi' } });
     expect(pvc.metadata.annotations).toMatchObject({ 'pv.kubernetes.io/bind-completed': 'yes' });
     expect((pvc.spec as { volumeName: string }).volumeName).toMatch(/^pvc-/);
