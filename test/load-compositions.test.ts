@@ -83,6 +83,14 @@ describe('--composition on the commands', () => {
     expect(existsSync(path.join(dir, 'crds/trustyaiservices.trustyai.opendatahub.io.yaml'))).toBe(false);
   });
 
+  it('every command documents the options in its --help', async () => {
+    for (const command of ['serve', 'render', 'manifests']) {
+      const { out } = await run([command, '--help']);
+      expect(out, command).toContain('--composition FILE');
+      expect(out, command).toContain('--no-builtin');
+    }
+  });
+
   it('exits 1 with the message for a module that cannot be served', async () => {
     const { code, err } = await run(['serve', '--composition', fixture('empty.mjs'), '--port', '1']);
     expect(code).toBe(1);
