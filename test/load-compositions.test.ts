@@ -79,7 +79,7 @@ describe('--composition on the commands', () => {
     const { code, out } = await run(['manifests', '--composition', fixture('named.mjs'), '--no-builtin', '--dir', dir]);
     expect(code).toBe(0);
     expect(out).toMatch(/^wrote crds\/alphas\.example\.dev\.yaml, /);
-    expect(readFileSync(path.join(dir, 'compositions/default/alpha.yaml'), 'utf8')).toContain('url: http://modelhooks.modelhooks-system.svc/hooks/alpha/sync');
+    expect(readFileSync(path.join(dir, 'compositions/base/alpha.yaml'), 'utf8')).toContain('url: http://modelhooks.modelhooks-system.svc/hooks/alpha/sync');
     expect(existsSync(path.join(dir, 'crds/trustyaiservices.trustyai.opendatahub.io.yaml'))).toBe(false);
   });
 
