@@ -9,6 +9,7 @@ export default defineConfig({
     alias: {
       'modelhooks/kit': source('./hooks/kit/index.ts'),
       'modelhooks/testing': source('./hooks/testing.ts'),
+      'modelhooks/server': source('./hooks/server-api.ts'),
     },
   },
   test: {

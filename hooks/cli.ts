@@ -3,8 +3,8 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { builtinCompositions } from './compositions.js';
 import { loadConfig } from './config.js';
+import { COMPOSITION_OPTIONS, compositionsFromOptions } from './cli/load-compositions.js';
 import { ConfigError, UsageError } from './errors.js';
 import { checkManifests, manifestFiles, writeManifests } from './cli/manifests.js';
 import { readSource, render, type YamlSource } from './cli/render.js';
@@ -12,9 +12,13 @@ import { listen } from './listen.js';
 import { createMetrics } from './metrics.js';
 import { createApp, createHealthApp, createLogger } from './server.js';
 
+const COMPOSITION_HELP = `
+      --composition FILE the compositions a compiled module of yours exports, too (repeatable)
+      --no-builtin       without the four built-in compositions`;
+
 const COMMANDS = {
   serve: `modelhooks serve [--port N]
-    Serves the hooks over HTTP (PORT, default 8080; MODELHOOKS_* variables configure the rest).`,
+    Serves the hooks over HTTP (PORT, default 8080; MODELHOOKS_* variables configure the rest).${COMPOSITION_HELP}`,
   render: `modelhooks render PARENT.yaml|- [--observed FILE]... [--related FILE]... [--variant NAME[,NAME]]... [--now RFC3339] [--children-only]
     Prints what one sync makes of PARENT, offline: the parent with its new status, then the
     desired children, as a YAML stream (\`-\` reads the parent from stdin).
@@ -25,15 +29,16 @@ const COMMANDS = {
                          gateway-api; repeat it or give a comma list to combine (default: none)
       --now RFC3339      the clock, e.g. 2026-01-01T00:00:00Z (default: now)
       --children-only    only the children: what \`kubectl apply -f -\` should get
-    Any one FILE (or PARENT) may be \`-\`: stdin.`,
+    Any one FILE (or PARENT) may be \`-\`: stdin.${COMPOSITION_HELP}`,
   manifests: `modelhooks manifests [--check] [--dir DIR]
-    Writes (or, with --check, checks) crds/ and compositions/ under DIR (default: .).`,
+    Writes (or, with --check, checks) crds/ and compositions/ under DIR (default: .).${COMPOSITION_HELP}`,
 } as const;
 
 const USAGE = `usage:
 ${Object.values(COMMANDS).map((c) => `  ${c.split('\n')[0]}`).join('\n')}
   modelhooks --version
-  modelhooks COMMAND --help    (that command's options)`;
+  modelhooks COMMAND --help    (that command's options)
+every command also takes --composition FILE (repeatable) and --no-builtin (see --help)`;
 
 export interface Io {
   out(text: string): void;
@@ -58,7 +63,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       case 'render':
         return await renderCommand(args, io);
       case 'manifests':
-        return manifestsCommand(args, io);
+        return await manifestsCommand(args, io);
       case undefined:
       case '-h':
       case '--help':
@@ -89,6 +94,7 @@ async function renderCommand(args: string[], io: Io): Promise<number> {
     args,
     allowPositionals: true,
     options: {
+      ...COMPOSITION_OPTIONS,
       observed: { type: 'string', multiple: true, default: [] },
       related: { type: 'string', multiple: true, default: [] },
       variant: { type: 'string', multiple: true, default: [] },
@@ -111,9 +117,10 @@ async function renderCommand(args: string[], io: Io): Promise<number> {
   const parent = await read(positionals[0] as string);
   const observed = await Promise.all(values.observed.map(read));
   const related = await Promise.all(values.related.map(read));
-  const config = loadConfig(io.env).hooks;
+  const compositions = await compositionsFromOptions(values, io.cwd);
+  const config = loadConfig(io.env, compositions).hooks;
   io.out(
-    render(builtinCompositions, config, {
+    render(compositions, config, {
       parent,
       observed,
       related,
@@ -140,10 +147,10 @@ function packageVersion(): string {
   }
 }
 
-function manifestsCommand(args: string[], io: Io): number {
-  const { values } = parseArgs({ args, options: { check: { type: 'boolean', default: false }, dir: { type: 'string' } } });
+async function manifestsCommand(args: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...COMPOSITION_OPTIONS, check: { type: 'boolean', default: false }, dir: { type: 'string' } } });
   const root = path.resolve(io.cwd, values.dir ?? '.');
-  const files = manifestFiles(builtinCompositions);
+  const files = manifestFiles(await compositionsFromOptions(values, io.cwd));
   if (values.check) {
     const problems = checkManifests(root, files);
     if (problems.length > 0) {
@@ -159,12 +166,13 @@ function manifestsCommand(args: string[], io: Io): number {
 }
 
 async function serve(args: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({ args, options: { port: { type: 'string' } } });
-  const config = loadConfig({ ...io.env, ...(values.port ? { PORT: values.port } : {}) });
+  const { values } = parseArgs({ args, options: { ...COMPOSITION_OPTIONS, port: { type: 'string' } } });
+  const compositions = await compositionsFromOptions(values, io.cwd);
+  const config = loadConfig({ ...io.env, ...(values.port ? { PORT: values.port } : {}) }, compositions);
   const logger = createLogger(config.logLevel);
   const state = { draining: false };
   const metrics = createMetrics();
-  const app = createApp({ compositions: builtinCompositions, config, logger, metrics, state });
+  const app = createApp({ compositions, config, logger, metrics, state });
   const { shutdown } = await listen(app, createHealthApp(metrics, state), config, logger, state);
   logger.info(
     {
@@ -173,7 +181,7 @@ async function serve(args: string[], io: Io): Promise<number> {
       tls: config.tls ? (config.tls.clientCaFile ? 'client certificates required' : 'on') : 'off',
       token: config.tokenFile ? 'required' : 'off',
       ...(config.metricsPort ? { metricsPort: config.metricsPort } : {}),
-      compositions: builtinCompositions.map((c) => c.name),
+      compositions: compositions.map((c) => c.name),
     },
     'serving hooks',
   );

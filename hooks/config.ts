@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builtinCompositions } from './compositions.js';
 import { ConfigError } from './errors.js';
-import { configProblems, configsFrom, type Env } from './kit/config.js';
+import { type ConfigSchema, configProblems, configsFrom, type Env } from './kit/config.js';
 import type { InferenceServiceConfig } from './inferenceservice/config.js';
 import type { MLModelConfig } from './mlmodel/config.js';
 import type { TfservConfig } from './tfserv/config.js';
@@ -65,10 +65,14 @@ export interface ServerConfig {
   hooks: HookConfig;
 }
 
-/** Reads the configuration once, at the entry point; an invalid value names its variable. */
-export function loadConfig(env: Env): ServerConfig {
+/**
+ * Reads the configuration once, at the entry point; an invalid value names its variable.
+ * `compositions` are the ones served (the built-in ones unless told otherwise): each reads
+ * its own settings through its `config` schema.
+ */
+export function loadConfig(env: Env, compositions: ReadonlyArray<{ name: string; config?: ConfigSchema<unknown> }> = builtinCompositions): ServerConfig {
   const parsed = envSchema.safeParse(env);
-  const hooks = configsFrom(builtinCompositions, env);
+  const hooks = configsFrom(compositions, env);
   const problems = [...(parsed.success ? serverProblems(parsed.data) : configProblems(parsed.error)), ...hooks.problems];
   if (!parsed.success || problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const e = parsed.data;

@@ -16,7 +16,7 @@ export interface ServerState {
 }
 
 export interface AppOptions {
-  compositions: AnyComposition<ServerConfig['hooks']>[];
+  compositions: AnyComposition[];
   config: ServerConfig;
   logger?: Logger;
   metrics?: HookMetrics;
@@ -121,7 +121,7 @@ export function createApp(options: AppOptions): express.Express {
     exchange.parent = `${request.parent.metadata.namespace}/${request.parent.metadata.name}`;
     let result: Record<string, unknown>;
     try {
-      result = runHook(byName.get(name) as AnyComposition<ServerConfig['hooks']>, hook, request, { now: now(), config: config.hooks });
+      result = runHook(byName.get(name) as AnyComposition, hook, request, { now: now(), config: config.hooks });
     } catch (err) {
       logger.error({ err, composition: name, hook, parent: exchange.parent }, 'hook failed');
       return reply(res, 500, 'error', 'internal error in the hook; see the server log');

@@ -26,12 +26,16 @@ export interface SyncResult {
   children: KubeObject[];
   /** The answer exactly as it goes on the wire. */
   response: Record<string, unknown>;
-  child<T extends KubeObject = KubeObject>(kind: string, name: string): T | undefined;
-  childrenOf<T extends KubeObject = KubeObject>(kind: string): T[];
+  /** A child by kind and name, typed as you say: `out.child<V1Deployment>('Deployment', 'demo')?.spec?.replicas`. */
+  child<T extends object = KubeObject>(kind: string, name: string): T | undefined;
+  childrenOf<T extends object = KubeObject>(kind: string): T[];
   condition(type: string): { type: string; status: string; reason: string; message: string; lastTransitionTime: string } | undefined;
 }
 
 export const TEST_NOW = '2026-01-01T00:00:00Z';
+
+export * from './testing/ready.js';
+export * from './testing/converge.js';
 
 /** The Metacontroller request body for these options: what the server would receive. */
 export const syncRequest: (composition: AnyComposition, options: RunOptions<unknown>) => Record<string, unknown> = kitSyncRequest;
@@ -55,8 +59,8 @@ function toResult(response: Record<string, unknown>): SyncResult {
     status,
     children,
     response,
-    child: <T extends KubeObject>(kind: string, name: string) => children.find((c) => c.kind === kind && c.metadata.name === name) as T | undefined,
-    childrenOf: <T extends KubeObject>(kind: string) => children.filter((c) => c.kind === kind) as T[],
+    child: <T extends object>(kind: string, name: string) => children.find((c) => c.kind === kind && c.metadata.name === name) as T | undefined,
+    childrenOf: <T extends object>(kind: string) => children.filter((c) => c.kind === kind) as unknown as T[],
     condition: (type: string) => (Array.isArray(status.conditions) ? status.conditions : []).find((c: { type?: string }) => c.type === type),
   };
 }

@@ -195,10 +195,11 @@ describe('modelhooks render', () => {
 });
 
 describe('production code', () => {
-  it('never imports the test helpers (hooks/testing.ts)', () => {
-    const sources = (readdirSync(path.join(root, 'hooks'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && f !== 'testing.ts');
+  it('never imports the test helpers (hooks/testing.ts and hooks/testing/)', () => {
+    const isHelper = (f: string) => f === 'testing.ts' || f.startsWith(`testing${path.sep}`);
+    const sources = (readdirSync(path.join(root, 'hooks'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !isHelper(f));
     expect(sources).toContain(path.join('cli', 'render.ts'));
-    const importers = sources.filter((f) => /from '[./]*testing\.js'/.test(readFileSync(path.join(root, 'hooks', f), 'utf8')));
+    const importers = sources.filter((f) => /from '[./]*testing(\.js|\/)/.test(readFileSync(path.join(root, 'hooks', f), 'utf8')));
     expect(importers).toEqual([]);
   });
 });

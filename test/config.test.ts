@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { loadConfig, sizeInBytes, type ServerConfig } from '../hooks/config.js';
 import { builtinCompositions } from '../hooks/compositions.js';
 import { INFERENCESERVICE_IMAGES } from '../hooks/inferenceservice/config.js';
@@ -136,5 +137,20 @@ describe('README', () => {
     const names = [...source.matchAll(/^\s+(PORT|MODELHOOKS_[A-Z0-9_]+): z\./gm)].map((m) => m[1] as string);
     expect(names).toContain('MODELHOOKS_TOKEN_FILE');
     for (const name of names) expect(configuration, name).toContain(`\`${name}\``);
+  });
+});
+
+describe('compositions of your own', () => {
+  const greeting = z.looseObject({ ECHO_GREETING: z.string().min(1).default('hi') }).transform((e) => ({ greeting: e.ECHO_GREETING }));
+  const mine = { name: 'echo', config: greeting };
+  it('read their settings from the same environment, beside the server settings', () => {
+    expect(loadConfig({}, [mine]).hooks.echo).toEqual({ greeting: 'hi' });
+    expect(loadConfig({ ECHO_GREETING: 'hello' }, [mine]).hooks.echo).toEqual({ greeting: 'hello' });
+  });
+  it('stop the start with a message naming their variable', () => {
+    expect(() => loadConfig({ ECHO_GREETING: '' }, [mine])).toThrow(/invalid configuration: ECHO_GREETING: /);
+  });
+  it('are the only ones configured when the built-in compositions are not served', () => {
+    expect(Object.keys(loadConfig({}, [mine]).hooks)).toEqual(['echo']);
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments, stringify } from 'yaml';
-import type { HookConfig } from '../config.js';
+import type { CompositionConfigs } from '../kit/config.js';
 import { UsageError } from '../errors.js';
 import type { AnyComposition } from '../kit/composition.js';
 import { findCondition } from '../kit/conditions.js';
@@ -64,7 +64,7 @@ function isKubeObjectList(value: unknown): value is { items: unknown[] } {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'List' && Array.isArray((value as { items?: unknown }).items);
 }
 
-export function compositionFor(compositions: AnyComposition<HookConfig>[], parent: KubeObject): AnyComposition<HookConfig> {
+export function compositionFor(compositions: AnyComposition[], parent: KubeObject): AnyComposition {
   const [group] = parent.apiVersion.split('/');
   const found = compositions.find((c) => c.parent.group === group && c.parent.kind === parent.kind);
   if (!found) {
@@ -79,7 +79,7 @@ export function compositionFor(compositions: AnyComposition<HookConfig>[], paren
 }
 
 /** The variants `--variant` names (one name or a comma list each, combined); every name must be one a composition knows. */
-function variantsOf(compositions: AnyComposition<HookConfig>[], given: string | string[] | undefined): string[] {
+function variantsOf(compositions: AnyComposition[], given: string | string[] | undefined): string[] {
   let names: string[];
   try {
     names = parseVariants(given);
@@ -99,7 +99,7 @@ function variantsOf(compositions: AnyComposition<HookConfig>[], given: string | 
  * composed resources); unlike its default, which prints only the XR's name and status, the
  * parent here is whole, so the output can be applied, diffed, or fed back as `--observed`.
  */
-export function render(compositions: AnyComposition<HookConfig>[], config: HookConfig, opts: RenderOptions): string {
+export function render(compositions: AnyComposition[], config: CompositionConfigs, opts: RenderOptions): string {
   const [given, ...rest] = parseObjects(opts.parent);
   if (!given) throw new UsageError(`${opts.parent.name}: no object found`);
   if (rest.length > 0) throw new UsageError(`${opts.parent.name}: expected one parent object, found ${rest.length + 1}`);
