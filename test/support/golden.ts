@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import type { AnyComposition, KubeObject } from '../../hooks/kit/index.js';
-import { runSync, type RunOptions, type SyncResult } from '../../hooks/testing.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import type { RunOptions, SyncResult } from '../../hooks/testing.js';
 import { defaultHookConfig, type HookConfig } from '../../hooks/config.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
@@ -65,10 +65,6 @@ export function expectedDocuments(c: GoldenCase, actual: string): string {
   if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, actual);
   if (!existsSync(file)) throw new Error(`${file} is missing: run with UPDATE_GOLDEN=1 once, then read it`);
   return readFileSync(file, 'utf8');
-}
-
-export function runCase(composition: AnyComposition<HookConfig>, c: GoldenCase): SyncResult {
-  return runSync(composition, c.options);
 }
 
 /**
