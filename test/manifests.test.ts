@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
-import { checkManifests, manifestFiles } from '../hooks/cli/manifests.js';
+import { checkManifests, IN_CLUSTER_HOOK_URL, IN_CLUSTER_HTTPS_HOOK_URL, manifestFiles } from '../hooks/cli/manifests.js';
 import {
   childTypesFor,
   compositeControllerFor,
@@ -165,5 +165,29 @@ describe('variant names', () => {
       `${c.name}: variant b names widgets, not an optional child`,
     ]);
     expect(() => manifestFiles([c])).toThrow(/variants that cannot combine/);
+  });
+
+  it('writes compositions/components/https: a replace of every hook URL of every CompositeController to the HTTPS one', () => {
+    const file = manifestFiles(builtinCompositions).get('compositions/components/https/kustomization.yaml');
+    const component = parseYaml(file ?? '') as { kind: string; patches: { target: { name: string }; patch: string }[] };
+    expect(component.kind).toBe('Component');
+    const expected = builtinCompositions.flatMap((c) => {
+      const cc = compositeControllerFor(c, DEFAULT_VARIANT, { hookBaseUrl: IN_CLUSTER_HOOK_URL }) as { metadata: { name: string }; spec: { hooks: Record<string, { webhook: { url: string } }> } };
+      return Object.entries(cc.spec.hooks).map(([hook, h]) => ({ name: cc.metadata.name, path: `/spec/hooks/${hook}/webhook/url`, value: h.webhook.url.replace('http://', 'https://') }));
+    });
+    const patched = component.patches.flatMap((p) => (parseYaml(p.patch) as { op: string; path: string; value: string }[]).map((op) => {
+      expect(op.op).toBe('replace');
+      return { name: p.target.name, path: op.path, value: op.value };
+    }));
+    expect(patched).toEqual(expected);
+    expect(patched.every((p) => p.value.startsWith(`${IN_CLUSTER_HTTPS_HOOK_URL}/hooks/`))).toBe(true);
+    // Generated for the in-cluster URL only: another base URL has no Service of deploy/ behind it.
+    expect(manifestFiles(builtinCompositions, 'http://localhost:8080').has('compositions/components/https/kustomization.yaml')).toBe(false);
+  });
+
+  it('refuses a variant named https, the name of the TLS URLs component', () => {
+    const route = { apiVersion: 'route.openshift.io/v1', kind: 'Route', resource: 'routes' };
+    const c = defineComposition({ ...builtinCompositions[0]!, optionalChildren: [route], variants: [{ name: 'https', description: 'x', optionalChildren: ['routes'] }] });
+    expect(() => manifestFiles([c])).toThrow(/cannot be named https/);
   });
 });

@@ -11,7 +11,7 @@ import { parseAllDocuments } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/config.js';
-import { IN_CLUSTER_HOOK_URL } from '../../hooks/cli/manifests.js';
+import { IN_CLUSTER_HOOK_URL, IN_CLUSTER_HTTPS_HOOK_URL } from '../../hooks/cli/manifests.js';
 import { compositeControllerFor, DEFAULT_VARIANT, variantNames } from '../../hooks/kit/index.js';
 import { type KubeObject, isObject, loadYamlFile, repoRoot } from '../support/reference.js';
 import { expectValid } from '../support/validate.js';
@@ -27,9 +27,13 @@ const subdirs = (dir: string) =>
   existsSync(dir) ? readdirSync(dir).filter((d) => statSync(path.join(dir, d)).isDirectory()).sort() : [];
 const components = subdirs(componentsDir);
 const variants = variantNames(builtinCompositions).filter((v) => v !== DEFAULT_VARIANT);
+/** The components that secure the hooks (deploy/components/tls-*): one at most, not variants. */
+const tlsComponents = components.filter((c) => c.startsWith('tls-'));
 
-/** Every subset of the components, in the order deploy/components lists them: what users can enable. */
-const subsets = components.reduce<string[][]>((acc, c) => [...acc, ...acc.map((s) => [...s, c])], [[]]);
+/** Every subset of the components, in the order deploy/components lists them: what users can enable (one TLS component at most). */
+const subsets = components
+  .reduce<string[][]>((acc, c) => [...acc, ...acc.map((s) => [...s, c])], [[]])
+  .filter((s) => s.filter((c) => tlsComponents.includes(c)).length <= 1);
 
 /** deploy/ with components enabled, as `kustomize edit add component components/<name>…` leaves it. */
 const targets = subsets.map((enabled) => ({
@@ -46,7 +50,7 @@ const hookUrl = new URL(IN_CLUSTER_HOOK_URL);
 const [serviceName, serviceNamespace] = hookUrl.hostname.split('.') as [string, string];
 const servicePort = hookUrl.port === '' ? (hookUrl.protocol === 'https:' ? 443 : 80) : Number(hookUrl.port);
 
-type Obj = KubeObject & { metadata: { name: string; namespace?: string; labels?: Record<string, string> }; spec: any };
+type Obj = KubeObject & { metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec: any };
 
 const find = (objects: KubeObject[], kind: string, name?: string) =>
   objects.filter((o): o is Obj => o.kind === kind && (name === undefined || (o.metadata as { name?: string }).name === name));
@@ -94,13 +98,24 @@ describe('deploy/ kustomizations', () => {
   });
 
   it('has a component per variant, each a kustomize Component that includes the generated one of compositions/', () => {
-    expect(components).toEqual([...variants].sort());
-    for (const c of components) {
+    expect(components.filter((c) => !tlsComponents.includes(c))).toEqual([...variants].sort());
+    for (const c of components.filter((x) => !tlsComponents.includes(x))) {
       const k = readKustomization(path.join(componentsDir, c));
       expect(k.apiVersion).toBe('kustomize.config.k8s.io/v1alpha1');
       expect(k.kind).toBe('Component');
       expect((k.components ?? []).map((r) => path.resolve(componentsDir, c, r))).toEqual([path.join(root, 'compositions', 'components', c)]);
     }
+  });
+
+  it('has the TLS components, each including deploy/tls-server (and through it compositions/components/https)', () => {
+    expect(tlsComponents).toEqual(['tls-cert-manager', 'tls-openshift-service-ca']);
+    for (const c of tlsComponents) {
+      const k = readKustomization(path.join(componentsDir, c));
+      expect(k.kind).toBe('Component');
+      expect((k.components ?? []).map((r) => path.resolve(componentsDir, c, r))).toEqual([path.join(deployDir, 'tls-server')]);
+    }
+    const server = readKustomization(path.join(deployDir, 'tls-server'));
+    expect((server.components ?? []).map((r) => path.resolve(deployDir, 'tls-server', r))).toEqual([path.join(root, 'compositions', 'components', 'https')]);
   });
 
   it('sets the image in one place: deploy/kustomization.yaml', () => {
@@ -116,8 +131,11 @@ describe('deploy/ kustomizations', () => {
 
   it.each(targets.map((t) => [t.name, t.enabled, t.edits] as const))('%s: the CompositeControllers are the kit\'s for these variants', (_name, enabled, edits) => {
     const controllers = find(build(deployDir, edits), 'CompositeController');
-    const expected = builtinCompositions.map((c) => compositeControllerFor(c, enabled, { hookBaseUrl: IN_CLUSTER_HOOK_URL }));
-    expect(controllers).toEqual(expected);
+    const tls = enabled.some((c) => tlsComponents.includes(c));
+    const expected = builtinCompositions.map((c) => compositeControllerFor(c, enabled.filter((e) => variants.includes(e)), { hookBaseUrl: tls ? IN_CLUSTER_HTTPS_HOOK_URL : IN_CLUSTER_HOOK_URL }));
+    // The TLS components add spec.endpointConfigs (checked below) and change nothing else.
+    expect(controllers.map((cc) => ({ ...cc, spec: { ...cc.spec, endpointConfigs: undefined } }))).toEqual(expected.map((cc: any) => ({ ...cc, spec: { ...cc.spec, endpointConfigs: undefined } })));
+    expect(controllers.every((cc) => (cc.spec.endpointConfigs !== undefined) === tls)).toBe(true);
   });
 
   it('base puts everything in the namespace of IN_CLUSTER_HOOK_URL and nothing else', () => {
@@ -172,6 +190,12 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
   const pod = deployment.spec.template.spec;
   const podLabels = deployment.spec.template.metadata.labels as Record<string, string>;
   const [server] = pod.containers as any[];
+  const tls = target.enabled.find((c) => tlsComponents.includes(c));
+  const url = new URL(tls ? IN_CLUSTER_HTTPS_HOOK_URL : IN_CLUSTER_HOOK_URL);
+  const urlPort = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  /** The container port the hooks are served on, and the plain-HTTP one (the same without TLS). */
+  const hookPort = server.ports[0];
+  const plainPort = (server.ports as any[]).find((p) => p.name === 'http');
   const effective = (field: string) => server.securityContext?.[field] ?? pod.securityContext?.[field];
 
   it('runs two spread replicas that a disruption cannot take both of', () => {
@@ -192,7 +216,15 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
   it('serves the hooks on a named port, with readiness and liveness probes', () => {
     expect(pod.containers).toHaveLength(1);
     expect([...(server.command ?? []), ...(server.args ?? [])]).toEqual(['node', 'dist/hooks/cli.js', 'serve']);
-    expect(server.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
+    expect(server.ports).toEqual(
+      tls
+        ? [
+            { name: 'https', containerPort: 8443, protocol: 'TCP' },
+            { name: 'http', containerPort: 8080, protocol: 'TCP' },
+          ]
+        : [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
+    );
+    // Probes go to the plain-HTTP port (with TLS: the metrics port, no client certificate).
     expect(server.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
     expect(server.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
     expect(server.resources.requests).toMatchObject({ cpu: expect.anything(), memory: expect.anything() });
@@ -204,7 +236,9 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
     for (const name of Object.keys(env)) expect(name).toMatch(/^(PORT|MODELHOOKS_[A-Z0-9_]+|NODE_OPTIONS)$/);
     for (const name of ['PORT', 'MODELHOOKS_LOG_LEVEL', 'MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS']) expect(env).toHaveProperty(name);
     const config = loadConfig(env);
-    expect(config.port).toBe(server.ports[0].containerPort);
+    expect(config.port).toBe(hookPort.containerPort);
+    expect(config.metricsPort || config.port).toBe(plainPort.containerPort);
+    expect(Boolean(config.tls)).toBe(Boolean(tls));
     const preStopSleep = Number(server.lifecycle?.preStop?.exec?.command?.[1] ?? server.lifecycle?.preStop?.sleep?.seconds ?? 0);
     expect(pod.terminationGracePeriodSeconds).toBe(40);
     expect(preStopSleep + config.drainSeconds + config.shutdownTimeoutSeconds).toBeLessThan(pod.terminationGracePeriodSeconds);
@@ -239,15 +273,16 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
     const service = one(objects, 'Service', serviceName);
     expect(service.metadata.namespace).toBe(serviceNamespace);
     expect(selects(service.spec.selector, podLabels)).toBe(true);
-    const port = (service.spec.ports as any[]).find((p) => p.port === servicePort);
-    expect(port, `Service port ${servicePort}`).toBeDefined();
-    expect(port.targetPort).toBe('http');
+    const port = (service.spec.ports as any[]).find((p) => p.port === urlPort);
+    expect(port, `Service port ${urlPort}`).toBeDefined();
+    expect(port.targetPort).toBe(hookPort.name);
+    expect(url.hostname).toBe(`${serviceName}.${serviceNamespace}.svc`);
     const controllers = find(objects, 'CompositeController');
     expect(controllers.length).toBeGreaterThan(0);
     for (const cc of controllers) {
-      for (const hook of Object.values(cc.spec.hooks ?? {}) as { webhook?: { url?: string } }[]) {
-        expect(hook.webhook?.url, cc.metadata.name).toMatch(new RegExp(`^${IN_CLUSTER_HOOK_URL.replace(/\./g, '\\.')}/hooks/`));
-      }
+      const hooks = Object.values(cc.spec.hooks ?? {}) as { webhook?: { url?: string } }[];
+      expect(hooks.length).toBeGreaterThan(0);
+      for (const hook of hooks) expect(hook.webhook?.url, cc.metadata.name).toMatch(new RegExp(`^${url.origin.replace(/\./g, '\\.')}/hooks/`));
     }
   });
 
@@ -259,13 +294,15 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
     const sources = rules.map((r) => {
       // A rule without `from` or with an empty selector would let every pod in.
       expect(r.from?.length, 'every rule names its source').toBeGreaterThan(0);
-      expect(r.ports, 'every rule names its port').toEqual([{ port: server.ports[0].containerPort, protocol: 'TCP' }]);
       return r.from.map((f: any) => {
         expect(Object.keys(f)).toEqual(['namespaceSelector']);
         return f.namespaceSelector.matchLabels['kubernetes.io/metadata.name'] as string;
       });
     });
     expect(sources[0]).toEqual(['metacontroller']);
+    // Metacontroller reaches the hooks; a scraper only the plain-HTTP port (with TLS: /metrics and probes alone).
+    expect(rules[0].ports).toEqual([{ port: hookPort.containerPort, protocol: 'TCP' }]);
+    for (const r of rules.slice(1)) expect(r.ports).toEqual([{ port: plainPort.containerPort, protocol: 'TCP' }]);
     expect(sources.flat()).toEqual(target.enabled.includes('prometheus') ? ['metacontroller', 'monitoring'] : ['metacontroller']);
   });
 
@@ -280,9 +317,14 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
       expect(monitor.metadata.namespace).toBe(serviceNamespace);
       expect(selects(monitor.spec.selector.matchLabels, service.metadata.labels)).toBe(true);
       expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
-      expect((service.spec.ports as any[]).map((p) => p.name)).toContain('http');
+      const servicePort = (service.spec.ports as any[]).find((p) => p.name === 'http');
+      // ... which reaches the container's plain-HTTP port (with TLS: the metrics port), without TLS.
+      expect(servicePort.targetPort).toBe(plainPort.name);
+      expect(monitor.spec.endpoints[0].scheme ?? 'http').toBe('http');
     });
   }
+
+  if (tls) tlsChecks(objects, tls, server, pod);
 
   it('is valid, patches applied', () => {
     for (const o of objects.filter((x) => x.kind !== 'CompositeController' && x.kind !== 'CustomResourceDefinition')) expectValid(o);
@@ -329,6 +371,80 @@ describe('deploy/ files', () => {
     expect(deployment.spec.template.spec.containers[0].image).toBe('ghcr.io/modelhooks/modelhooks:0.1.0');
   });
 });
+
+/** What a TLS component must wire up, beyond what every target checks. */
+function tlsChecks(objects: KubeObject[], tls: string, server: any, pod: any): void {
+  const env = Object.fromEntries((server.env ?? []).map((e: { name: string; value?: string }) => [e.name, e.value]));
+  const host = new URL(IN_CLUSTER_HTTPS_HOOK_URL).hostname;
+  const certificates = find(objects, 'Certificate');
+  /** The keys a Secret volume will hold: cert-manager's (tls.crt, tls.key, ca.crt) or the service CA's (tls.crt, tls.key), or the documented token. */
+  const secretKeys = (name: string): string[] => {
+    if (certificates.some((c) => c.spec.secretName === name)) return ['tls.crt', 'tls.key', 'ca.crt'];
+    const service = one(objects, 'Service', serviceName);
+    if (service.metadata.annotations?.['service.beta.openshift.io/serving-cert-secret-name'] === name) return ['tls.crt', 'tls.key'];
+    if (name === 'modelhooks-token') return ['token'];
+    return [];
+  };
+
+  it('mounts the Secrets read-only, and its *_FILE settings name files that are in them', () => {
+    const files = ['MODELHOOKS_TLS_CERT_FILE', 'MODELHOOKS_TLS_KEY_FILE', 'MODELHOOKS_CLIENT_CA_FILE', 'MODELHOOKS_TOKEN_FILE'].filter((n) => env[n]);
+    expect(files).toEqual(tls === 'tls-cert-manager' ? ['MODELHOOKS_TLS_CERT_FILE', 'MODELHOOKS_TLS_KEY_FILE', 'MODELHOOKS_CLIENT_CA_FILE'] : ['MODELHOOKS_TLS_CERT_FILE', 'MODELHOOKS_TLS_KEY_FILE', 'MODELHOOKS_TOKEN_FILE']);
+    for (const name of files) {
+      const file = env[name] as string;
+      const mount = (server.volumeMounts as any[]).find((m) => path.posix.dirname(file) === m.mountPath);
+      expect(mount, `${name}=${file} is in a mount`).toBeDefined();
+      expect(mount.readOnly, mount.name).toBe(true);
+      const volume = (pod.volumes as any[]).find((v) => v.name === mount.name);
+      expect(volume.secret?.secretName, `${mount.name} is a Secret volume`).toBeDefined();
+      expect(volume.secret.items, 'the whole Secret').toBeUndefined();
+      expect(secretKeys(volume.secret.secretName), `${name}: ${volume.secret.secretName}`).toContain(path.posix.basename(file));
+    }
+    expect(env.MODELHOOKS_METRICS_PORT).toBeDefined();
+  });
+
+  it('sends every hook call through one endpointConfigs entry for the Service host, with a CA and a credential', () => {
+    for (const cc of find(objects, 'CompositeController')) {
+      const configs = cc.spec.endpointConfigs as any[];
+      expect(configs.map((c) => c.host)).toEqual([host]);
+      for (const hook of Object.values(cc.spec.hooks) as any[]) {
+        // A caBundle/clientTLS/authorization on the webhook would replace the entry (pkg/hooks/endpoint_config.go).
+        expect(Object.keys(hook.webhook).filter((k) => ['caBundle', 'clientTLS', 'authorization', 'basicAuth'].includes(k))).toEqual([]);
+        expect(new URL(hook.webhook.url).host).toBe(host);
+      }
+      const [entry] = configs;
+      expect(entry.caBundle).toBeDefined();
+      if (tls === 'tls-cert-manager') {
+        const ca = one(objects, 'Certificate', entry.caBundle.secretRef.name);
+        expect(ca.spec).toMatchObject({ isCA: true, secretName: entry.caBundle.secretRef.name });
+        expect(entry.caBundle.secretRef).toEqual({ name: ca.spec.secretName, namespace: ca.metadata.namespace, key: 'ca.crt' });
+        const client = certificates.find((c) => c.spec.secretName === entry.clientTLS.secretRef.name) as Obj;
+        expect(client.spec.usages).toContain('client auth');
+        expect(entry.clientTLS).toEqual({ secretRef: { name: client.spec.secretName, namespace: client.metadata.namespace }, certKey: 'tls.crt', privateKeyKey: 'tls.key' });
+        // The server trusts the CA that signed the client certificate: both come from the same Issuer.
+        const serving = certificates.find((c) => c.spec.secretName === pod.volumes.find((v: any) => v.name === 'tls').secret.secretName) as Obj;
+        expect(serving.spec.issuerRef).toEqual(client.spec.issuerRef);
+        expect(one(objects, 'Issuer', client.spec.issuerRef.name).spec).toEqual({ ca: { secretName: ca.spec.secretName } });
+        expect(serving.spec.dnsNames).toContain(host);
+        expect(serving.spec.usages).toContain('server auth');
+        expect(entry.authorization).toBeUndefined();
+      } else {
+        const configMap = one(objects, 'ConfigMap', entry.caBundle.configMapRef.name);
+        expect(configMap.metadata.annotations).toEqual({ 'service.beta.openshift.io/inject-cabundle': 'true' });
+        expect(entry.caBundle.configMapRef).toEqual({ name: configMap.metadata.name, namespace: configMap.metadata.namespace, key: 'service-ca.crt' });
+        expect(entry.clientTLS).toBeUndefined();
+        // The token Metacontroller sends is the file the server compares with.
+        const tokenVolume = pod.volumes.find((v: any) => v.secret?.secretName === entry.authorization.secretRef.name);
+        const tokenMount = server.volumeMounts.find((m: any) => m.name === tokenVolume.name);
+        expect(env.MODELHOOKS_TOKEN_FILE).toBe(`${tokenMount.mountPath}/${entry.authorization.secretRef.key}`);
+        expect(entry.authorization).toEqual({ type: 'Bearer', secretRef: { name: 'modelhooks-token', namespace: serviceNamespace, key: 'token' } });
+      }
+    }
+  });
+
+  it('has the CompositeControllers valid against Metacontroller\'s CRD (v4.17 fields)', () => {
+    for (const cc of find(objects, 'CompositeController')) expectValid(cc);
+  });
+}
 
 /** `512Mi` → bytes (the binary suffixes this repo uses). */
 function memoryBytes(quantity: string): number {

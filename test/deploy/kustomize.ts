@@ -1,7 +1,7 @@
 // Just enough of kustomize to read deploy/ without the binary: `resources` (files and
 // directories with a kustomization.yaml, recursively), `components` (kind: Component, applied
 // in order to what the including kustomization has accumulated), inline JSON 6902 `patches`
-// with a `target`, and `images`. Anything else a kustomization uses is refused, so a test never
+// with a `target` (add, remove, replace, test), and `images`. Anything else a kustomization uses is refused, so a test never
 // checks objects that differ from what `kustomize build` would make (test/deploy/deploy.test.ts
 // compares the two where the e2e tier has built the binary; the e2e tier runs the real thing).
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -28,7 +28,7 @@ interface PatchTarget {
 }
 
 interface Operation {
-  op: 'add' | 'remove' | 'replace';
+  op: 'add' | 'remove' | 'replace' | 'test';
   path: string;
   value?: unknown;
 }
@@ -123,10 +123,17 @@ function apply(obj: KubeObject, op: Operation): void {
   const tokens = op.path.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = tokens.pop();
   if (last === undefined) throw new Error(`patch path "${op.path}" names the whole object`);
+  if (!['add', 'remove', 'replace', 'test'].includes(op.op)) throw new Error(`patch op "${op.op}" is not modelled`);
   let node: unknown = obj;
   for (const t of tokens) {
     node = Array.isArray(node) ? node[Number(t)] : isObject(node) ? node[t] : undefined;
     if (node === undefined) throw new Error(`patch path "${op.path}": ${t} does not exist`);
+  }
+  if (op.op === 'test') {
+    const actual = Array.isArray(node) ? node[Number(last)] : isObject(node) ? node[last] : undefined;
+    // kustomize fails the build when a test op does not hold.
+    if (JSON.stringify(actual) !== JSON.stringify(op.value)) throw new Error(`patch test "${op.path}": ${JSON.stringify(actual)} is not ${JSON.stringify(op.value)}`);
+    return;
   }
   if (Array.isArray(node)) {
     const index = last === '-' ? node.length : Number(last);
