@@ -4,7 +4,7 @@
 // e2e tier runs the real `kustomize build` against an API server; this needs neither (it checks
 // its model of kustomize against the binary when the e2e tier has built one).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -116,6 +116,24 @@ describe('deploy/ kustomizations', () => {
     }
     const server = readKustomization(path.join(deployDir, 'tls-server'));
     expect((server.components ?? []).map((r) => path.resolve(deployDir, 'tls-server', r))).toEqual([path.join(root, 'compositions', 'components', 'https')]);
+  });
+
+  it('the README\'s "Securing the hooks" names the TLS components and what they need, as they are', () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Securing the hooks'), readme.indexOf('\n## ', readme.indexOf('### Securing the hooks')));
+    expect(section.length).toBeGreaterThan(100);
+    for (const c of tlsComponents) expect(section).toContain(`\`${c}\``);
+    // The Secret it tells the admin to create is the one Metacontroller and the server read.
+    const objects = build(deployDir, { components: ['components/tls-openshift-service-ca'] });
+    const ref = (find(objects, 'CompositeController')[0] as Obj).spec.endpointConfigs[0].authorization.secretRef;
+    expect(section).toContain(`kubectl -n ${ref.namespace} create secret generic ${ref.name} --from-literal=${ref.key}=`);
+    // The port-forward reaches the Service's HTTPS and plain ports.
+    const ports = (one(objects, 'Service', serviceName).spec.ports as any[]).map((p) => p.port);
+    const forward = /port-forward svc\/(\S+) (\d+):(\d+) (\d+):(\d+)/.exec(section);
+    expect(forward?.[1]).toBe(serviceName);
+    expect([Number(forward?.[3]), Number(forward?.[5])]).toEqual(ports);
+    const client = one(build(deployDir, { components: ['components/tls-cert-manager'] }), 'Certificate', 'metacontroller-client');
+    expect(section).toContain(`\`${client.spec.secretName}\``);
   });
 
   it('sets the image in one place: deploy/kustomization.yaml', () => {

@@ -15,7 +15,7 @@ interface ResourceRef {
 }
 
 // compositions/base and its components as kustomize combines them: each component alone, the
-// combination the README shows, and all of them.
+// combination the README shows, and all of them (the variants' and `https`, the TLS hook URLs).
 const components = subdirs(fromRoot('compositions', 'components'));
 const combinations = [[], ...components.map((c) => [c]), ['openshift', 'prometheus'], components];
 const scratch = mkdtempSync(path.join(tmpdir(), 'modelhooks-e2e-compositions-'));
@@ -42,9 +42,9 @@ describe('compositions/', () => {
   beforeAll(() => installCrds(k));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it('holds the CompositeController manifests and a component per variant', () => {
+  it('holds the CompositeController manifests, a component per variant and the https one', () => {
     expect(compositionManifests(), 'compositions/ is empty or missing: run `npm run manifests`').not.toHaveLength(0);
-    expect(components).toEqual(['gateway-api', 'openshift', 'prometheus']);
+    expect(components).toEqual(['gateway-api', 'https', 'openshift', 'prometheus']);
   });
 
   describe.each(combinations.map((enabled, i) => [enabled.length === 0 ? 'base' : `base + ${enabled.join(' + ')}`, enabled, i] as const))(
@@ -55,6 +55,12 @@ describe('compositions/', () => {
       it('builds one CompositeController per composition', () => {
         expect(manifests.length).toBeGreaterThan(0);
         expect(manifests.every((m) => m.kind === 'CompositeController')).toBe(true);
+      });
+
+      it(`calls every hook over ${enabled.includes('https') ? 'https' : 'http'}`, () => {
+        const urls = manifests.flatMap((m) => Object.values((m.spec as { hooks: Record<string, { webhook: { url: string } }> }).hooks).map((h) => h.webhook.url));
+        expect(urls.length).toBeGreaterThan(manifests.length);
+        for (const url of urls) expect(new URL(url).protocol).toBe(enabled.includes('https') ? 'https:' : 'http:');
       });
 
       // Metacontroller's CRD validates each one; strict field validation catches unknown fields.

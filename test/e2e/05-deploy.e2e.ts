@@ -10,10 +10,17 @@ import { installCrds } from './support/install.js';
 import type { KubeObject } from './support/kube.js';
 
 // deploy/ as users install it: the components they enable with `kustomize edit add component`
-// in deploy/ (each alone, the combination the README shows, and all of them), and what else the
-// README applies with -k.
+// in deploy/ (each alone, the combination the README shows, and all of them, with either TLS
+// component: one at most), and what else the README applies with -k.
 const components = subdirs(fromRoot('deploy', 'components'));
-const combinations = [[], ...components.map((c) => [c]), ['openshift', 'prometheus'], components];
+const tlsComponents = components.filter((c) => c.startsWith('tls-'));
+const variants = components.filter((c) => !tlsComponents.includes(c));
+const combinations = [
+  [],
+  ...components.map((c) => [c]),
+  ['openshift', 'prometheus'],
+  ...tlsComponents.map((tls) => [...variants, tls]),
+];
 const others = ['crds', 'deploy/examples', 'test/deploy/fixtures/own-kustomization', 'test/deploy/fixtures/metacontroller'];
 
 const kustomize = (cwd: string, ...args: string[]) =>
@@ -46,13 +53,14 @@ describe('deploy/ (kustomize)', () => {
     // The namespaces the objects go to, for real (the namespaced dry-runs need them).
     const namespaces = new Set(objects.map((o) => o.metadata.namespace).filter((n): n is string => Boolean(n)));
     for (const ns of namespaces) await k.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    const applied: KubeObject[] = [];
     for (const obj of objects) {
       // The rest dry-run, as an apply so that objects installed by earlier files (CRDs,
-      // controllers) are updates.
-      await k.apply(obj, { dryRun: obj.kind !== 'Namespace' });
+      // controllers) are updates. What the server answers: the objects as it would store them.
+      applied.push(await k.apply(obj, { dryRun: obj.kind !== 'Namespace' }));
     }
     console.log(`${name}: ${objects.length} objects (${[...new Set(objects.map((o) => o.kind))].join(', ')})`);
-    return objects;
+    return applied;
   }
 
   it.each(combinations.map((enabled, i) => [enabled.length === 0 ? 'deploy/' : `deploy/ + ${enabled.join(' + ')}`, enabled, i] as const))(
@@ -72,6 +80,16 @@ describe('deploy/ (kustomize)', () => {
       expect(kinds.has('routes')).toBe(enabled.includes('openshift'));
       expect(kinds.has('servicemonitors')).toBe(enabled.includes('prometheus'));
       expect(kinds.has('httproutes')).toBe(enabled.includes('gateway-api'));
+      // With a TLS component, the API server (Metacontroller's CRD, strict field validation) keeps
+      // the https URLs and the endpointConfigs entry Metacontroller needs to call them.
+      const tls = enabled.find((c) => tlsComponents.includes(c));
+      for (const cc of objects.filter((o) => o.kind === 'CompositeController')) {
+        const spec = cc.spec as { hooks: Record<string, { webhook: { url: string } }>; endpointConfigs?: Record<string, unknown>[] };
+        for (const hook of Object.values(spec.hooks)) expect(hook.webhook.url.startsWith('https://')).toBe(Boolean(tls));
+        const entry = spec.endpointConfigs?.[0];
+        if (!tls) expect(entry).toBeUndefined();
+        else expect(Object.keys(entry ?? {}).sort()).toEqual(tls === 'tls-cert-manager' ? ['caBundle', 'clientTLS', 'host'] : ['authorization', 'caBundle', 'host']);
+      }
     },
   );
 

@@ -18,12 +18,14 @@ export interface Schema {
   items?: Schema;
 }
 
-/** Upstream CRDs our children and manifests need: Metacontroller, Route, ServiceMonitor, HTTPRoute. */
+/** Upstream CRDs our children and manifests need: Metacontroller, Route, ServiceMonitor, HTTPRoute, cert-manager's Certificate and Issuer (deploy/components/tls-cert-manager). */
 const REFERENCE_CRDS = [
   'metacontroller-crds.yaml',
   'route.openshift.io_routes.yaml',
   'monitoring.coreos.com_servicemonitors.yaml',
   'gateway.networking.k8s.io_httproutes.yaml',
+  'cert-manager.io_certificates.yaml',
+  'cert-manager.io_issuers.yaml',
 ];
 
 /** Our generated CRDs (crds/, or E2E_CRDS_DIR to try the tier against other CRDs). */
