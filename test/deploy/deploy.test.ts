@@ -48,7 +48,6 @@ const IMAGE: Image = { name: 'ghcr.io/modelhooks/modelhooks', newName: 'registry
 // Where the CompositeControllers send their calls: the Service must answer there.
 const hookUrl = new URL(IN_CLUSTER_HOOK_URL);
 const [serviceName, serviceNamespace] = hookUrl.hostname.split('.') as [string, string];
-const servicePort = hookUrl.port === '' ? (hookUrl.protocol === 'https:' ? 443 : 80) : Number(hookUrl.port);
 
 type Obj = KubeObject & { metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec: any };
 
