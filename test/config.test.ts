@@ -35,6 +35,7 @@ const variables: Array<{ name: string; unset: unknown; set: string; want: unknow
     want: { namespace: 'istio-system', name: 'main' },
     read: (c) => c.hooks.inferenceservice.gateway,
   },
+  { name: 'MODELHOOKS_POD_SECURITY', unset: 'restricted', set: 'baseline', want: 'baseline', read: (c) => c.hooks.inferenceservice.podSecurity },
 ];
 
 const invalid: Array<{ name: string; value: string; message: RegExp }> = [
@@ -45,6 +46,7 @@ const invalid: Array<{ name: string; value: string; message: RegExp }> = [
   { name: 'MODELHOOKS_CACHE_ENTRIES', value: '-1', message: /MODELHOOKS_CACHE_ENTRIES/ },
   { name: 'MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS', value: 'soon', message: /MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS/ },
   { name: 'MODELHOOKS_URL_SCHEME', value: 'ftp', message: /MODELHOOKS_URL_SCHEME/ },
+  { name: 'MODELHOOKS_POD_SECURITY', value: 'lenient', message: /invalid configuration: MODELHOOKS_POD_SECURITY/ },
   { name: 'MODELHOOKS_GATEWAY', value: 'no-slash', message: /invalid configuration: MODELHOOKS_GATEWAY: namespace\/name of a Gateway/ },
 ];
 

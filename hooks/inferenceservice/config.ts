@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { imagesFrom, imageVariables, type Env } from '../kit/index.js';
+import { imagesFrom, imageVariables, podSecurityVariable, type Env, type PodSecurityLevel } from '../kit/index.js';
 
 /** KServe v0.20.0's cluster serving runtimes (config/runtimes/kustomization.yaml, charts' runtime tags). */
 export const INFERENCESERVICE_IMAGES = {
@@ -17,9 +17,15 @@ export type ImageKey = keyof typeof INFERENCESERVICE_IMAGES;
 
 export type IngressConfig = { domain: string; className: string; domainTemplate: string; urlScheme: 'http' | 'https' };
 export type GatewayConfig = { namespace: string; name: string };
-export type InferenceServiceConfig = { images: Record<ImageKey, string>; ingress: IngressConfig; gateway: GatewayConfig };
+export type InferenceServiceConfig = {
+  images: Record<ImageKey, string>;
+  ingress: IngressConfig;
+  gateway: GatewayConfig;
+  /** The Pod Security Standard level the user's pod and container fields must keep. */
+  podSecurity: PodSecurityLevel;
+};
 
-/** InferenceService's settings: runtime images, the host domain and template, the Ingress class, the Gateway. */
+/** InferenceService's settings: runtime images, the host domain and template, the Ingress class, the Gateway, the pod security level. */
 export const inferenceserviceConfig = z
   .looseObject({
     ...imageVariables(INFERENCESERVICE_IMAGES),
@@ -31,6 +37,7 @@ export const inferenceserviceConfig = z
       .string()
       .regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, 'namespace/name of a Gateway')
       .default('kserve/kserve-ingress-gateway'),
+    ...podSecurityVariable,
   })
   .transform((e): InferenceServiceConfig => {
     const [namespace, name] = e.MODELHOOKS_GATEWAY.split('/') as [string, string];
@@ -43,5 +50,6 @@ export const inferenceserviceConfig = z
         urlScheme: e.MODELHOOKS_URL_SCHEME,
       },
       gateway: { namespace, name },
+      podSecurity: e.MODELHOOKS_POD_SECURITY,
     };
   });

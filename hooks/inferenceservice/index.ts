@@ -4,6 +4,7 @@ import { exposureFor } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
 import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
 import { planFor, type Input, type Plan } from './plan.js';
+import { podSecurityProblems } from './pod-security.js';
 import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
 import { noRuntimeStatus, statusFrom, unsupportedModeStatus, type Observed } from './status.js';
 import { predictorWorkloads, workloadFor } from './workloads.js';
@@ -44,6 +45,9 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     const secret = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
     return secret ? [{ apiVersion: 'v1', resource: 'secrets', names: [secret] }] : [];
   },
+
+  // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
+  validate: (spec, config) => podSecurityProblems(spec, config.podSecurity),
 
   sync(input) {
     // 0. ModelMesh is another controller's job: change nothing, say so.

@@ -1,5 +1,5 @@
 import type { V1Container, V1ContainerPort, V1EnvVar, V1PodSpec, V1Probe, V1SecurityContext, V1Volume } from '@kubernetes/client-node';
-import { isRecord, restrictedContainer } from '../kit/index.js';
+import { mergedContainerSecurity, mergedPodSecurity, restrictedContainer } from '../kit/index.js';
 import { HTTP_PORT, SERVER_CONTAINER } from './names.js';
 import type { ComponentSpec, ContainerSpec } from './spec.js';
 import type { StoragePlan } from './storage.js';
@@ -18,12 +18,12 @@ const POD_FIELDS = [
 export function podSpecFor(component: ComponentSpec, containers: V1Container[], storage: StoragePlan, extraVolumes: V1Volume[] = []): V1PodSpec {
   const userFields = Object.fromEntries(POD_FIELDS.filter((f) => component[f] !== undefined).map((f) => [f, component[f]]));
   const userVolumes = Array.isArray(component.volumes) ? (component.volumes as V1Volume[]) : [];
-  const userSecurity = isRecord(component.securityContext) ? component.securityContext : {};
   const volumes = [...storage.volumes, ...extraVolumes, ...userVolumes];
   return {
     ...userFields,
     ...(component.serviceAccountName ? { serviceAccountName: component.serviceAccountName } : {}),
-    securityContext: { seccompProfile: { type: 'RuntimeDefault' }, ...userSecurity },
+    // The restricted pod defaults under the user's fields (the pod security check ran on the same merge).
+    securityContext: mergedPodSecurity(component.securityContext),
     ...(storage.initContainers.length > 0 ? { initContainers: storage.initContainers } : {}),
     containers,
     ...(volumes.length > 0 ? { volumes } : {}),
@@ -43,11 +43,10 @@ export interface ServerDefaults {
  */
 export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults): V1Container {
   const ports = portsOf(c);
-  const security: V1SecurityContext = restrictedContainer({
-    ...(d.nonRoot ? { runAsNonRoot: true } : {}),
-    ...(d.runAsUser !== undefined ? { runAsUser: d.runAsUser } : {}),
-    ...(isRecord(c.securityContext) ? c.securityContext : {}),
-  });
+  const security: V1SecurityContext = mergedContainerSecurity(
+    c.securityContext,
+    restrictedContainer({ ...(d.nonRoot ? { runAsNonRoot: true } : {}), ...(d.runAsUser !== undefined ? { runAsUser: d.runAsUser } : {}) }),
+  );
   const probePort = ports[0]?.containerPort ?? HTTP_PORT;
   const { name: own, ...fields } = c;
   return {
@@ -75,7 +74,7 @@ export function sidecarWithDefaults(c: ContainerSpec, name: string): V1Container
     name: own ?? name,
     ...(fields as Omit<V1Container, 'name'>),
     resources: { ...(c.resources ?? {}), requests } as NonNullable<V1Container['resources']>,
-    securityContext: restrictedContainer(isRecord(c.securityContext) ? c.securityContext : {}),
+    securityContext: mergedContainerSecurity(c.securityContext),
   };
 }
 

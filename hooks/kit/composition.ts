@@ -72,6 +72,12 @@ export interface SyncInput<Spec, Config = unknown> {
   finalizing: boolean;
 }
 
+/** A spec problem found after parsing: `spec.predictor.containers[0].securityContext.privileged`, and why. */
+export interface SpecProblem {
+  path: string;
+  message: string;
+}
+
 export interface SyncOutput {
   status: Record<string, unknown>;
   /** Every desired child (typed builders' objects or kept wire objects): the kit orders them. */
@@ -100,6 +106,12 @@ export interface Composition<Spec = unknown, Config = unknown> {
   resyncPeriodSeconds?: number;
   customize?(parent: Parent<Spec>, config: Config): RelatedRule[];
   sync(input: SyncInput<Spec, Config>): SyncOutput;
+  /**
+   * Problems of a parsed spec that depend on the server's configuration (e.g. the pod
+   * security level): any answers InvalidSpec, as a schema problem does. `path` is the full
+   * JSON path from `spec`.
+   */
+  validate?(spec: Spec, config: Config): SpecProblem[];
   /** The status to report when the spec is invalid; defaults to the previous status. */
   invalidStatus?(previous: Record<string, unknown>): Record<string, unknown>;
 }

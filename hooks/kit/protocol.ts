@@ -1,4 +1,4 @@
-import type { AnyComposition, ChildType, SyncInput, SyncOutput } from './composition.js';
+import type { AnyComposition, ChildType, SpecProblem, SyncInput, SyncOutput } from './composition.js';
 import { configFor, type CompositionConfigs } from './config.js';
 import { previousConditions, READY, stampConditions, type Cond } from './conditions.js';
 import { keepAll } from './keep.js';
@@ -32,6 +32,8 @@ export function runHook<Config>(
   const input = syncInput(composition, request, ctx);
   const parsed = composition.spec.safeParse(request.parent.spec ?? {});
   if (!parsed.success) return invalidSpecAnswer(composition, input, hook, formatIssues(parsed.error.issues));
+  const problems = composition.validate?.(parsed.data, input.config) ?? [];
+  if (problems.length > 0) return invalidSpecAnswer(composition, input, hook, formatProblems(problems));
   const typed = { ...input, parent: { ...input.parent, spec: parsed.data } };
   // No composition declares a finalize hook: children are owned and garbage-collected. An
   // unexpected call keeps them until then and lets the parent go.
@@ -44,7 +46,9 @@ function runCustomize<Config>(composition: AnyComposition<Config>, request: Hook
   const parsed = composition.spec.safeParse(request.parent.spec ?? {});
   // An invalid spec asks for nothing: the sync hook reports the problem and keeps children.
   if (!parsed.success) return [];
-  return composition.customize({ ...parentOf(request), spec: parsed.data }, configFor(composition, ctx.config));
+  const config = configFor(composition, ctx.config);
+  if ((composition.validate?.(parsed.data, config) ?? []).length > 0) return [];
+  return composition.customize({ ...parentOf(request), spec: parsed.data }, config);
 }
 
 export function syncInput<Config>(
@@ -152,6 +156,11 @@ function invalidSpecAnswer<Config>(
   const response: Record<string, unknown> = { status: base, children: sortChildren(keepAll(input.observed.all())) };
   if (hook === 'finalize') response.finalized = true;
   return response;
+}
+
+/** `path: message; …` of problems a composition's `validate` found. */
+export function formatProblems(problems: ReadonlyArray<SpecProblem>): string {
+  return problems.map((p) => `${p.path}: ${p.message}`).join('; ');
 }
 
 /** `spec.storage.databaseConfigurations: required when storage.format is DATABASE; …` */

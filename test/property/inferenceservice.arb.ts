@@ -56,3 +56,71 @@ export const inferenceserviceSpec: fc.Arbitrary<Record<string, unknown>> = fc.re
   },
   { requiredKeys: ['predictor'] },
 );
+
+/** Container security fields a tenant may write, allowed and forbidden at restricted alike. */
+const containerSecurity = fc.record(
+  {
+    privileged: fc.boolean(),
+    allowPrivilegeEscalation: fc.boolean(),
+    runAsUser: fc.constantFrom(0, 1000),
+    runAsNonRoot: fc.boolean(),
+    readOnlyRootFilesystem: fc.boolean(),
+    capabilities: fc.record({ add: fc.subarray(['NET_BIND_SERVICE', 'CHOWN', 'SYS_ADMIN']), drop: fc.constantFrom(['ALL'], ['NET_RAW']) }, { requiredKeys: [] }),
+    seccompProfile: fc.constantFrom({ type: 'RuntimeDefault' }, { type: 'Unconfined' }, { type: 'Localhost', localhostProfile: 'p.json' }),
+    procMount: fc.constantFrom('Default', 'Unmasked'),
+  },
+  { requiredKeys: [] },
+);
+/** Pod fields a tenant may write, allowed and forbidden at restricted alike. */
+const podSecurity = fc.record(
+  {
+    securityContext: fc.record(
+      {
+        runAsUser: fc.constantFrom(0, 1000),
+        runAsNonRoot: fc.boolean(),
+        fsGroup: fc.constant(2000),
+        sysctls: fc.subarray([{ name: 'net.ipv4.tcp_keepalive_time', value: '60' }, { name: 'kernel.msgmax', value: '1' }], { minLength: 1 }),
+        seLinuxOptions: fc.constantFrom({ type: 'container_t' }, { type: 'spc_t' }, { level: 's0:c1' }),
+      },
+      { requiredKeys: [] },
+    ),
+    hostNetwork: fc.boolean(),
+    hostPID: fc.boolean(),
+    volumes: fc.subarray([{ name: 'scratch', emptyDir: {} }, { name: 'root', hostPath: { path: '/' } }, { name: 'share', nfs: { server: 'nfs', path: '/x' } }], { minLength: 1 }),
+  },
+  { requiredKeys: [] },
+);
+
+/** Mostly nothing or only what restricted allows, sometimes anything. */
+const sometimes = <T>(allowed: T, any: fc.Arbitrary<T>) =>
+  fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.constant(allowed), weight: 2 }, { arbitrary: any, weight: 1 });
+
+/**
+ * Valid InferenceService specs with random pod and container security fields on every
+ * component: some allowed at the restricted level, some not.
+ */
+export const inferenceserviceSpecWithSecurity: fc.Arbitrary<Record<string, unknown>> = fc
+  .tuple(inferenceserviceSpec, fc.array(
+      fc.tuple(
+        sometimes<Record<string, unknown>>({ securityContext: { runAsUser: 1000, fsGroup: 2000 }, volumes: [{ name: 'scratch', emptyDir: {} }] }, podSecurity),
+        sometimes<Record<string, unknown>>({ readOnlyRootFilesystem: true, capabilities: { add: ['NET_BIND_SERVICE'] } }, containerSecurity),
+      ),
+      { minLength: 3, maxLength: 3 },
+    ))
+  .map(([spec, extras]) => {
+    const out: Record<string, unknown> = { ...spec };
+    (['predictor', 'transformer', 'explainer'] as const).forEach((role, i) => {
+      const component = spec[role] as Record<string, unknown> | undefined;
+      const [pod = {}, sc] = extras[i] as [Record<string, unknown> | undefined, Record<string, unknown> | undefined];
+      if (!component) return;
+      const withSc = (c: unknown) => (sc ? { ...(c as object), securityContext: sc } : c);
+      const model = ['model', ...FRAMEWORKS].find((k) => component[k] !== undefined);
+      out[role] = {
+        ...component,
+        ...pod,
+        ...(model ? { [model]: withSc(component[model]) } : {}),
+        ...(Array.isArray(component.containers) ? { containers: component.containers.map(withSc) } : {}),
+      };
+    });
+    return out;
+  });

@@ -1,0 +1,35 @@
+import { isRecord, mergedContainerSecurity, mergedPodSecurity, podSecurityViolations, type PodSecurityLevel, type SpecProblem } from '../kit/index.js';
+import { componentsOf, FRAMEWORK_KEYS, type InferenceServiceSpec } from './spec.js';
+
+type Obj = Record<string, unknown>;
+
+/**
+ * Each component's pod as the user asked for it, with our restricted defaults under every
+ * field the user left unset (as the pod builders merge them), checked against the server's
+ * pod security level. A field the level forbids is named by its path in the spec.
+ */
+export function podSecurityProblems(spec: InferenceServiceSpec, level: PodSecurityLevel): SpecProblem[] {
+  return componentsOf(spec).flatMap((role) => {
+    const component = spec[role] as Obj;
+    const prefix = `spec.${role}`;
+    // A model (`model` or a framework key) is the predictor's first container.
+    const modelKey = role === 'predictor' ? ['model', ...FRAMEWORK_KEYS].find((k) => isRecord(component[k])) : undefined;
+    const own = Array.isArray(component.containers) ? (component.containers as unknown[]) : [];
+    const containers = [...(modelKey ? [component[modelKey]] : []), ...own].map(withContainerDefaults);
+    const containerPaths = [...(modelKey ? [`${prefix}.${modelKey}`] : []), ...own.map((_, i) => `${prefix}.containers[${i}]`)];
+    const pod: Obj = {
+      ...component,
+      securityContext: mergedPodSecurity(component.securityContext),
+      containers,
+      ...(Array.isArray(component.initContainers) ? { initContainers: component.initContainers.map(withContainerDefaults) } : {}),
+      ...(Array.isArray(component.ephemeralContainers) ? { ephemeralContainers: component.ephemeralContainers.map(withContainerDefaults) } : {}),
+    };
+    const annotations = isRecord(component.annotations) ? { values: component.annotations as Record<string, string>, path: `${prefix}.annotations` } : undefined;
+    return podSecurityViolations(pod, level, prefix, { containers: containerPaths, ...(annotations ? { annotations } : {}) });
+  });
+}
+
+function withContainerDefaults(c: unknown): Obj {
+  const container = isRecord(c) ? c : {};
+  return { ...container, securityContext: mergedContainerSecurity(container.securityContext) };
+}

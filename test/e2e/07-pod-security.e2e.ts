@@ -1,0 +1,59 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { podSecurityViolations, type PodSecurityLevel } from '../../hooks/kit/index.js';
+import { allows, LEVELS, table } from '../support/pod-security-table.js';
+import { kube } from './support/context.js';
+import { KubeError, type KubeObject } from './support/kube.js';
+
+// Our pod security checker against the API server's own Pod Security Admission: each row of
+// the unit test table becomes a Pod, dry-run created in a namespace enforcing each level.
+// A Pod the API server finds invalid for another reason says nothing about either: skipped.
+const namespaceFor = (level: PodSecurityLevel) => `e2e-psa-${level}`;
+const API_SERVER_MINOR = 35;
+
+describe("the API server's Pod Security Admission agrees with podSecurityViolations", () => {
+  const k = kube();
+  beforeAll(async () => {
+    for (const level of LEVELS) {
+      const labels = { 'pod-security.kubernetes.io/enforce': level, 'pod-security.kubernetes.io/enforce-version': 'latest' };
+      await k.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespaceFor(level), labels } });
+      await k.apply({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: namespaceFor(level) } });
+    }
+  });
+
+  const compared: string[] = [];
+  const rows = table.filter((row) => (row.since ?? 0) <= API_SERVER_MINOR);
+  it.each(rows.flatMap((row) => LEVELS.map((level) => ({ row, level, name: `${row.file}: ${row.what} at ${level}` }))))('$name', async ({ row, level }) => {
+    // The API refuses privileged together with allowPrivilegeEscalation: false (validation).
+    const valid = (c: Record<string, unknown>) => {
+      const sc = { ...(c.securityContext as Record<string, unknown> | undefined) };
+      if (sc.privileged === true) delete sc.allowPrivilegeEscalation;
+      return { image: 'example.com/i:1', ...c, securityContext: sc };
+    };
+    const containers = (row.pod.containers as Array<Record<string, unknown>>).map(valid);
+    const pod: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'probe', namespace: namespaceFor(level) },
+      spec: { automountServiceAccountToken: false, ...row.pod, containers, ...(row.pod.initContainers ? { initContainers: (row.pod.initContainers as Array<Record<string, unknown>>).map(valid) } : {}) },
+    };
+    const error = await k.dryRunCreate(pod).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    if (error !== undefined && !(error instanceof KubeError && /violates PodSecurity/.test(error.message))) {
+      expect(error).toBeInstanceOf(KubeError);
+      expect((error as KubeError).reason).toBe('Invalid');
+      return;
+    }
+    compared.push(`${row.what}@${level}`);
+    const ours = podSecurityViolations(pod.spec as Record<string, unknown>, level, 'p');
+    expect(error === undefined, `API server: ${error instanceof Error ? error.message : 'allowed'}; ours: ${JSON.stringify(ours)}`).toBe(ours.length === 0);
+    expect(ours.length === 0).toBe(allows(row.allowedFrom, level));
+  });
+
+  it('compared most rows (the rest were invalid Pods for other reasons)', () => {
+    const skipped = rows.flatMap((row) => LEVELS.map((level) => `${row.what}@${level}`)).filter((id) => !compared.includes(id));
+    console.info(`pod security: ${compared.length} compared with the API server, skipped as invalid Pods: ${skipped.join(', ')}`);
+    expect(compared.length).toBeGreaterThan((rows.length * LEVELS.length * 3) / 4);
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, type HookConfig } from '../../hooks/config.js';
+import { inferenceservice } from '../../hooks/inferenceservice/index.js';
+import { podSecurityViolations, type KubeObject } from '../../hooks/kit/index.js';
+import { runCustomize, runSync } from '../../hooks/testing.js';
+import { appliedOptions } from '../support/golden.js';
+
+const at = (level: string): HookConfig => loadConfig({ MODELHOOKS_POD_SECURITY: level }).hooks;
+const restricted = at('restricted');
+const isvc = (spec: Record<string, unknown>): KubeObject => ({
+  apiVersion: 'serving.kserve.io/v1beta1',
+  kind: 'InferenceService',
+  metadata: { name: 'demo', namespace: 'ml', generation: 2, annotations: { 'serving.kserve.io/storageSecretName': 'creds' } },
+  spec,
+});
+const custom = (container: Record<string, unknown>, pod: Record<string, unknown> = {}) => ({ predictor: { ...pod, containers: [{ name: 'kserve-container', image: 'me/server:1', ...container }] } });
+const sklearn = (fields: Record<string, unknown>, pod: Record<string, unknown> = {}) => ({ predictor: { ...pod, sklearn: { storageUri: 'gs://b/m', ...fields } } });
+const deployments = (children: KubeObject[]) => children.filter((c) => c.kind === 'Deployment') as Array<KubeObject & { spec: any }>;
+const MSG = (level: string) => `not allowed by the ${level} pod security level (MODELHOOKS_POD_SECURITY)`;
+
+describe('InferenceService pod security (MODELHOOKS_POD_SECURITY)', () => {
+  it('refuses privileged: true at the default level with InvalidSpec naming the field', () => {
+    const out = runSync(inferenceservice, { parent: isvc(custom({ securityContext: { privileged: true } })), config: restricted });
+    expect(out.condition('Ready')).toMatchObject({
+      status: 'False',
+      reason: 'InvalidSpec',
+      message: `spec.predictor.containers[0].securityContext.privileged: ${MSG('restricted')}`,
+    });
+    expect(out.children).toEqual([]);
+  });
+
+  it.each([
+    ['SYS_ADMIN on the model container', sklearn({ securityContext: { capabilities: { add: ['SYS_ADMIN'] } } }), 'spec.predictor.sklearn.securityContext.capabilities.add[0]'],
+    ['runAsUser: 0 on the pod', custom({}, { securityContext: { runAsUser: 0 } }), 'spec.predictor.securityContext.runAsUser'],
+    ['a hostPath / volume', custom({}, { volumes: [{ name: 'root', hostPath: { path: '/' } }] }), 'spec.predictor.volumes[0].hostPath'],
+    ['hostNetwork', custom({}, { hostNetwork: true }), 'spec.predictor.hostNetwork'],
+    ['a hostPort on a sidecar', { predictor: { sklearn: { storageUri: 'gs://b/m' }, containers: [{ name: 'proxy', image: 'p', ports: [{ containerPort: 9000, hostPort: 9000 }] }] } }, 'spec.predictor.containers[0].ports[0].hostPort'],
+    ['allowPrivilegeEscalation on a transformer', { ...sklearn({}), transformer: { containers: [{ image: 't', securityContext: { allowPrivilegeEscalation: true } }] } }, 'spec.transformer.containers[0].securityContext.allowPrivilegeEscalation'],
+    ['an Unconfined AppArmor annotation on an explainer', { ...sklearn({}), explainer: { annotations: { 'container.apparmor.security.beta.kubernetes.io/kserve-container': 'unconfined' }, containers: [{ image: 'e' }] } }, 'spec.explainer.annotations["container.apparmor.security.beta.kubernetes.io/kserve-container"]'],
+  ])('refuses %s, naming %s', (_what, spec, path) => {
+    const out = runSync(inferenceservice, { parent: isvc(spec), config: restricted });
+    expect(out.condition('Ready')?.reason).toBe('InvalidSpec');
+    expect(out.condition('Ready')?.message).toMatch(new RegExp(`^${path.replace(/[[\].()"/]/g, '\\$&')}: `));
+  });
+
+  it('keeps every observed child (and asks for no related object) when the spec asks for more', () => {
+    const valid = { parent: isvc(custom({})), config: restricted };
+    const before = runSync(inferenceservice, valid);
+    expect(before.condition('Ready')?.reason).not.toBe('InvalidSpec');
+    const applied = appliedOptions(valid, before);
+    const parent = { ...(applied.parent as KubeObject), spec: custom({ securityContext: { privileged: true, capabilities: { add: ['SYS_ADMIN'] } } }) };
+    const after = runSync(inferenceservice, { ...applied, parent });
+    expect(after.condition('Ready')?.reason).toBe('InvalidSpec');
+    expect(after.condition('Ready')?.message).toContain('spec.predictor.containers[0].securityContext.capabilities.add[0]: capability SYS_ADMIN is not allowed');
+    expect(after.children).toEqual(applied.observed);
+    expect(runCustomize(inferenceservice, { parent, config: restricted })).toEqual([]);
+    expect(runCustomize(inferenceservice, { parent: applied.parent, config: restricted })).not.toEqual([]);
+  });
+
+  it('keeps the user values the level allows, with the restricted defaults under them', () => {
+    const spec = custom({ securityContext: { readOnlyRootFilesystem: true, capabilities: { add: ['NET_BIND_SERVICE'] } } }, { securityContext: { runAsUser: 1000, fsGroup: 2000 } });
+    const out = runSync(inferenceservice, { parent: isvc(spec), config: restricted });
+    const pod = deployments(out.children)[0]?.spec.template.spec;
+    expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' }, runAsUser: 1000, fsGroup: 2000 });
+    expect(pod.containers[0].securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'], add: ['NET_BIND_SERVICE'] }, readOnlyRootFilesystem: true });
+    expect(podSecurityViolations(pod, 'restricted', 'pod')).toEqual([]);
+  });
+
+  it('baseline allows what baseline allows (CHOWN, runAsUser 0) and still refuses privileged', () => {
+    const root = custom({ securityContext: { runAsNonRoot: false, runAsUser: 0, capabilities: { add: ['CHOWN'] } } });
+    expect(runSync(inferenceservice, { parent: isvc(root), config: restricted }).condition('Ready')?.reason).toBe('InvalidSpec');
+    const out = runSync(inferenceservice, { parent: isvc(root), config: at('baseline') });
+    expect(out.condition('Ready')?.reason).not.toBe('InvalidSpec');
+    const pod = deployments(out.children)[0]?.spec.template.spec;
+    expect(pod.containers[0].securityContext).toMatchObject({ runAsNonRoot: false, runAsUser: 0, capabilities: { drop: ['ALL'], add: ['CHOWN'] } });
+    expect(podSecurityViolations(pod, 'baseline', 'pod')).toEqual([]);
+    const privileged = runSync(inferenceservice, { parent: isvc(custom({ securityContext: { privileged: true } })), config: at('baseline') });
+    expect(privileged.condition('Ready')?.message).toBe(`spec.predictor.containers[0].securityContext.privileged: ${MSG('baseline')}`);
+  });
+
+  it('privileged lets everything through as the user wrote it', () => {
+    const spec = custom({ securityContext: { privileged: true } }, { volumes: [{ name: 'root', hostPath: { path: '/' } }] });
+    const out = runSync(inferenceservice, { parent: isvc(spec), config: at('privileged') });
+    expect(out.condition('Ready')?.reason).not.toBe('InvalidSpec');
+    const pod = deployments(out.children)[0]?.spec.template.spec;
+    expect(pod.containers[0].securityContext.privileged).toBe(true);
+    expect(pod.volumes).toContainEqual({ name: 'root', hostPath: { path: '/' } });
+  });
+});
