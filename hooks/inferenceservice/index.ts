@@ -43,7 +43,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   customize(parent) {
     // Storage credentials: only the Secret's key names are read, never its values.
     const secret = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
-    return secret ? [{ apiVersion: 'v1', resource: 'secrets', names: [secret] }] : [];
+    return secret ? [{ apiVersion: 'v1', resource: 'secrets', namespace: parent.metadata.namespace, names: [secret] }] : [];
   },
 
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.

@@ -25,19 +25,28 @@ export class ObjectIndex {
     }
   }
 
-  /** Reads a Metacontroller child or related map (`{"Kind.v": {"key": object}}`). */
-  static fromWire(map: unknown, defaultNamespace: string): ObjectIndex {
+  /**
+   * Reads a Metacontroller child or related map (`{"Kind.v": {"key": object}}`) for a parent
+   * in `namespace`. Only that namespace is read: an object whose own namespace or whose v2 key
+   * (`namespace/name`) names another namespace is ignored, even if offered — a v2 rule without
+   * a namespace selects every namespace, and a key that disagrees with its object is not
+   * trusted either way. Cluster-scoped objects (no namespace, keyed by `name`) are kept and
+   * read as if they were in the parent's namespace, so `get(…, name)` finds them.
+   */
+  static fromWire(map: unknown, namespace: string): ObjectIndex {
     const objects: KubeObject[] = [];
     if (isRecord(map)) {
-      for (const [key, group] of Object.entries(map)) {
+      for (const [type, group] of Object.entries(map)) {
         if (!isRecord(group)) continue;
-        for (const obj of Object.values(group)) {
+        for (const [key, obj] of Object.entries(group)) {
+          if (!isRecord(obj) || !isRecord(obj.metadata)) continue;
+          if (!inNamespace(key, obj.metadata.namespace, namespace)) continue;
           if (isKubeObject(obj)) objects.push(obj);
-          else if (isRecord(obj) && isRecord(obj.metadata)) objects.push(withTypeFromKey(obj, key));
+          else objects.push(withTypeFromKey(obj, type));
         }
       }
     }
-    return new ObjectIndex(objects, defaultNamespace);
+    return new ObjectIndex(objects, namespace);
   }
 
   get<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, name: string, namespace?: string): T | undefined {
@@ -73,6 +82,13 @@ export function isKubeObject(value: unknown): value is KubeObject {
     isRecord(value.metadata) &&
     typeof value.metadata.name === 'string'
   );
+}
+
+/** Whether a map entry belongs to `namespace`: neither its key nor its object names another one. */
+function inNamespace(key: string, objectNamespace: unknown, namespace: string): boolean {
+  if (objectNamespace !== undefined && objectNamespace !== namespace) return false;
+  const slash = key.indexOf('/');
+  return slash < 0 || key.slice(0, slash) === namespace;
 }
 
 /** Objects in a map are sometimes sent without apiVersion/kind; the map key carries them. */

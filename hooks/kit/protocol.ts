@@ -3,6 +3,7 @@ import { configFor, type CompositionConfigs } from './config.js';
 import { previousConditions, READY, stampConditions, type Cond } from './conditions.js';
 import { keepAll } from './keep.js';
 import { ObjectIndex } from './observed.js';
+import { scopeRules } from './related.js';
 import type { HookName, HookRequest } from './request.js';
 import { composedFrom, isRecord, type Composed, type KubeObject, type Parent } from './types.js';
 
@@ -48,7 +49,9 @@ function runCustomize<Config>(composition: AnyComposition<Config>, request: Hook
   if (!parsed.success) return [];
   const config = configFor(composition, ctx.config);
   if ((composition.validate?.(parsed.data, config) ?? []).length > 0) return [];
-  return composition.customize({ ...parentOf(request), spec: parsed.data }, config);
+  const parent = parentOf(request);
+  const rules = composition.customize({ ...parent, spec: parsed.data }, config);
+  return scopeRules(rules, parent.metadata.namespace, composition.name);
 }
 
 export function syncInput<Config>(

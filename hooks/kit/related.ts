@@ -18,3 +18,30 @@ export function podsRuleFor(namespace: string | undefined, selectorLabels: Recor
   }
   return { apiVersion: 'v1', resource: 'pods', namespace, labelSelector: { matchLabels: { ...selectorLabels } } };
 }
+
+/**
+ * Resources without a namespace that a composition may ask for. Every other resource is taken
+ * to be namespaced: add a cluster-scoped one here before a composition asks for it.
+ */
+export const CLUSTER_SCOPED_RESOURCES: ReadonlySet<string> = new Set(['namespaces', 'storageclasses', 'clusterservingruntimes']);
+
+/**
+ * A customize answer scoped to the parent's namespace. A v2 rule without `namespace` selects
+ * every namespace (Metacontroller pkg/controller/common/customize/manager.go,
+ * `selectByNamespaceAndNames` with an empty namespace), so the kit fills the parent's
+ * namespace into every rule of a namespaced resource that lacks one: a composition cannot
+ * forget it. A rule naming another namespace, or a namespace on a cluster-scoped resource, is
+ * a bug in the hook (HookContractError: a 500, never a deletion).
+ */
+export function scopeRules(rules: RelatedRule[], namespace: string, composition: string): RelatedRule[] {
+  return rules.map((rule) => {
+    const id = `${composition}: the related rule for ${rule.resource} (${rule.apiVersion})`;
+    if (CLUSTER_SCOPED_RESOURCES.has(rule.resource)) {
+      if (rule.namespace !== undefined) throw new HookContractError(`${id} names namespace ${rule.namespace}, but ${rule.resource} are cluster-scoped`);
+      return rule;
+    }
+    if (rule.namespace === undefined || rule.namespace === '') return { ...rule, namespace };
+    if (rule.namespace !== namespace) throw new HookContractError(`${id} names namespace ${rule.namespace}, outside the parent's namespace ${namespace}`);
+    return rule;
+  });
+}

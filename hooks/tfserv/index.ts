@@ -36,7 +36,7 @@ export const tfserv = defineComposition<TfservSpec, TfservConfig>({
 
   /** The sync hook needs the models file, and must know when the ConfigMap appears. */
   customize(parent): RelatedRule[] {
-    return [{ apiVersion: 'v1', resource: 'configmaps', names: [parent.spec.configMap] }];
+    return [{ apiVersion: 'v1', resource: 'configmaps', namespace: parent.metadata.namespace, names: [parent.spec.configMap] }];
   },
 
   sync(input) {

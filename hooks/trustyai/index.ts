@@ -1,4 +1,4 @@
-import { defineComposition, lastApplied, MANAGED_BY, readyJsonPath, type Composed } from '../kit/index.js';
+import { defineComposition, lastApplied, MANAGED_BY, readyJsonPath, type Composed, type RelatedRule } from '../kit/index.js';
 import { trustyaiConfig, type TrustyAIConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { modelMeshFor } from './configmap.js';
@@ -52,13 +52,15 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
   resyncPeriodSeconds: 300,
 
   customize(parent) {
-    const rules = [
-      { apiVersion: 'v1', resource: 'configmaps', names: [MODEL_SERVING_CONFIG] },
-      // Every TrustyAIService of the namespace shares model-serving-config.
-      { apiVersion: 'trustyai.opendatahub.io/v1', resource: 'trustyaiservices' },
+    // Every rule names the namespace: without one, Metacontroller v2 selects every namespace.
+    const { namespace } = parent.metadata;
+    const rules: RelatedRule[] = [
+      { apiVersion: 'v1', resource: 'configmaps', namespace, names: [MODEL_SERVING_CONFIG] },
+      // Every TrustyAIService of the namespace (and only of it) shares model-serving-config.
+      { apiVersion: 'trustyai.opendatahub.io/v1', resource: 'trustyaiservices', namespace },
     ];
     const secret = parent.spec.storage.databaseConfigurations;
-    if (parent.spec.storage.format === 'DATABASE' && secret) rules.push({ apiVersion: 'v1', resource: 'secrets', names: [secret] });
+    if (parent.spec.storage.format === 'DATABASE' && secret) rules.push({ apiVersion: 'v1', resource: 'secrets', namespace, names: [secret] });
     return rules;
   },
 

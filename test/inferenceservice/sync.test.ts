@@ -106,10 +106,10 @@ describe('InferenceService predictor', () => {
     }
   });
 
-  it('asks Metacontroller for the storage Secret only when one is named', () => {
+  it('asks Metacontroller for the storage Secret only when one is named, in its own namespace only', () => {
     expect(runCustomize(inferenceservice, { parent: isvc(sklearn()), config })).toEqual([]);
     expect(runCustomize(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/storageSecretName': 's3creds' } }), config })).toEqual([
-      { apiVersion: 'v1', resource: 'secrets', names: ['s3creds'] },
+      { apiVersion: 'v1', resource: 'secrets', namespace: 'ml', names: ['s3creds'] },
     ]);
   });
 });

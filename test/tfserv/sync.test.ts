@@ -24,9 +24,9 @@ const models = (name: string) => `model_config_list { config { name: "${name}" b
 const container = (d: any) => d.spec.template.spec.containers[0];
 
 describe('Tfserv customize', () => {
-  it('asks for the spec’s ConfigMap, not a fixed one', () => {
+  it('asks for the spec’s ConfigMap, not a fixed one, in the Tfserv’s own namespace only', () => {
     expect(runCustomize(tfserv, { parent: parent({ configMap: 'my-models' }), config })).toEqual([
-      { apiVersion: 'v1', resource: 'configmaps', names: ['my-models'] },
+      { apiVersion: 'v1', resource: 'configmaps', namespace: 'ml', names: ['my-models'] },
     ]);
   });
 
@@ -35,7 +35,7 @@ describe('Tfserv customize', () => {
   });
 
   it('asks for the original fixed ConfigMap when the spec names none, as the original operator mounted', () => {
-    expect(runCustomize(tfserv, { parent: parent({}), config })).toEqual([{ apiVersion: 'v1', resource: 'configmaps', names: ['tf-serving-models-config'] }]);
+    expect(runCustomize(tfserv, { parent: parent({}), config })).toEqual([{ apiVersion: 'v1', resource: 'configmaps', namespace: 'ml', names: ['tf-serving-models-config'] }]);
   });
 });
 

@@ -15,13 +15,15 @@ const pvcSpec = { storage: { format: 'PVC' }, metrics: { schedule: '5s' } };
 const dbSpec = { storage: { format: 'DATABASE', databaseConfigurations: 'creds' }, metrics: { schedule: '5s' } };
 
 describe('customize', () => {
-  it('asks for model-serving-config and the namespace’s TrustyAIServices; the Secret only in DATABASE mode', () => {
+  it('asks for model-serving-config and the TrustyAIServices of its own namespace only; the Secret only in DATABASE mode', () => {
     const pvc = runCustomize(trustyai, { parent: parent('a', pvcSpec), config });
     expect(pvc).toEqual([
-      { apiVersion: 'v1', resource: 'configmaps', names: ['model-serving-config'] },
-      { apiVersion: 'trustyai.opendatahub.io/v1', resource: 'trustyaiservices' },
+      { apiVersion: 'v1', resource: 'configmaps', namespace: 'team', names: ['model-serving-config'] },
+      { apiVersion: 'trustyai.opendatahub.io/v1', resource: 'trustyaiservices', namespace: 'team' },
     ]);
-    expect(runCustomize(trustyai, { parent: parent('a', dbSpec), config })).toContainEqual({ apiVersion: 'v1', resource: 'secrets', names: ['creds'] });
+    const db = runCustomize(trustyai, { parent: parent('a', dbSpec), config });
+    expect(db).toContainEqual({ apiVersion: 'v1', resource: 'secrets', namespace: 'team', names: ['creds'] });
+    for (const rule of [...pvc, ...db]) expect(rule.namespace, rule.resource).toBe('team');
   });
 });
 

@@ -1,0 +1,128 @@
+/**
+ * Tenant isolation in the kit: customize rules are scoped to the parent's namespace, and
+ * objects Metacontroller offers from other namespaces are never read.
+ */
+import supertest from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { loadConfig } from '../../hooks/config.js';
+import { createApp, createLogger } from '../../hooks/server.js';
+import {
+  CLUSTER_SCOPED_RESOURCES,
+  defineComposition,
+  HookContractError,
+  ObjectIndex,
+  parseHookRequest,
+  runHook,
+  type RelatedRule,
+} from '../../hooks/kit/index.js';
+
+const ctx = { now: '2026-03-03T00:00:00Z' };
+const cm = (namespace: string | undefined, name = 'cfg') => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, ...(namespace === undefined ? {} : { namespace }) },
+  data: { from: namespace ?? 'nowhere' },
+});
+
+describe('ObjectIndex.fromWire reads only the parent namespace', () => {
+  it('ignores a same-named object of another namespace', () => {
+    const idx = ObjectIndex.fromWire({ 'ConfigMap.v1': { 'other/cfg': cm('other'), 'ns/cfg': cm('ns') } }, 'ns');
+    expect(idx.list('v1', 'ConfigMap').map((o) => o.data)).toEqual([{ from: 'ns' }]);
+  });
+  it('ignores another namespace’s object even when it is the only one offered', () => {
+    const idx = ObjectIndex.fromWire({ 'ConfigMap.v1': { 'other/cfg': cm('other') } }, 'ns');
+    expect(idx.get('v1', 'ConfigMap', 'cfg')).toBeUndefined();
+    expect(idx.size).toBe(0);
+  });
+  it('trusts neither side of a key that lies: key ours but object elsewhere, or the reverse', () => {
+    expect(ObjectIndex.fromWire({ 'ConfigMap.v1': { 'ns/cfg': cm('other') } }, 'ns').size).toBe(0);
+    expect(ObjectIndex.fromWire({ 'ConfigMap.v1': { 'other/cfg': cm('ns') } }, 'ns').size).toBe(0);
+  });
+  it('ignores an object without a namespace whose key names another namespace', () => {
+    expect(ObjectIndex.fromWire({ 'ConfigMap.v1': { 'other/cfg': cm(undefined) } }, 'ns').size).toBe(0);
+  });
+  it('keeps cluster-scoped objects, keyed by name only and without a namespace', () => {
+    const sc = { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, allowVolumeExpansion: true };
+    const idx = ObjectIndex.fromWire({ 'StorageClass.storage.k8s.io/v1': { fast: sc } }, 'ns');
+    expect(idx.get('storage.k8s.io/v1', 'StorageClass', 'fast')).toEqual(sc);
+  });
+  it('keeps v1 keys (name only) of objects in the namespace', () => {
+    expect(ObjectIndex.fromWire({ 'ConfigMap.v1': { cfg: cm('ns') } }, 'ns').get('v1', 'ConfigMap', 'cfg')).toEqual(cm('ns'));
+  });
+});
+
+/** A composition whose customize answer and whose sync echo what they are given. */
+function echo(rules: RelatedRule[]) {
+  return defineComposition({
+    name: 'echo',
+    parent: { group: 'echo.dev', kind: 'Echo', plural: 'echoes', singular: 'echo', versions: ['v1'] },
+    spec: z.object({ valid: z.boolean().default(true) }).refine((s) => s.valid, 'invalid'),
+    children: [{ apiVersion: 'v1', kind: 'ConfigMap', resource: 'configmaps' }],
+    customize: () => rules,
+    sync: ({ parent, related, observed }) => ({
+      status: { related: related.all().map((o) => o.data), observed: observed.all().map((o) => o.data) },
+      children: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'child', namespace: parent.metadata.namespace } }],
+    }),
+  });
+}
+const parent = (spec: Record<string, unknown> = {}) => ({ apiVersion: 'echo.dev/v1', kind: 'Echo', metadata: { name: 'p', namespace: 'ns', uid: 'u' }, spec });
+
+describe('customize rules are scoped by the kit', () => {
+  const customize = (rules: RelatedRule[]) => runHook(echo(rules), 'customize', parseHookRequest({ parent: parent() }), ctx).relatedResources;
+
+  it('fills the parent namespace into every namespaced rule a composition left without one', () => {
+    const rules = [
+      { apiVersion: 'v1', resource: 'secrets', names: ['s'] },
+      { apiVersion: 'x.dev/v1', resource: 'widgets', namespace: '' },
+      { apiVersion: 'v1', resource: 'configmaps', namespace: 'ns', names: ['c'] },
+    ];
+    expect(customize(rules)).toEqual([
+      { apiVersion: 'v1', resource: 'secrets', namespace: 'ns', names: ['s'] },
+      { apiVersion: 'x.dev/v1', resource: 'widgets', namespace: 'ns' },
+      { apiVersion: 'v1', resource: 'configmaps', namespace: 'ns', names: ['c'] },
+    ]);
+  });
+  it('leaves the cluster-scoped resources it lists without a namespace', () => {
+    expect([...CLUSTER_SCOPED_RESOURCES].sort()).toEqual(['clusterservingruntimes', 'namespaces', 'storageclasses']);
+    const rules = [
+      { apiVersion: 'storage.k8s.io/v1', resource: 'storageclasses', names: ['fast'] },
+      { apiVersion: 'serving.kserve.io/v1alpha1', resource: 'clusterservingruntimes' },
+      { apiVersion: 'v1', resource: 'namespaces', names: ['ns'] },
+    ];
+    expect(customize(rules)).toEqual(rules);
+  });
+  it('refuses a rule that names another namespace: a bug in the hook, not a request to honour', () => {
+    expect(() => customize([{ apiVersion: 'v1', resource: 'secrets', namespace: 'kube-system', names: ['s'] }])).toThrow(HookContractError);
+    expect(() => customize([{ apiVersion: 'v1', resource: 'secrets', namespace: 'kube-system' }])).toThrow(/outside the parent's namespace ns/);
+  });
+  it('refuses a namespace on a cluster-scoped resource', () => {
+    expect(() => customize([{ apiVersion: 'storage.k8s.io/v1', resource: 'storageclasses', namespace: 'ns' }])).toThrow(/cluster-scoped/);
+  });
+  it('answers such a rule with a 500 over HTTP, never with an answer', async () => {
+    const logger = createLogger('silent', { write: () => undefined });
+    const config = loadConfig({ MODELHOOKS_LOG_LEVEL: 'silent' });
+    const app = createApp({ compositions: [echo([{ apiVersion: 'v1', resource: 'secrets', namespace: 'elsewhere' }])], config, logger, now: () => ctx.now, token: { current: () => 't' } });
+    const res = await supertest(app).post('/hooks/echo/customize').set('Authorization', 'Bearer t').send({ parent: parent() });
+    expect(res.status).toBe(500);
+    expect(JSON.stringify(res.body)).not.toContain('relatedResources');
+  });
+});
+
+describe('sync never sees another namespace', () => {
+  const request = parseHookRequest({
+    parent: parent(),
+    related: { 'ConfigMap.v1': { 'other/cfg': cm('other'), 'ns/cfg': cm('ns') } },
+    children: { 'ConfigMap.v1': { 'other/child': cm('other', 'child'), 'ns/child': cm('ns', 'child') } },
+  });
+  it('reads related objects and observed children of the parent namespace only', () => {
+    const out = runHook(echo([]), 'sync', request, ctx);
+    expect(out.status).toEqual({ related: [{ from: 'ns' }], observed: [{ from: 'ns' }] });
+  });
+  it('keeps only the namespace’s observed children when the spec is invalid', () => {
+    const invalid = parseHookRequest({ ...request, parent: parent({ valid: false }) });
+    const out = runHook(echo([]), 'sync', invalid, ctx);
+    expect(JSON.stringify(out.children)).not.toContain('other');
+    expect(out.children).toHaveLength(1);
+  });
+});
