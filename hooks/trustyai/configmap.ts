@@ -29,7 +29,7 @@ export function modelMeshFor(input: SyncInput<TrustyAISpec>): ModelMeshDecision 
   const listed = processorsOf(config);
 
   if (!existing || owned) {
-    const configMap = configMapFor(input, existing, config, serviceUrls(input, own));
+    const configMap = configMapFor(input, existing, config, processorUrls(input, own));
     return { configMap, condition: condition.true(MODELMESH_READY, REASONS.payloadProcessorConfigured, `${MODEL_SERVING_CONFIG} lists ${own}`) };
   }
   if (listed.includes(own)) {
@@ -52,24 +52,34 @@ export function modelMeshFor(input: SyncInput<TrustyAISpec>): ModelMeshDecision 
   };
 }
 
-/** URLs of every live TrustyAIService of the namespace (ours included), sorted. */
-function serviceUrls(input: SyncInput<TrustyAISpec>, own: string): string[] {
+/**
+ * The payload processors that are ours to write: the URL of this service and of every
+ * TrustyAIService in `related` (only this namespace's: the rule names it and the kit drops
+ * the rest), live ones to list and deleting ones to remove. Every other entry is someone
+ * else's and kept byte-for-byte — even one that looks like a TrustyAIService URL of this
+ * namespace, since no service of ours stands behind it.
+ */
+function processorUrls(input: SyncInput<TrustyAISpec>, own: string): { live: string[]; ours: Set<string> } {
   const namespace = input.parent.metadata.namespace;
-  const others = input.related
-    .list(TRUSTYAI.apiVersion, TRUSTYAI.kind)
-    .filter((t) => !t.metadata.deletionTimestamp)
-    .map((t) => payloadProcessorUrl(t.metadata.name, namespace));
-  return [...new Set([own, ...others])].sort();
+  const services = input.related.list(TRUSTYAI.apiVersion, TRUSTYAI.kind);
+  const url = (t: KubeObject) => payloadProcessorUrl(t.metadata.name, namespace);
+  const live = services.filter((t) => !t.metadata.deletionTimestamp).map(url);
+  return { live: [...new Set([own, ...live])].sort(), ours: new Set([own, ...services.map(url)]) };
 }
 
-function configMapFor(input: SyncInput<TrustyAISpec>, existing: KubeObject | undefined, config: Document | undefined, urls: string[]): V1ConfigMap {
+function configMapFor(
+  input: SyncInput<TrustyAISpec>,
+  existing: KubeObject | undefined,
+  config: Document | undefined,
+  urls: { live: string[]; ours: Set<string> },
+): V1ConfigMap {
   const namespace = input.parent.metadata.namespace;
   const data = existing && isRecord(existing.data) ? (existing.data as Record<string, string>) : {};
   // Unreadable YAML in our own ConfigMap is replaced: ModelMesh could not read it either.
   const doc = config ?? new Document({});
-  // Processors that are not a TrustyAIService of this namespace belong to someone else: keep them.
-  const foreign = processorsOf(config).filter((p) => !isTrustyAiUrl(p, namespace));
-  doc.set('payloadProcessors', [...foreign, ...urls].join(' '));
+  // Processors of no TrustyAIService we know belong to someone else: keep them as they are.
+  const foreign = processorsOf(config).filter((p) => !urls.ours.has(p));
+  doc.set('payloadProcessors', [...foreign, ...urls.live].join(' '));
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -89,8 +99,4 @@ function readConfig(configMap: KubeObject | undefined): Document | undefined {
 function processorsOf(config: Document | undefined): string[] {
   const value: unknown = config?.get('payloadProcessors');
   return typeof value === 'string' ? value.split(/\s+/).filter((p) => p !== '') : [];
-}
-
-function isTrustyAiUrl(url: string, namespace: string): boolean {
-  return new RegExp(`^http://[a-z0-9-]+\\.${namespace}\\.svc\\.cluster\\.local/consumer/kserve/v2$`).test(url);
 }
