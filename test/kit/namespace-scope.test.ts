@@ -14,6 +14,7 @@ import {
   ObjectIndex,
   parseHookRequest,
   runHook,
+  type AnyComposition,
   type RelatedRule,
 } from '../../hooks/kit/index.js';
 
@@ -102,7 +103,7 @@ describe('customize rules are scoped by the kit', () => {
   it('answers such a rule with a 500 over HTTP, never with an answer', async () => {
     const logger = createLogger('silent', { write: () => undefined });
     const config = loadConfig({ MODELHOOKS_LOG_LEVEL: 'silent' });
-    const app = createApp({ compositions: [echo([{ apiVersion: 'v1', resource: 'secrets', namespace: 'elsewhere' }])], config, logger, now: () => ctx.now, token: { current: () => 't' } });
+    const app = createApp({ compositions: [echo([{ apiVersion: 'v1', resource: 'secrets', namespace: 'elsewhere' }]) as AnyComposition], config, logger, now: () => ctx.now, token: { current: () => 't' } });
     const res = await supertest(app).post('/hooks/echo/customize').set('Authorization', 'Bearer t').send({ parent: parent() });
     expect(res.status).toBe(500);
     expect(JSON.stringify(res.body)).not.toContain('relatedResources');

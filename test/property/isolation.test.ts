@@ -1,0 +1,179 @@
+/**
+ * Tenant isolation, over random parents of every composition AND hostile `related` and
+ * `children` maps, offered as Metacontroller v2 does when a rule lacks a namespace: same-named
+ * ConfigMaps, Secrets and TrustyAIServices of other namespaces, objects without a namespace
+ * keyed into another one, and keys that lie (the key says our namespace, the object another).
+ *
+ * Every intruder carries strings found nowhere else (its namespace, its own names, marker
+ * values); no answer may contain one. No Secret value (of any namespace) may appear either.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { builtinCompositions } from '../../hooks/compositions.js';
+import { defaultHookConfig } from '../../hooks/config.js';
+import { CLUSTER_SCOPED_RESOURCES, parseHookRequest, runHook, typeKey, type AnyComposition, type KubeObject, type RelatedRule } from '../../hooks/kit/index.js';
+import { STORAGE_SECRET_ANNOTATION } from '../../hooks/inferenceservice/names.js';
+import { syncRequest, TEST_NOW } from '../../hooks/testing.js';
+import { specArbitraries } from '../support/arbitraries.js';
+
+const RUNS = 150;
+const config = defaultHookConfig();
+const ctx = { now: TEST_NOW, config };
+const MARK = 'qqz';
+const dns = fc.stringMatching(/^[a-z]([a-z0-9-]{0,20}[a-z0-9])?$/).filter((s) => !s.includes(MARK));
+
+const KIND_OF: Record<string, { apiVersion: string; kind: string }> = {
+  configmaps: { apiVersion: 'v1', kind: 'ConfigMap' },
+  secrets: { apiVersion: 'v1', kind: 'Secret' },
+  trustyaiservices: { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService' },
+};
+
+/** A TensorFlow Serving models file naming one model. */
+const models = (name: string) => `model_config_list { config { name: "${name}" base_path: "/models/${name}" model_platform: "tensorflow" } }`;
+
+/** An object of `type` named `name`: data that a reader would copy, marked with `marker`. */
+function objectOf(type: { apiVersion: string; kind: string }, name: string, namespace: string | undefined, marker: string, spec?: unknown): KubeObject {
+  const metadata: KubeObject['metadata'] = { name, uid: `uid-${marker}`, labels: { mark: marker }, annotations: { mark: marker } };
+  if (namespace !== undefined) metadata.namespace = namespace;
+  const obj: KubeObject = { ...type, metadata };
+  if (type.kind === 'Secret') {
+    obj.data = { [`key-${marker}`]: Buffer.from(`value-${marker}`).toString('base64'), awsAccessKeyID: Buffer.from(`id-${marker}`).toString('base64') };
+    obj.stringData = { plain: `plain-${marker}` };
+  } else if (type.kind === 'ConfigMap') {
+    const doc = `payloadProcessors: http://${marker}.svc/x`;
+    obj.data = { 'config.yaml': doc, 'models.conf': models(marker), 'serving.config': models(marker), 'model_config.txt': models(marker), 'tf-serving-models-config': models(marker) };
+  } else if (type.kind === 'TrustyAIService') {
+    obj.spec = spec;
+  } else {
+    obj.spec = { marker };
+    obj.status = { readyReplicas: 1, phase: marker };
+  }
+  return obj;
+}
+
+/** Secret values and plain strings a related Secret carries: none may appear in an answer. */
+function secretValues(objects: KubeObject[]): string[] {
+  return objects
+    .filter((o) => o.kind === 'Secret')
+    .flatMap((o) => [...Object.values((o.data ?? {}) as Record<string, string>), ...Object.values((o.stringData ?? {}) as Record<string, string>)])
+    .flatMap((v) => [v, Buffer.from(v, 'base64').toString()]);
+}
+
+/** Adds `obj` to a wire map under `key` (which may lie about the namespace). */
+function put(map: Record<string, Record<string, unknown>>, obj: KubeObject, key: string) {
+  (map[typeKey(obj.apiVersion, obj.kind)] ??= {})[key] = obj;
+}
+
+/** What the intruders are built from: namespaces, and per intruder a marker index. */
+const hostile = fc.record({
+  namespaces: fc.uniqueArray(fc.integer({ min: 0, max: 99 }), { minLength: 1, maxLength: 3 }).map((ns) => ns.map((n) => `${MARK}-tenant-${n}`)),
+  extraServices: fc.integer({ min: 0, max: 2 }),
+  missingNamespace: fc.boolean(),
+  lyingKeys: fc.boolean(),
+  ownObjects: fc.boolean(),
+  sibling: fc.option(dns, { nil: undefined }),
+  storageSecret: fc.option(dns, { nil: undefined }),
+});
+
+for (const composition of builtinCompositions as AnyComposition[]) {
+  const specs = specArbitraries[composition.name];
+  describe(`${composition.name}: isolation from other namespaces`, () => {
+    it('has an arbitrary of valid specs', () => expect(specs).toBeDefined());
+    if (!specs) return;
+    it('asks only for its own namespace, reads nothing of another, and never repeats a Secret value', () => {
+      fc.assert(
+        fc.property(specs, dns, dns, hostile, (spec, name, ns, h) => {
+          const annotations = h.storageSecret ? { [STORAGE_SECRET_ANNOTATION]: h.storageSecret } : undefined;
+          const parent: KubeObject = {
+            apiVersion: `${composition.parent.group}/${composition.parent.versions[0]}`,
+            kind: composition.parent.kind,
+            metadata: { name, namespace: ns, generation: 1, uid: 'uid-parent', ...(annotations ? { annotations } : {}) },
+            spec,
+          };
+
+          // customize: every rule is scoped to the parent's namespace (or cluster-scoped).
+          const customize = runHook(composition, 'customize', parseHookRequest(syncRequest(composition, { parent })), ctx);
+          const rules = customize.relatedResources as RelatedRule[];
+          for (const rule of rules) {
+            if (CLUSTER_SCOPED_RESOURCES.has(rule.resource)) expect(rule.namespace).toBeUndefined();
+            else expect(rule.namespace, rule.resource).toBe(ns);
+          }
+
+          // What the rules name, in our namespace (optionally), and a TrustyAIService sibling.
+          const own: KubeObject[] = [];
+          const intruders: KubeObject[] = [];
+          const intruderStrings = [...h.namespaces];
+          const variants = composition.variants?.map((v) => v.name) ?? [];
+          const body = syncRequest(composition, { parent, variant: variants.length > 0 ? variants : 'default' });
+          const related = body.related as Record<string, Record<string, unknown>>;
+          const children = body.children as Record<string, Record<string, unknown>>;
+          let n = 0;
+          const mark = () => `${MARK}m${n++}`;
+          for (const rule of rules) {
+            const type = KIND_OF[rule.resource];
+            if (!type) continue;
+            const names = rule.names ?? [name, ...(h.sibling ? [h.sibling] : [])];
+            for (const objName of names) {
+              if (h.ownObjects) own.push(objectOf(type, objName, ns, `own${n++}`, spec));
+              for (const other of h.namespaces) {
+                // Same-named object of another namespace, honestly keyed.
+                const same = mark();
+                intruders.push(objectOf(type, objName, other, same, spec));
+                put(related, intruders.at(-1) as KubeObject, `${other}/${objName}`);
+                intruderStrings.push(same);
+                if (h.missingNamespace) {
+                  const m = mark();
+                  intruders.push(objectOf(type, objName, undefined, m, spec));
+                  put(related, intruders.at(-1) as KubeObject, `${other}/${objName}`);
+                  intruderStrings.push(m);
+                }
+                if (h.lyingKeys) {
+                  // The key says our namespace, the object another: it is not ours. Put under a
+                  // distinct name so that the honest own object keeps its key.
+                  const m = mark();
+                  const liar = `${m}-liar`;
+                  intruders.push(objectOf(type, liar, other, m, spec));
+                  put(related, intruders.at(-1) as KubeObject, `${ns}/${liar}`);
+                  intruderStrings.push(m);
+                }
+              }
+            }
+            // Services only another namespace has: their names must never appear.
+            for (let i = 0; i < h.extraServices; i++) {
+              for (const other of h.namespaces) {
+                const m = mark();
+                intruders.push(objectOf(type, `${m}-only`, other, m, spec));
+                put(related, intruders.at(-1) as KubeObject, `${other}/${m}-only`);
+                intruderStrings.push(m);
+              }
+            }
+          }
+          for (const obj of own) put(related, obj, `${ns}/${obj.metadata.name}`);
+
+          // Observed children of other namespaces, named as ours would be.
+          const types = [...composition.children, ...(composition.optionalChildren ?? [])];
+          const childNames = [name, `${name}-pvc`, `${name}-predictor`, 'model-serving-config'];
+          for (const type of types) {
+            for (const other of h.namespaces) {
+              for (const childName of childNames) {
+                const m = mark();
+                const child = objectOf(type, childName, other, m);
+                child.metadata.ownerReferences = [{ apiVersion: parent.apiVersion, kind: parent.kind, name, uid: 'uid-parent', controller: true }];
+                put(children, child, `${other}/${childName}`);
+                intruderStrings.push(m);
+              }
+            }
+          }
+
+          const request = parseHookRequest(JSON.parse(JSON.stringify(body)));
+          const answer = runHook(composition, 'sync', request, ctx);
+          const text = JSON.stringify(answer);
+          for (const s of intruderStrings) expect(text.includes(s), `answer mentions ${s}`).toBe(false);
+          for (const v of secretValues([...own, ...intruders])) expect(text.includes(v), `answer repeats Secret value ${v}`).toBe(false);
+          for (const child of answer.children as KubeObject[]) expect(child.metadata.namespace).toBe(ns);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  });
+}
