@@ -24,6 +24,8 @@ export function podsRuleFor(namespace: string | undefined, selectorLabels: Recor
  * to be namespaced: add a cluster-scoped one here before a composition asks for it.
  */
 export const CLUSTER_SCOPED_RESOURCES: ReadonlySet<string> = new Set(['namespaces', 'storageclasses', 'clusterservingruntimes']);
+/** The kinds of those resources: Metacontroller keys such objects by `name` alone. */
+export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set(['Namespace', 'StorageClass', 'ClusterServingRuntime']);
 
 /**
  * A customize answer scoped to the parent's namespace. A v2 rule without `namespace` selects

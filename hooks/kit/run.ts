@@ -7,6 +7,7 @@ import type { AnyComposition } from './composition.js';
 import { compositeControllerFor, DEFAULT_VARIANT, type VariantSelection } from './manifests.js';
 import { typeKey } from './observed.js';
 import { runHook, type HookContext } from './protocol.js';
+import { CLUSTER_SCOPED_KINDS } from './related.js';
 import { parseHookRequest, type HookName } from './request.js';
 import type { KubeObject } from './types.js';
 
@@ -56,10 +57,19 @@ export function runOverWire<Config>(
   return JSON.parse(JSON.stringify(answer)) as Record<string, unknown>;
 }
 
-/** Metacontroller's child map: `Kind.apiVersion` → (v1: `name`, v2: `namespace/name`) → object. */
+/**
+ * Metacontroller's child map: `Kind.apiVersion` → (v1: `name`, v2: `namespace/name`) → object.
+ * An object keeps its own namespace, as Metacontroller sends it (so tests can offer other
+ * namespaces' objects); one without a namespace is placed in `namespace`, except a
+ * cluster-scoped one, which stays without and is keyed by `name`.
+ */
 export function wireMap(objects: KubeObject[], namespace: string, version: 'v1' | 'v2'): Record<string, Record<string, KubeObject>> {
   const map: Record<string, Record<string, KubeObject>> = {};
   for (const obj of objects) {
+    if (obj.metadata.namespace === undefined && CLUSTER_SCOPED_KINDS.has(obj.kind)) {
+      (map[typeKey(obj.apiVersion, obj.kind)] ??= {})[obj.metadata.name] = obj;
+      continue;
+    }
     const ns = obj.metadata.namespace ?? namespace;
     const key = version === 'v2' ? `${ns}/${obj.metadata.name}` : obj.metadata.name;
     (map[typeKey(obj.apiVersion, obj.kind)] ??= {})[key] = { ...obj, metadata: { ...obj.metadata, namespace: ns } };

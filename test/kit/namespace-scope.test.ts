@@ -15,6 +15,7 @@ import {
   parseHookRequest,
   runHook,
   type AnyComposition,
+  wireMap,
   type RelatedRule,
 } from '../../hooks/kit/index.js';
 
@@ -125,5 +126,15 @@ describe('sync never sees another namespace', () => {
     const out = runHook(echo([]), 'sync', invalid, ctx);
     expect(JSON.stringify(out.children)).not.toContain('other');
     expect(out.children).toHaveLength(1);
+  });
+});
+
+describe('the test stand-in offers objects as Metacontroller v2 does', () => {
+  it('keeps each object’s own namespace in its key, fills in the parent’s for one without, and keys cluster-scoped objects by name', () => {
+    const sc = { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' } };
+    const map = wireMap([cm('other'), cm(undefined, 'mine'), sc], 'ns', 'v2');
+    expect(Object.keys(map['ConfigMap.v1'] ?? {})).toEqual(['other/cfg', 'ns/mine']);
+    expect(map['ConfigMap.v1']?.['ns/mine']?.metadata.namespace).toBe('ns');
+    expect(map['StorageClass.storage.k8s.io/v1']).toEqual({ fast: sc });
   });
 });
