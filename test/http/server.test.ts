@@ -74,7 +74,7 @@ describe('POST /hooks/<composition>/sync', () => {
   it('customize answers the related resources', async () => {
     const db = { ...parent, spec: { storage: { format: 'DATABASE', databaseConfigurations: 'creds' }, metrics: { schedule: '5s' } } };
     const res = await request(appWith()).post('/hooks/trustyai/customize').send({ controller: {}, parent: db }).expect(200);
-    expect(res.body.relatedResources).toContainEqual({ apiVersion: 'v1', resource: 'secrets', names: ['creds'] });
+    expect(res.body.relatedResources).toContainEqual({ apiVersion: 'v1', resource: 'secrets', namespace: 'team-a', names: ['creds'] });
   });
 
   it('finalize answers finalized: true and keeps the children', async () => {
