@@ -11,69 +11,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { defaultHookConfig } from '../../hooks/config.js';
-import { CLUSTER_SCOPED_RESOURCES, parseHookRequest, runHook, typeKey, type AnyComposition, type KubeObject, type RelatedRule } from '../../hooks/kit/index.js';
+import { CLUSTER_SCOPED_RESOURCES, parseHookRequest, runHook, type AnyComposition, type KubeObject, type RelatedRule } from '../../hooks/kit/index.js';
 import { STORAGE_SECRET_ANNOTATION } from '../../hooks/inferenceservice/names.js';
 import { syncRequest, TEST_NOW } from '../../hooks/testing.js';
 import { specArbitraries } from '../support/arbitraries.js';
+import { dnsWithoutMark, hostile, KIND_OF, MARK, objectOf, put, secretValues } from './hostile.arb.js';
 
 const RUNS = 150;
 const config = defaultHookConfig();
 const ctx = { now: TEST_NOW, config };
-const MARK = 'qqz';
-const dns = fc.stringMatching(/^[a-z]([a-z0-9-]{0,20}[a-z0-9])?$/).filter((s) => !s.includes(MARK));
-
-const KIND_OF: Record<string, { apiVersion: string; kind: string }> = {
-  configmaps: { apiVersion: 'v1', kind: 'ConfigMap' },
-  secrets: { apiVersion: 'v1', kind: 'Secret' },
-  trustyaiservices: { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService' },
-};
-
-/** A TensorFlow Serving models file naming one model. */
-const models = (name: string) => `model_config_list { config { name: "${name}" base_path: "/models/${name}" model_platform: "tensorflow" } }`;
-
-/** An object of `type` named `name`: data that a reader would copy, marked with `marker`. */
-function objectOf(type: { apiVersion: string; kind: string }, name: string, namespace: string | undefined, marker: string, spec?: unknown): KubeObject {
-  const metadata: KubeObject['metadata'] = { name, uid: `uid-${marker}`, labels: { mark: marker }, annotations: { mark: marker } };
-  if (namespace !== undefined) metadata.namespace = namespace;
-  const obj: KubeObject = { ...type, metadata };
-  if (type.kind === 'Secret') {
-    obj.data = { [`key-${marker}`]: Buffer.from(`value-${marker}`).toString('base64'), awsAccessKeyID: Buffer.from(`id-${marker}`).toString('base64') };
-    obj.stringData = { plain: `plain-${marker}` };
-  } else if (type.kind === 'ConfigMap') {
-    const doc = `payloadProcessors: http://${marker}.svc/x`;
-    obj.data = { 'config.yaml': doc, 'models.conf': models(marker), 'serving.config': models(marker), 'model_config.txt': models(marker), 'tf-serving-models-config': models(marker) };
-  } else if (type.kind === 'TrustyAIService') {
-    obj.spec = spec;
-  } else {
-    obj.spec = { marker };
-    obj.status = { readyReplicas: 1, phase: marker };
-  }
-  return obj;
-}
-
-/** Secret values and plain strings a related Secret carries: none may appear in an answer. */
-function secretValues(objects: KubeObject[]): string[] {
-  return objects
-    .filter((o) => o.kind === 'Secret')
-    .flatMap((o) => [...Object.values((o.data ?? {}) as Record<string, string>), ...Object.values((o.stringData ?? {}) as Record<string, string>)])
-    .flatMap((v) => [v, Buffer.from(v, 'base64').toString()]);
-}
-
-/** Adds `obj` to a wire map under `key` (which may lie about the namespace). */
-function put(map: Record<string, Record<string, unknown>>, obj: KubeObject, key: string) {
-  (map[typeKey(obj.apiVersion, obj.kind)] ??= {})[key] = obj;
-}
-
-/** What the intruders are built from: namespaces, and per intruder a marker index. */
-const hostile = fc.record({
-  namespaces: fc.uniqueArray(fc.integer({ min: 0, max: 99 }), { minLength: 1, maxLength: 3 }).map((ns) => ns.map((n) => `${MARK}-tenant-${n}`)),
-  extraServices: fc.integer({ min: 0, max: 2 }),
-  missingNamespace: fc.boolean(),
-  lyingKeys: fc.boolean(),
-  ownObjects: fc.boolean(),
-  sibling: fc.option(dns, { nil: undefined }),
-  storageSecret: fc.option(dns, { nil: undefined }),
-});
+const dns = dnsWithoutMark;
 
 for (const composition of builtinCompositions as AnyComposition[]) {
   const specs = specArbitraries[composition.name];
