@@ -84,6 +84,31 @@ describe('runHook', () => {
     expect(out.children).toHaveLength(1);
   });
 
+  // The answers that keep every observed child (invalid spec, finalize) pass the same checks as a
+  // sync answer: an object that cannot be this parent's child is never answered again. Dropping
+  // it deletes nothing: Metacontroller only manages children of declared types in the parent's
+  // namespace (an owner reference never crosses namespaces).
+  const foreign: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'd', namespace: 'other-tenant' }, data: { secret: 'theirs' } };
+  const undeclared: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'd', namespace: 'ns' }, data: { a: 'MQ==' } };
+  const keepPaths: Array<{ reason: string; hook: 'sync' | 'finalize'; spec: unknown }> = [
+    { reason: 'invalid spec (sync)', hook: 'sync', spec: { size: 0 } },
+    { reason: 'finalize', hook: 'finalize', spec: {} },
+    { reason: 'invalid spec while finalizing', hook: 'finalize', spec: { size: 0 } },
+  ];
+  it.each(keepPaths)('$reason: keeps our child, drops one of another namespace and one of an undeclared kind', ({ hook, spec }) => {
+    const children = { 'ConfigMap.v1': { 'ns/d': observed, 'other-tenant/d': foreign }, 'Secret.v1': { 'ns/d': undeclared } };
+    const out = runHook(demo, hook, parseHookRequest({ parent: parent(spec), children, finalizing: hook === 'finalize' }), ctx);
+    expect((out.children as KubeObject[]).map((c) => `${c.kind}/${c.metadata.namespace}/${c.metadata.name}`)).toEqual(['ConfigMap/ns/d']);
+    expect(JSON.stringify(out)).not.toContain('other-tenant');
+    if (hook === 'finalize') expect(out.finalized).toBe(true);
+  });
+
+  it('a kept child sent without a namespace is answered in the parent namespace', () => {
+    const bare = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'd' }, data: { a: '1' } };
+    const out = runHook(demo, 'finalize', parseHookRequest({ parent: parent({}), children: { 'ConfigMap.v1': { d: bare } }, finalizing: true }), ctx);
+    expect(out.children).toEqual([{ ...bare, metadata: { name: 'd', namespace: 'ns' } }]);
+  });
+
   it('does not mutate its input', () => {
     const body = deepFreeze({ parent: parent({ size: 2 }), children: { 'ConfigMap.v1': { 'ns/d': structuredClone(observed) } } });
     expect(() => runHook(demo, 'sync', parseHookRequest(body), ctx)).not.toThrow();
