@@ -1,4 +1,4 @@
-import { defineComposition, type Composed } from '../kit/index.js';
+import { defineComposition, lastApplied, type Composed } from '../kit/index.js';
 import { mlmodelConfig, type MLModelConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { jobFor } from './job.js';
@@ -44,6 +44,7 @@ export const mlmodel = defineComposition<MLModelSpec, MLModelConfig>({
     const { parent, observed, config } = input;
     // Observe: the claim, the current URL's Job, the server; remember what the status says.
     const hash = modelHash(parent.spec.modelURL);
+    const server = observed.get('apps/v1', 'Deployment', deploymentName(parent));
     const decision = decide({
       hash,
       modelURL: parent.spec.modelURL,
@@ -51,14 +52,15 @@ export const mlmodel = defineComposition<MLModelSpec, MLModelConfig>({
       pvcName: pvcName(parent),
       pvc: observed.get('v1', 'PersistentVolumeClaim', pvcName(parent)),
       job: observed.get('batch/v1', 'Job', jobName(parent, hash)),
-      deployment: observed.get('apps/v1', 'Deployment', deploymentName(parent)),
+      deployment: server,
       previous: rememberedFrom(parent.status),
     });
 
     // Status from the decision.
     const status = statusFrom(input, decision);
 
-    // Desired: the claim always; the Job while wanted (Jobs of other URLs are dropped); the server once a model is there.
+    // Desired: the claim always; the Job while wanted (Jobs of other URLs are dropped); the server once a model is
+    // there, or as it is while what it serves cannot be read (never dropped for want of a status).
     const children: Composed[] = [pvcFor(parent)];
     if (decision.runJob) {
       const keep = decision.servingHash === hash ? undefined : decision.servingHash;
@@ -66,8 +68,10 @@ export const mlmodel = defineComposition<MLModelSpec, MLModelConfig>({
     }
     if (decision.servingHash) {
       children.push(deploymentFor(parent, decision.servingHash, parent.spec.image ?? config.images['tensorflow-serving']));
-      if (parent.spec.expose) children.push(serviceFor(parent));
+    } else if (decision.keepServer && server) {
+      children.push(lastApplied(server));
     }
+    if ((decision.servingHash || decision.keepServer) && parent.spec.expose) children.push(serviceFor(parent));
     return { status, children };
   },
 });

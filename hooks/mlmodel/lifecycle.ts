@@ -44,6 +44,12 @@ export interface Decision {
   message: string;
   /** The hash the model server serves; undefined while nothing was ever downloaded (no Deployment). */
   servingHash: string | undefined;
+  /**
+   * An observed Deployment whose model cannot be read (its arguments were changed by hand):
+   * kept exactly as last applied, with its Service, until a download gives it a model again.
+   * Answering without it would make Metacontroller delete a server that is serving.
+   */
+  keepServer: boolean;
   downloadedHash: string | undefined;
   failedHash: string | undefined;
   failedJob: string | undefined;
@@ -72,7 +78,9 @@ export function decide(o: Observation): Decision {
   const served = servedHashOf(o.deployment);
   const downloaded = job.state === 'Succeeded' || o.previous.downloadedHash === o.hash || served === o.hash;
   const failed = !downloaded && (job.state === 'Failed' || (job.state === 'Missing' && o.previous.failedJob === o.jobName));
-  const servingHash = downloaded ? o.hash : (o.previous.downloadedHash ?? served);
+  // What is served is read from the observed Deployment first: the status may have been lost
+  // or be older than the last roll; only without a Deployment does the status say it.
+  const servingHash = downloaded ? o.hash : (served ?? o.previous.downloadedHash);
   const conditions = {
     storage: fromReadiness(STORAGE_READY, pvcReadiness(o.pvc)),
     download: downloadCondition(o, downloaded, failed, job.reason),
@@ -81,6 +89,7 @@ export function decide(o: Observation): Decision {
   return {
     ...phaseOf(o, conditions, downloaded, failed, servingHash),
     servingHash,
+    keepServer: servingHash === undefined && o.deployment !== undefined,
     downloadedHash: servingHash,
     failedHash: failed ? o.hash : undefined,
     failedJob: failed ? o.jobName : undefined,

@@ -30,7 +30,7 @@ export const mlmodelStatus = z.object({
 export function statusFrom(input: StampInput & { parent: Parent<MLModelSpec> }, d: Decision): Record<string, unknown> {
   const { storage, download, deployment } = d.conditions;
   const status: Record<string, unknown> = { phase: d.phase, message: d.message };
-  if (input.parent.spec.expose && d.servingHash) status.serviceEndpoint = serviceEndpoint(input.parent);
+  if (input.parent.spec.expose && (d.servingHash || d.keepServer)) status.serviceEndpoint = serviceEndpoint(input.parent);
   if (d.downloadedHash) status.downloadedHash = d.downloadedHash;
   if (d.failedHash) status.failedHash = d.failedHash;
   if (d.failedJob) status.failedJob = d.failedJob;

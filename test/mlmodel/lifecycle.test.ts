@@ -14,6 +14,8 @@ const URL_A = 'https://models.example.com/resnet/v1.tar.gz';
 const URL_B = 'https://models.example.com/resnet/v2.zip';
 const A = modelHash(URL_A);
 const B = modelHash(URL_B);
+const URL_C = 'https://models.example.com/resnet/v3.tgz';
+const C = modelHash(URL_C);
 const T0 = '2025-12-31T00:00:00Z';
 
 function parent(opts: { url?: string; status?: Record<string, unknown>; expose?: boolean; downloadImage?: string } = {}): KubeObject {
@@ -50,6 +52,15 @@ const deployment = (hash: string, state: 'progressing' | 'available' | 'failed')
           ? { observedGeneration: 1, replicas: 1, updatedReplicas: 1, unavailableReplicas: 1, conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "resnet-server-6f" has timed out progressing.' }] }
           : { observedGeneration: 1, replicas: 1, updatedReplicas: 1, unavailableReplicas: 1, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }] },
   }) as KubeObject;
+
+const service = () => ({ apiVersion: 'v1', ...meta('Service', 'resnet-service', { spec: { type: 'ClusterIP', clusterIP: '10.0.0.7' } }) }) as KubeObject;
+/** A server whose arguments were changed by hand: what it serves cannot be read. */
+const handEdited = () => {
+  const ours = runSync(mlmodel, { parent: parent({ status: { downloadedHash: A } }), config }).child<any>('Deployment', 'resnet-server')!;
+  const d = structuredClone(ours);
+  d.spec.template.spec.containers[0].args = ['--model_config_file=/models/config.pbtxt'];
+  return { ...d, status: deployment(A, 'available').status } as KubeObject;
+};
 
 interface Step {
   reason: string;
@@ -201,6 +212,43 @@ const steps: Step[] = [
     serves: `/models/${B}`,
     status: { downloadedHash: B },
   },
+  // Status lost (a restored backup, a status write that failed) and the Job gone: what is served
+  // is read from the observed Deployment, which is never dropped for want of a status.
+  {
+    reason: 'status lost, Job gone, same URL: the Deployment serves A, so nothing is downloaded again and it stays Ready',
+    observed: [pvc('Bound'), deployment(A, 'available'), service()],
+    phase: 'Ready',
+    children: ['Deployment/resnet-server', 'PersistentVolumeClaim/resnet-pvc', 'Service/resnet-service'],
+    serves: `/models/${A}`,
+    status: { downloadedHash: A, serviceEndpoint: endpoint },
+    conditions: { Ready: 'True', ModelDownloaded: 'True', DeploymentReady: 'True' },
+  },
+  {
+    reason: 'status lost, Job gone, URL changed: A keeps serving (Deployment and Service kept) while B downloads',
+    url: URL_B,
+    observed: [pvc('Bound'), deployment(A, 'available'), service()],
+    phase: 'Downloading',
+    children: all(B),
+    serves: `/models/${A}`,
+    status: { downloadedHash: A, serviceEndpoint: endpoint },
+  },
+  {
+    reason: 'the status remembers an older model than the Deployment serves (a lost write): the served one is kept, no rollback',
+    url: URL_C,
+    previous: { downloadedHash: A },
+    observed: [pvc('Bound'), deployment(B, 'available'), service()],
+    phase: 'Downloading',
+    children: all(C),
+    serves: `/models/${B}`,
+    status: { downloadedHash: B },
+  },
+  {
+    reason: 'status lost and the served model cannot be read (arguments edited by hand): the Deployment is kept as it is, with its Service',
+    observed: [pvc('Bound'), handEdited(), service()],
+    phase: 'Downloading',
+    children: all(A),
+    status: { serviceEndpoint: endpoint },
+  },
   {
     reason: 'the server cannot start the downloaded model (deadline exceeded): Failed with the Deployment’s message, not Serving',
     previous: { downloadedHash: A },
@@ -250,6 +298,19 @@ describe('MLModel lifecycle', () => {
       { name: 'MODEL_DIR', value: `/mnt/model/${B}` },
       { name: 'KEEP_HASH', value: A },
     ]);
+  });
+
+  it('keeps the served model of a Deployment found without a status on the new download Job', () => {
+    const { out } = run(steps.find((s) => s.reason.startsWith('status lost, Job gone, URL changed'))!);
+    const env = out.child<any>('Job', `resnet-download-${B}`)!.spec.template.spec.containers[0].env;
+    expect(env).toContainEqual({ name: 'KEEP_HASH', value: A });
+  });
+
+  it('keeps a hand-edited server exactly as observed (minus server-owned fields)', () => {
+    const { out } = run(steps.find((s) => s.reason.includes('arguments edited by hand'))!);
+    const kept = out.child<any>('Deployment', 'resnet-server');
+    expect(kept?.spec).toEqual(handEdited().spec);
+    expect(kept?.status).toBeUndefined();
   });
 
   it('carries lastTransitionTime over while a condition keeps its status', () => {
