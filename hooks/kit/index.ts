@@ -21,3 +21,4 @@ export * from './pod-security.js';
 export * from './quantity.js';
 export * from './run.js';
 export * from './config.js';
+export * from './updates.js';
