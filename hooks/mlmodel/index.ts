@@ -1,8 +1,8 @@
-import { defineComposition, lastApplied, type Composed } from '../kit/index.js';
+import { checkClaimUpdate, checkDeploymentUpdate, defineComposition, lastApplied, STORAGE_CLASSES_RULE, type Composed } from '../kit/index.js';
 import { mlmodelConfig, type MLModelConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { jobFor } from './job.js';
-import { decide, rememberedFrom } from './lifecycle.js';
+import { decide, rememberedFrom, withRefusals } from './lifecycle.js';
 import { deploymentName, jobName, modelHash, pvcName } from './names.js';
 import { pvcFor } from './pvc.js';
 import { serviceFor } from './service.js';
@@ -32,46 +32,53 @@ export const mlmodel = defineComposition<MLModelSpec, MLModelConfig>({
   config: mlmodelConfig,
   status: mlmodelStatus,
   children: [
-    // Claims and Jobs are immutable once made: never updated in place.
-    { apiVersion: 'v1', kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims', updateStrategy: 'OnDelete' },
+    // The claim is updated in place so that storageSize can grow it, where its StorageClass allows
+    // (checkClaimUpdate asks for nothing else). A Job's template is immutable: a Job is never
+    // updated, a new URL or downloader gets a Job of a new name.
+    { apiVersion: 'v1', kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims' },
     { apiVersion: 'batch/v1', kind: 'Job', resource: 'jobs', updateStrategy: 'OnDelete' },
     { apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments' },
     { apiVersion: 'v1', kind: 'Service', resource: 'services' },
   ],
   invalidStatus,
 
+  // Whether the claim may grow (storageSize) depends on its StorageClass.
+  customize: () => [STORAGE_CLASSES_RULE],
+
   sync(input) {
-    const { parent, observed, config } = input;
+    const { parent, observed, related, config } = input;
     // Observe: the claim, the current URL's Job, the server; remember what the status says.
     const hash = modelHash(parent.spec.modelURL);
     const server = observed.get('apps/v1', 'Deployment', deploymentName(parent));
-    const decision = decide({
+    const pvc = observed.get('v1', 'PersistentVolumeClaim', pvcName(parent));
+    const judged = decide({
       hash,
       modelURL: parent.spec.modelURL,
       jobName: jobName(parent, hash),
       pvcName: pvcName(parent),
-      pvc: observed.get('v1', 'PersistentVolumeClaim', pvcName(parent)),
+      pvc,
       job: observed.get('batch/v1', 'Job', jobName(parent, hash)),
       deployment: server,
       previous: rememberedFrom(parent.status),
     });
 
-    // Status from the decision.
-    const status = statusFrom(input, decision);
-
     // Desired: the claim always; the Job while wanted (Jobs of other URLs are dropped); the server once a model is
-    // there, or as it is while what it serves cannot be read (never dropped for want of a status).
-    const children: Composed[] = [pvcFor(parent)];
-    if (decision.runJob) {
-      const keep = decision.servingHash === hash ? undefined : decision.servingHash;
+    // there, or as it is while what it serves cannot be read (never dropped for want of a status). Each less what
+    // the API server would refuse to change in place.
+    const claim = checkClaimUpdate(pvcFor(parent), pvc, related, { size: 'spec.storageSize' });
+    const image = parent.spec.image ?? config.images['tensorflow-serving'];
+    const deployment = judged.servingHash ? checkDeploymentUpdate(deploymentFor(parent, judged.servingHash, image), server) : undefined;
+    const children: Composed[] = [claim.child];
+    if (judged.runJob) {
+      const keep = judged.servingHash === hash ? undefined : judged.servingHash;
       children.push(jobFor(parent, hash, keep, parent.spec.downloadImage ?? config.images['model-downloader']));
     }
-    if (decision.servingHash) {
-      children.push(deploymentFor(parent, decision.servingHash, parent.spec.image ?? config.images['tensorflow-serving']));
-    } else if (decision.keepServer && server) {
-      children.push(lastApplied(server));
-    }
-    if ((decision.servingHash || decision.keepServer) && parent.spec.expose) children.push(serviceFor(parent));
+    if (deployment) children.push(deployment.child);
+    else if (judged.keepServer && server) children.push(lastApplied(server));
+    if ((judged.servingHash || judged.keepServer) && parent.spec.expose) children.push(serviceFor(parent));
+
+    // Status from the decision and what could not be applied.
+    const status = statusFrom(input, withRefusals(judged, { storage: claim.refusals, deployment: deployment?.refusals ?? [] }));
     return { status, children };
   },
 });

@@ -5,7 +5,9 @@ import {
   isRecord,
   jobState,
   pvcReadiness,
+  refusedCondition,
   type Cond,
+  type Refusal,
   type KubeObject,
 } from '../kit/index.js';
 import { SERVER_MOUNT } from './names.js';
@@ -96,6 +98,20 @@ export function decide(o: Observation): Decision {
     runJob: o.job !== undefined || (!downloaded && !failed),
     conditions,
   };
+}
+
+/**
+ * A spec change that could not be applied (kept out of the children) is reported by the
+ * condition of what it is about, so Ready is False; a model still served is `Serving`, never
+ * `Ready`, for a generation that was not applied.
+ */
+export function withRefusals(d: Decision, refused: { storage: Refusal[]; deployment: Refusal[] }): Decision {
+  const storage = refusedCondition(STORAGE_READY, refused.storage);
+  const deployment = refusedCondition(DEPLOYMENT_READY, refused.deployment);
+  const refusal = storage ?? deployment;
+  if (!refusal) return d;
+  const conditions = { ...d.conditions, storage: storage ?? d.conditions.storage, deployment: deployment ?? d.conditions.deployment };
+  return d.phase === 'Ready' ? { ...d, phase: 'Serving', message: refusal.message, conditions } : { ...d, conditions };
 }
 
 function phaseOf(o: Observation, c: Decision['conditions'], downloaded: boolean, failed: boolean, servingHash: string | undefined) {

@@ -1,4 +1,14 @@
-import { defineComposition, lastApplied, MANAGED_BY, readyJsonPath, type Composed, type RelatedRule } from '../kit/index.js';
+import {
+  checkClaimUpdate,
+  checkDeploymentUpdate,
+  defineComposition,
+  lastApplied,
+  MANAGED_BY,
+  readyJsonPath,
+  STORAGE_CLASSES_RULE,
+  type Composed,
+  type RelatedRule,
+} from '../kit/index.js';
 import { trustyaiConfig, type TrustyAIConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { modelMeshFor } from './configmap.js';
@@ -61,6 +71,8 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     ];
     const secret = parent.spec.storage.databaseConfigurations;
     if (parent.spec.storage.format === 'DATABASE' && secret) rules.push({ apiVersion: 'v1', resource: 'secrets', namespace, names: [secret] });
+    // Whether the claim may grow (storage.size) depends on its StorageClass (cluster-scoped: no namespace).
+    if (parent.spec.storage.format === 'PVC') rules.push(STORAGE_CLASSES_RULE);
     return rules;
   },
 
@@ -78,15 +90,17 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     const dbSecret = secret ? related.get('v1', 'Secret', secret) : undefined;
     const modelMesh = modelMeshFor(input);
 
-    // 2. Status from what was observed.
-    const status = statusFrom(input, { deployment, pvc, dbSecret, route, withRoute, modelMesh: modelMesh.condition });
+    // 2. What is wanted, less what the API server would refuse to change in place.
+    const server = checkDeploymentUpdate(deploymentFor(parent, { image: config.images['trustyai-service'], setFsGroup: !withRoute }), deployment);
+    const claim = spec.storage.format === 'PVC' ? checkClaimUpdate(pvcFor(parent), pvc, related, { size: 'spec.storage.size', volumeName: 'spec.storage.pv' }) : undefined;
 
-    // 3. Desired children.
-    const children: Composed[] = [
-      deploymentFor(parent, { image: config.images['trustyai-service'], setFsGroup: !withRoute }),
-      serviceFor(parent),
-    ];
-    if (spec.storage.format === 'PVC') children.push(pvcFor(parent));
+    // 3. Status from what was observed and what could not be applied.
+    const refused = { deployment: server.refusals, storage: claim?.refusals ?? [] };
+    const status = statusFrom(input, { deployment, pvc, dbSecret, route, withRoute, modelMesh: modelMesh.condition, refused });
+
+    // 4. Desired children.
+    const children: Composed[] = [server.child, serviceFor(parent)];
+    if (claim) children.push(claim.child);
     // Switching to DATABASE must not delete the data already on the volume.
     else if (pvc) children.push(lastApplied(pvc));
     if (modelMesh.configMap) children.push(modelMesh.configMap);

@@ -5,7 +5,11 @@ import {
   isRecord,
   pvcReadiness,
   readyConditions,
+  refusedCondition,
   routeReadiness,
+  IMMUTABLE_FIELD,
+  RESIZE_NOT_SUPPORTED,
+  type Refusal,
   type Cond,
   type KubeObject,
   type SyncInput,
@@ -31,11 +35,17 @@ export const REASONS = {
 /** Ready ← the pods, the storage, ModelMesh's ConfigMap and (on OpenShift) the Route. */
 export const conditionTree = readyConditions(
   [
-    { type: DEPLOYMENT_READY, means: "the service's pods are available" },
+    { type: DEPLOYMENT_READY, means: "the service's pods are available (and its selector is the one wanted)", reasons: { immutable: IMMUTABLE_FIELD } },
     {
       type: STORAGE_READY,
-      means: 'the PVC is Bound, or the database Secret exists with every key',
-      reasons: { found: REASONS.dbCredentialsFound, notFound: REASONS.dbCredentialsNotFound, incomplete: REASONS.dbCredentialsIncomplete },
+      means: 'the PVC is Bound with the size and volume the spec asks for, or the database Secret exists with every key',
+      reasons: {
+        found: REASONS.dbCredentialsFound,
+        notFound: REASONS.dbCredentialsNotFound,
+        incomplete: REASONS.dbCredentialsIncomplete,
+        resizeNotSupported: RESIZE_NOT_SUPPORTED,
+        immutable: IMMUTABLE_FIELD,
+      },
     },
     {
       type: MODELMESH_READY,
@@ -54,12 +64,14 @@ export interface Observed {
   route?: KubeObject;
   withRoute: boolean;
   modelMesh: Cond;
+  /** Spec changes the API server would refuse, kept out of the children. */
+  refused?: { deployment: Refusal[]; storage: Refusal[] };
 }
 
 export function statusFrom(input: SyncInput<TrustyAISpec>, o: Observed): Record<string, unknown> {
   const decided: Cond[] = [
-    fromReadiness(DEPLOYMENT_READY, deploymentReadiness(o.deployment)),
-    storageCondition(input.parent.spec, o),
+    refusedCondition(DEPLOYMENT_READY, o.refused?.deployment ?? []) ?? fromReadiness(DEPLOYMENT_READY, deploymentReadiness(o.deployment)),
+    refusedCondition(STORAGE_READY, o.refused?.storage ?? []) ?? storageCondition(input.parent.spec, o),
     o.modelMesh,
     ...(o.withRoute ? [fromReadiness(ROUTE_READY, routeReadiness(o.route))] : []),
   ];

@@ -58,10 +58,10 @@ describe('MLModel spec', () => {
 });
 
 describe('MLModel controller', () => {
-  it('declares every child kind it emits; claims and Jobs are never updated in place', () => {
+  it('declares every child kind it emits; Jobs are never updated in place, the claim is (only to grow: checkClaimUpdate)', () => {
     const controller = compositeControllerFor(mlmodel, 'default', { hookBaseUrl: 'http://x' }) as any;
     expect(controller.spec.childResources).toEqual([
-      { apiVersion: 'v1', resource: 'persistentvolumeclaims', updateStrategy: { method: 'OnDelete' } },
+      { apiVersion: 'v1', resource: 'persistentvolumeclaims', updateStrategy: { method: 'InPlace' } },
       { apiVersion: 'batch/v1', resource: 'jobs', updateStrategy: { method: 'OnDelete' } },
       { apiVersion: 'apps/v1', resource: 'deployments', updateStrategy: { method: 'InPlace' } },
       { apiVersion: 'v1', resource: 'services', updateStrategy: { method: 'InPlace' } },

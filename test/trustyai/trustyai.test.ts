@@ -20,10 +20,13 @@ describe('customize', () => {
     expect(pvc).toEqual([
       { apiVersion: 'v1', resource: 'configmaps', namespace: 'team', names: ['model-serving-config'] },
       { apiVersion: 'trustyai.opendatahub.io/v1', resource: 'trustyaiservices', namespace: 'team' },
+      // Cluster-scoped, no tenant data: whether the claim may grow depends on its class.
+      { apiVersion: 'storage.k8s.io/v1', resource: 'storageclasses' },
     ]);
     const db = runCustomize(trustyai, { parent: parent('a', dbSpec), config });
     expect(db).toContainEqual({ apiVersion: 'v1', resource: 'secrets', namespace: 'team', names: ['creds'] });
-    for (const rule of [...pvc, ...db]) expect(rule.namespace, rule.resource).toBe('team');
+    expect(db.map((r) => r.resource)).not.toContain('storageclasses');
+    for (const rule of [...pvc, ...db].filter((r) => r.resource !== 'storageclasses')) expect(rule.namespace, rule.resource).toBe('team');
   });
 });
 
