@@ -1,4 +1,4 @@
-import { defineComposition, lastApplied, readyJsonPath, type Composed, type RelatedRule } from '../kit/index.js';
+import { checkDeploymentUpdate, defineComposition, lastApplied, readyJsonPath, type Composed, type RelatedRule } from '../kit/index.js';
 import { tfservConfig, type TfservConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { modelsFileOf } from './models-file.js';
@@ -47,16 +47,16 @@ export const tfserv = defineComposition<TfservSpec, TfservConfig>({
     const observedDeployment = input.observed.get('apps/v1', 'Deployment', deploymentName(parent));
     const observedService = input.observed.get('v1', 'Service', serviceName(parent));
 
-    // Status from what exists now.
-    const configMapFound = configMapCondition(parent, configMap, models !== undefined);
-    const status = statusFrom(input, configMapFound, observedDeployment, observedService);
-
-    // Desired: without the models file no Deployment is created, and a running one is kept as it was.
+    // Desired: without the models file no Deployment is created, and a running one is kept as it was;
+    // a changed selector (immutable) is never asked for.
     const image = parent.spec.image ?? input.config.images['tensorflow-serving'];
-    const deployment: Composed | undefined = models
-      ? deploymentFor(parent, image, models)
-      : observedDeployment && lastApplied(observedDeployment);
+    const checked = models ? checkDeploymentUpdate(deploymentFor(parent, image, models), observedDeployment) : undefined;
+    const deployment: Composed | undefined = checked ? checked.child : observedDeployment && lastApplied(observedDeployment);
     const children = [serviceFor(parent), ...(deployment ? [deployment] : [])];
+
+    // Status from what exists now and what could not be applied.
+    const configMapFound = configMapCondition(parent, configMap, models !== undefined);
+    const status = statusFrom(input, configMapFound, observedDeployment, observedService, checked?.refusals ?? []);
     return { status, children };
   },
 });

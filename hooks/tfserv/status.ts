@@ -7,7 +7,10 @@ import {
   fromReadiness,
   isRecord,
   readyConditions,
+  refusedCondition,
+  IMMUTABLE_FIELD,
   type Cond,
+  type Refusal,
   type KubeObject,
   type Parent,
   type StampInput,
@@ -26,7 +29,7 @@ export const conditionTree = readyConditions([
     means: "the spec's ConfigMap exists and holds the models file",
     reasons: { found: CONFIG_MAP_FOUND, configMapMissing: CONFIG_MAP_MISSING, configFileMissing: CONFIG_FILE_MISSING },
   },
-  { type: DEPLOYMENT_READY, means: 'Deployment <n> rolled out and available' },
+  { type: DEPLOYMENT_READY, means: 'Deployment <n> rolled out and available (with the selector wanted)', reasons: { immutable: IMMUTABLE_FIELD } },
 ]);
 
 const objectReference = z.object({
@@ -59,8 +62,10 @@ export function statusFrom(
   configMapFound: Cond,
   deployment: KubeObject | undefined,
   service: KubeObject | undefined,
+  refused: Refusal[] = [],
 ): Record<string, unknown> {
-  const { conditions } = conditionTree.summarise(input, [configMapFound, fromReadiness(DEPLOYMENT_READY, deploymentReadiness(deployment))]);
+  const server = refusedCondition(DEPLOYMENT_READY, refused) ?? fromReadiness(DEPLOYMENT_READY, deploymentReadiness(deployment));
+  const { conditions } = conditionTree.summarise(input, [configMapFound, server]);
   const counts = isRecord(deployment?.status) ? deployment.status : {};
   return {
     active: [deployment, service].filter((o): o is KubeObject => o !== undefined).map(referenceTo),

@@ -159,3 +159,24 @@ describe('modelhooks render', () => {
     expect(r.out).toContain('path: /v1/models/half_plus_two');
   });
 });
+
+describe('Tfserv immutable fields', () => {
+  // apps/v1 Deployment selectors are immutable (pkg/apis/apps/validation ValidateDeploymentUpdate).
+  it('a Deployment with another selector (an older labelling) keeps it, and DeploymentReady says so', () => {
+    const spec = { configMap: 'my-models' };
+    const related = [configMap('my-models', { 'models.conf': models('half') })];
+    const first = runSync(tfserv, { parent: parent(spec), related, config });
+    const older = first.children.map((c: any) =>
+      c.kind === 'Deployment' ? { ...c, spec: { ...c.spec, selector: { matchLabels: { app: 'demo' } } }, status: { observedGeneration: 0, replicas: 1, updatedReplicas: 1, availableReplicas: 1 } } : c,
+    );
+    const out = runSync(tfserv, { parent: parent(spec), observed: older, related, config });
+    const d = out.child<any>('Deployment', 'demo');
+    expect(d.spec.selector).toEqual({ matchLabels: { app: 'demo' } });
+    expect(d.spec.template.metadata.labels.app).toBe('demo');
+    expect(out.condition('DeploymentReady')).toMatchObject({ status: 'False', reason: 'ImmutableField' });
+    expect(out.condition('Ready')?.status).toBe('False');
+    // The same selector: nothing refused.
+    const same = runSync(tfserv, { parent: parent(spec), observed: first.children, related, config });
+    expect(same.condition('DeploymentReady')?.reason).not.toBe('ImmutableField');
+  });
+});
