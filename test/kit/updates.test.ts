@@ -1,4 +1,5 @@
 import type { V1Deployment, V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   checkClaimUpdate,
@@ -218,4 +219,38 @@ describe('quantityValue', () => {
     ['1.5Ki', 1536],
   ])('%s = %d', (q, v) => expect(quantityValue(q)).toBe(v));
   it('is undefined for what is not a quantity', () => expect(quantityValue('lots')).toBeUndefined());
+});
+
+describe('checkClaimUpdate, for any claim and any wanted size', () => {
+  // What the API server accepts for a claim's request (the rules above, restated as a predicate).
+  function accepted(have: KubeObject, size: string, related: ObjectIndex): boolean {
+    const from = quantityValue((have.spec as any).resources.requests.storage)!;
+    const to = quantityValue(size)!;
+    if (to === from) return true;
+    if (to < from || (have.status as any).phase !== 'Bound') return false;
+    const className = (have.spec as any).storageClassName;
+    const sc = related.list('storage.k8s.io/v1', 'StorageClass').find((c) => c.metadata.name === className);
+    return sc?.allowVolumeExpansion === true;
+  }
+  const size = fc.tuple(fc.integer({ min: 1, max: 4096 }), fc.constantFrom('Mi', 'Gi', 'M', 'G')).map(([n, u]) => `${n}${u}`);
+  it('asks only for what the API server accepts, and reports exactly when it keeps the observed size', () => {
+    fc.assert(
+      fc.property(
+        size,
+        size,
+        fc.constantFrom('Bound', 'Pending'),
+        fc.option(fc.constantFrom('standard', 'fast'), { nil: null }),
+        fc.subarray([storageClass('standard', true), storageClass('fast', false)]),
+        (wanted, observedSize, phase, className, list) => {
+          const have = observed(observedSize, { phase, className });
+          const related = classes(...list);
+          const { child, refusals } = checkClaimUpdate(desired(wanted), have, related, fields);
+          const answered = child.spec?.resources?.requests?.storage as string;
+          expect(accepted(have, answered, related)).toBe(true);
+          const applied = quantityValue(answered) === quantityValue(wanted);
+          expect(refusals.length > 0).toBe(!applied);
+        },
+      ),
+    );
+  });
 });
