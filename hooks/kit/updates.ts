@@ -16,7 +16,8 @@ import { isRecord, type KubeObject } from './types.js';
  * - PersistentVolumeClaim (pkg/apis/core/validation/validation.go,
  *   ValidatePersistentVolumeClaimUpdate): the spec is immutable after creation except
  *   `resources.requests` of a Bound claim; `volumeName` may be set once, while empty; a
- *   request never shrinks ("field can not be less than previous value"). And the admission
+ *   request never shrinks ("field can not be less than previous value"; with
+ *   RecoverVolumeExpansionFailure, not below status.capacity: we never shrink at all). And the admission
  *   plugin PersistentVolumeClaimResize (plugin/pkg/admission/storage/persistentvolume/resize/
  *   admission.go) lets a request grow only when the claim names a StorageClass whose
  *   `allowVolumeExpansion` is true ("only dynamically provisioned pvc can be resized and the
