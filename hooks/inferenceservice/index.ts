@@ -1,4 +1,4 @@
-import { defineComposition, keepAll, MANAGED_BY, readyJsonPath } from '../kit/index.js';
+import { defineComposition, keepObserved, MANAGED_BY, readyJsonPath } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { exposureFor } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
@@ -52,12 +52,12 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   sync(input) {
     // 0. ModelMesh is another controller's job: change nothing, say so.
     if (input.parent.metadata.annotations?.[DEPLOYMENT_MODE_ANNOTATION] === 'ModelMesh') {
-      return { status: unsupportedModeStatus(input), children: keepAll(input.observed.all()) };
+      return { status: unsupportedModeStatus(input), children: keepObserved(input) };
     }
     // 1. Decide once: each component's pod, the entry component, the hosts, the canary, the exposure.
     const outcome = planFor(input);
     // An unservable model keeps whatever runs now and says why.
-    if ('failure' in outcome) return { status: noRuntimeStatus(input, outcome.failure), children: keepAll(input.observed.all()) };
+    if ('failure' in outcome) return { status: noRuntimeStatus(input, outcome.failure), children: keepObserved(input) };
     const { plan } = outcome;
 
     // 2. Observe the children the status is judged from.

@@ -39,7 +39,7 @@ export function runHook<Config>(
   // No composition declares a finalize hook: children are owned and garbage-collected. An
   // unexpected call keeps them until then and lets the parent go.
   if (hook === 'finalize') {
-    return { ...answer(composition, input, { status: input.parent.status, children: keptChildren(input) }), finalized: true };
+    return { ...answer(composition, input, { status: input.parent.status, children: keepObserved(input) }), finalized: true };
   }
   return answer(composition, typed, composition.sync(typed));
 }
@@ -158,7 +158,7 @@ function invalidSpecAnswer<Config>(
   // The other conditions were not re-evaluated: they stay exactly as last reported.
   const others = before.filter((c) => c.type !== READY);
   base.conditions = [...stampConditions([ready], before, input.now, input.parent.metadata.generation), ...others];
-  const response = answer(composition, input, { status: base, children: keptChildren(input) });
+  const response = answer(composition, input, { status: base, children: keepObserved(input) });
   if (hook === 'finalize') response.finalized = true;
   return response;
 }
@@ -169,15 +169,15 @@ export function formatProblems(problems: ReadonlyArray<SpecProblem>): string {
 }
 
 /**
- * The observed children an answer that keeps everything (invalid spec, finalize) answers
- * again, through the same checks as every sync answer. Only objects that can be children of
+ * The observed children an answer that keeps everything (invalid spec, finalize, a composition
+ * that cannot decide) answers again, through the same checks as every sync answer. Only objects that can be children of
  * this parent qualify: in its namespace (an owner reference never crosses namespaces, so an
  * object elsewhere is never ours, and Metacontroller deletes nothing for leaving it out) and
  * of a type the CompositeController declares (Metacontroller observes no other type, so
  * leaving one out deletes nothing either). Anything else is dropped, not a 500: refusing the
  * answer would leave the parent without a status.
  */
-function keptChildren<Config>(input: SyncInput<unknown, Config>): KubeObject[] {
+export function keepObserved<Config>(input: SyncInput<unknown, Config>): KubeObject[] {
   const namespace = input.parent.metadata.namespace;
   const ours = input.observed
     .all()
