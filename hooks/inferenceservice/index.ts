@@ -1,13 +1,16 @@
-import { defineComposition, keepObserved, MANAGED_BY, readyJsonPath } from '../kit/index.js';
+import type { V1Deployment } from '@kubernetes/client-node';
+import { checkDeploymentUpdate, defineComposition, keepObserved, MANAGED_BY, readyJsonPath, type Refusal } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { exposureFor } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
-import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
+import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, STORAGE_SECRET_ANNOTATION, workloadName, type Role } from './names.js';
 import { planFor, type Input, type Plan } from './plan.js';
 import { podSecurityProblems } from './pod-security.js';
 import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
 import { noRuntimeStatus, statusFrom, unsupportedModeStatus, type Observed } from './status.js';
 import { predictorWorkloads, workloadFor } from './workloads.js';
+
+const ROLES: Role[] = ['predictor', 'canary', 'transformer', 'explainer'];
 
 export const inferenceservice = defineComposition<InferenceServiceSpec, InferenceServiceConfig>({
   name: 'inferenceservice',
@@ -63,17 +66,25 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     // 2. Observe the children the status is judged from.
     const observed = observe(input, plan);
 
-    // 3. Status from what was observed.
-    const status = statusFrom(input, plan, observed);
-
-    // 4. Desired children: the predictor (and its canary), the other components, the way in.
+    // 3. Desired children: the predictor (and its canary), the other components, the way in;
+    // a Deployment's selector is immutable, so a changed one is never asked for.
     const [predictor, ...others] = plan.components;
     const stableService = input.observed.get('v1', 'Service', serviceName(input.parent, 'predictor'));
+    const refused: Partial<Record<Role, Refusal[]>> = {};
     const children = [
       ...(predictor ? predictorWorkloads(input.parent, predictor, plan.canary, stableService) : []),
       ...others.flatMap((component) => workloadFor(input.parent, component.role, component)),
       ...exposureFor(input, plan),
-    ];
+    ].map((child) => {
+      if (child.kind !== 'Deployment' || !child.metadata?.name) return child;
+      const role = ROLES.find((r) => workloadName(input.parent, r) === child.metadata?.name);
+      const checked = checkDeploymentUpdate(child as V1Deployment, input.observed.get('apps/v1', 'Deployment', child.metadata.name));
+      if (role && checked.refusals.length > 0) refused[role] = checked.refusals;
+      return checked.child;
+    });
+
+    // 4. Status from what was observed and what could not be applied.
+    const status = statusFrom(input, plan, observed, refused);
     return { status, children };
   },
 });

@@ -8,10 +8,12 @@ import {
   isRecord,
   READY,
   readyConditions,
+  refusedCondition,
   type Cond,
   type KubeObject,
   type ObservedCondition,
   type Readiness,
+  type Refusal,
   type StampInput,
 } from '../kit/index.js';
 import { trafficOf } from './canary.js';
@@ -101,13 +103,14 @@ export interface Observed {
   routes: Array<KubeObject | undefined>;
 }
 
-export function statusFrom(input: Input, plan: Plan, o: Observed): Record<string, unknown> {
+/** `refused`: per role, the Deployment changes the API server would refuse (its selector), kept out of the children. */
+export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Partial<Record<Role, Refusal[]>> = {}): Record<string, unknown> {
   const { parent, config } = input;
   // The tree puts the conditions in order: the canary's comes after the predictor's.
   const roles: Role[] = [...plan.components.map((c) => c.role), ...(plan.canary.canary ? ['canary' as const] : [])];
   const readiness = new Map(roles.map((role) => [role, componentReadiness(o.deployments[role])]));
   const byRole = (role: Role) => fromReadiness(READY_TYPE[role], readiness.get(role) as Readiness);
-  const decided = [...roles.map(byRole), exposureCondition(plan, o)];
+  const decided = [...roles.map((role) => refusedCondition(READY_TYPE[role], refused[role] ?? []) ?? byRole(role)), exposureCondition(plan, o)];
   if (plan.storageSecret) decided.push(storageSecretNote(input, plan.storageSecret.name, plan.storageSecret.object !== undefined));
   if (plan.canary.canary) decided.push(trafficSplitNote(input, plan.canary.percent, plan.split));
   const exposed = plan.exposure.kind !== 'none';

@@ -152,3 +152,18 @@ describe('InferenceService ModelMesh', () => {
     expect(JSON.stringify(out.response)).not.toContain('other-tenant');
   });
 });
+
+describe('InferenceService immutable fields', () => {
+  // apps/v1 Deployment selectors are immutable (pkg/apis/apps/validation ValidateDeploymentUpdate).
+  it('a predictor Deployment with another selector (an older labelling) keeps it; PredictorReady=False/ImmutableField', () => {
+    const first = runSync(inferenceservice, { parent: isvc(sklearn()), config }).children;
+    const older = first.map((c: any) => (c.kind === 'Deployment' ? { ...c, spec: { ...c.spec, selector: { matchLabels: { app: 'demo-predictor-v0' } } } } : c));
+    const out = runSync(inferenceservice, { parent: isvc(sklearn()), observed: older, config });
+    const d = out.childrenOf<any>('Deployment')[0];
+    expect(d.spec.selector).toEqual({ matchLabels: { app: 'demo-predictor-v0' } });
+    expect(d.spec.template.metadata.labels.app).toBe('demo-predictor-v0');
+    expect(out.condition('PredictorReady')).toMatchObject({ status: 'False', reason: 'ImmutableField' });
+    expect(out.condition('Ready')?.status).toBe('False');
+    expect(runSync(inferenceservice, { parent: isvc(sklearn()), observed: first, config }).condition('PredictorReady')?.reason).not.toBe('ImmutableField');
+  });
+});
