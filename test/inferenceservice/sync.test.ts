@@ -144,10 +144,11 @@ describe('InferenceService ModelMesh', () => {
     expect(out.condition('Ready')).toMatchObject({ status: 'False', reason: 'UnsupportedDeploymentMode' });
   });
 
-  it('keeps only what can be its children: an object of another namespace offered as observed is not answered (no 500)', () => {
+  it('keeps only what can be its children: an observed object of an undeclared type or another namespace is not answered (no 500)', () => {
     const observed = runSync(inferenceservice, { parent: isvc(sklearn()), config }).children;
     const foreign = { ...observed[0]!, metadata: { ...observed[0]!.metadata, namespace: 'other-tenant' } };
-    const out = runSync(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/deploymentMode': 'ModelMesh' } }), observed: [...observed, foreign], config });
+    const undeclared = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'demo', namespace: observed[0]!.metadata.namespace } };
+    const out = runSync(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/deploymentMode': 'ModelMesh' } }), observed: [...observed, foreign, undeclared], config });
     expect(out.children).toEqual(observed);
     expect(JSON.stringify(out.response)).not.toContain('other-tenant');
   });
