@@ -14,7 +14,8 @@ export interface DeploymentOptions {
 }
 
 export function deploymentFor(parent: Parent<unknown>, o: DeploymentOptions): V1Deployment {
-  const labels = { ...labelsFor(parent, o.role), ...(o.spec.labels ?? {}) };
+  // The user's pod labels may add and override our descriptive labels, never the selector's.
+  const labels = { ...labelsFor(parent, o.role), ...(o.spec.labels ?? {}), ...selectorFor(parent, o.role) };
   const annotations = o.specHash ? { [SPEC_HASH_ANNOTATION]: o.specHash } : undefined;
   return {
     apiVersion: 'apps/v1',

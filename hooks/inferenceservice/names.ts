@@ -28,8 +28,8 @@ export const routeName = (p: AnyParent, role?: ComponentName) => childName(role 
 
 /** The pod selector, `app: isvc.<n>-<component>`, as KServe's raw Services select. */
 export function selectorFor(p: AnyParent, role: Role): Record<string, string> {
-  // A long workload name ends with its hash: keep the tail so the label stays unique.
-  return { app: `isvc.${labelValue(workloadName(p, role).slice(-58).replace(/^-+/, ''))}` };
+  // Too long for a label value: shortened with a hash of the whole, so it stays unique.
+  return { app: labelValue(`isvc.${workloadName(p, role)}`) };
 }
 
 export function labelsFor(p: AnyParent, role: Role): Record<string, string> {

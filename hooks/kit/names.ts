@@ -27,17 +27,23 @@ export interface NameOptions {
   maxLength?: number;
 }
 
+/** Hex characters of the hash a changed name carries: 48 bits, so a colliding pair needs ~2^24 tries. */
+export const NAME_HASH_LENGTH = 12;
+
 /**
- * A child name built from parts joined by '-'. Names that fit are kept as they are,
- * so users recognise them; a name that is too long is cut and given a hash of the
- * full name, so two long parents that share a prefix never collide.
+ * A child name built from parts joined by '-'. A name that needs no change is kept as it
+ * is, so users recognise it. Any name that had to change — characters replaced (`.`, upper
+ * case), a letter put in front of a leading digit, or cut to fit — ends with a 48-bit hash
+ * of the ORIGINAL joined input: `foo.bar` and `foo-bar`, or two long names that differ only
+ * at the end, never give the same name.
  */
 export function childName(parts: string[], options: NameOptions = {}): string {
   const max = options.maxLength ?? MAX_NAME_LENGTH;
-  let name = sanitize(parts.filter((p) => p !== '').join('-'));
+  const joined = parts.filter((p) => p !== '').join('-');
+  let name = sanitize(joined);
   if (options.dns1035 && !/^[a-z]/.test(name)) name = `x${name}`;
-  if (name.length <= max && name !== '') return name;
-  const suffix = shortHash(parts.join('-'), 8);
+  if (name === joined && name !== '' && name.length <= max) return name;
+  const suffix = shortHash(joined, NAME_HASH_LENGTH);
   const head = name.slice(0, max - suffix.length - 1).replace(/-+$/, '');
   return head === '' ? (options.dns1035 ? `x${suffix}` : suffix) : `${head}-${suffix}`;
 }

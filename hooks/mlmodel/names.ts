@@ -1,4 +1,4 @@
-import { childName, shortHash, standardLabels, type ObjectMeta, type Parent } from '../kit/index.js';
+import { childName, labelValue, shortHash, standardLabels, type ObjectMeta, type Parent } from '../kit/index.js';
 
 type Named = { metadata: ObjectMeta };
 
@@ -32,7 +32,7 @@ export function serviceEndpoint(p: Parent<unknown>): string {
 }
 
 /** The parent's name as a label value; a name too long for one is shortened with a hash, so two never collide. */
-const instanceOf = (p: Named): string => (p.metadata.name.length <= 63 ? p.metadata.name : childName([p.metadata.name]));
+const instanceOf = (p: Named): string => labelValue(p.metadata.name);
 
 export function labelsFor(p: Named, component: string): Record<string, string> {
   return standardLabels({ name: 'mlmodel', instance: instanceOf(p), component, partOf: 'mlmodel' });

@@ -1,4 +1,4 @@
-import { childName, DNS1123_SUBDOMAIN, standardLabels, type ObjectMeta } from '../kit/index.js';
+import { childName, labelValue, standardLabels, type ObjectMeta } from '../kit/index.js';
 
 type Named = { metadata: ObjectMeta };
 
@@ -18,8 +18,7 @@ export const serviceName = (p: Named): string => childName([p.metadata.name, 'se
 
 /** `tfsName: <n>`; a name too long for a label value is shortened with a hash, never cut blindly. */
 export function selectorFor(p: Named): Record<string, string> {
-  const n = p.metadata.name;
-  return { [TFS_NAME_LABEL]: n.length <= 63 && DNS1123_SUBDOMAIN.test(n) ? n : childName([n]) };
+  return { [TFS_NAME_LABEL]: labelValue(p.metadata.name) };
 }
 
 export function labelsFor(p: Named, component: 'server' | 'service'): Record<string, string> {

@@ -1,4 +1,4 @@
-import { childName, standardLabels, type Parent } from '../kit/index.js';
+import { childName, labelValue, standardLabels, type Parent } from '../kit/index.js';
 
 export const COMPONENT = 'trustyai-service';
 export const MODEL_SERVING_CONFIG = 'model-serving-config';
@@ -12,7 +12,7 @@ export const pvcName = (p: AnyParent) => childName([p.metadata.name, 'pvc']);
 
 /** Labels of every child; `app` is what the upstream operator's users select on. */
 export function labelsFor(p: AnyParent): Record<string, string> {
-  return { ...standardLabels({ name: COMPONENT, instance: p.metadata.name, component: COMPONENT, partOf: 'trustyai' }), app: p.metadata.name };
+  return { ...standardLabels({ name: COMPONENT, instance: p.metadata.name, component: COMPONENT, partOf: 'trustyai' }), app: labelValue(p.metadata.name) };
 }
 
 /** The Deployment's selector: immutable, so only labels that never change. */

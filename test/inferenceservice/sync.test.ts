@@ -168,3 +168,20 @@ describe('InferenceService immutable fields', () => {
     expect(runSync(inferenceservice, { parent: isvc(sklearn()), observed: first, config }).condition('PredictorReady')?.reason).not.toBe('ImmutableField');
   });
 });
+
+describe('InferenceService user labels', () => {
+  it('a predictor label never replaces a selector label: the Deployment still selects its own pods', () => {
+    const parent = isvc(sklearn({ labels: { app: 'mine', team: 'a', component: 'custom' } }), { labels: { app: 'meta' } });
+    const out = runSync(inferenceservice, { parent, config });
+    const deployment = out.childrenOf('Deployment')[0] as any;
+    const selector = deployment.spec.selector.matchLabels;
+    const podLabels = deployment.spec.template.metadata.labels;
+    expect(selector.app).toBe('isvc.demo-predictor');
+    for (const [k, v] of Object.entries(selector)) expect(podLabels[k]).toBe(v);
+    // Labels that no selector reads are the user's to set.
+    expect(podLabels.team).toBe('a');
+    expect(podLabels.component).toBe('custom');
+    const service = out.childrenOf('Service').find((s: any) => s.metadata.name === 'demo-predictor') as any;
+    for (const [k, v] of Object.entries(service.spec.selector)) expect(podLabels[k]).toBe(v);
+  });
+});

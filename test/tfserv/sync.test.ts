@@ -116,7 +116,10 @@ describe('Tfserv sync', () => {
     const out = runSync(tfserv, { parent: parent({ configMap: 'm' }, long), related: [configMap('m', { 'models.conf': models('a') })], config });
     for (const c of out.children) expectValid(c);
     const digit = runSync(tfserv, { parent: parent({ configMap: 'm' }, '1st'), config });
-    expect(digit.childrenOf('Service')[0]?.metadata.name).toBe('x1st-service');
+    // The `x` in front changes the name: it carries the hash of the original, so a Tfserv named `x1st` cannot take it.
+    expect(digit.childrenOf('Service')[0]?.metadata.name).toMatch(/^x1st-service-[0-9a-f]{12}$/);
+    const x = runSync(tfserv, { parent: parent({ configMap: 'm' }, 'x1st'), config });
+    expect(x.childrenOf('Service')[0]?.metadata.name).toBe('x1st-service');
   });
 });
 
