@@ -52,6 +52,17 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
   validate: (spec, config) => podSecurityProblems(spec, config.podSecurity),
 
+  childNames: (parent) => {
+    const roles = [...componentsOf(parent.spec), 'canary' as const];
+    return [
+      { apiVersion: 'apps/v1', kind: 'Deployment', names: roles.map((r) => workloadName(parent, r)) },
+      { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', names: roles.map((r) => workloadName(parent, r)) },
+      { apiVersion: 'v1', kind: 'Service', names: roles.map((r) => serviceName(parent, r)) },
+      { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', names: [ingressName(parent)] },
+      { ...HTTPROUTE, names: [routeName(parent), ...componentsOf(parent.spec).map((r) => routeName(parent, r))] },
+    ];
+  },
+
   sync(input) {
     // 0. ModelMesh is another controller's job: change nothing, say so.
     if (input.parent.metadata.annotations?.[DEPLOYMENT_MODE_ANNOTATION] === 'ModelMesh') {

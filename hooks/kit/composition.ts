@@ -44,6 +44,13 @@ export interface RelatedRule {
   labelSelector?: { matchLabels?: Record<string, string> };
 }
 
+/** The names a parent may give its children of one type (names it might not emit are harmless). */
+export interface ChildNames {
+  apiVersion: string;
+  kind: string;
+  names: string[];
+}
+
 /**
  * A variant: something the cluster serves (e.g. `openshift`: Routes) that lets a composition emit
  * some of its optional children. One naming scheme for every composition: a name it does not
@@ -105,6 +112,12 @@ export interface Composition<Spec = unknown, Config = unknown> {
   /** Seconds between full resyncs, written to the CompositeController. */
   resyncPeriodSeconds?: number;
   customize?(parent: Parent<Spec>, config: Config): RelatedRule[];
+  /**
+   * The names of the children this parent may emit, derived from the parent alone. The kit
+   * asks customize for same-named objects in the parent's namespace and, in sync, leaves out
+   * a child whose name another owner holds, reporting Ready=False/ChildNameConflict.
+   */
+  childNames?(parent: Parent<Spec>, config: Config): ChildNames[];
   sync(input: SyncInput<Spec, Config>): SyncOutput;
   /**
    * Problems of a parsed spec that depend on the server's configuration (e.g. the pod

@@ -2,6 +2,7 @@
 export * from './types.js';
 export * from './composition.js';
 export * from './conditions.js';
+export * from './conflicts.js';
 export * from './blocker-reasons.js';
 export * from './blockers.js';
 export * from './hash.js';

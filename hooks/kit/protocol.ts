@@ -1,6 +1,7 @@
 import type { AnyComposition, ChildType, SpecProblem, SyncInput, SyncOutput } from './composition.js';
 import { configFor, type CompositionConfigs } from './config.js';
 import { previousConditions, READY, stampConditions, type Cond } from './conditions.js';
+import { childConflicts, childNameRules, withConflicts } from './conflicts.js';
 import { keepAll } from './keep.js';
 import { ObjectIndex } from './observed.js';
 import { scopeRules } from './related.js';
@@ -45,15 +46,24 @@ export function runHook<Config>(
 }
 
 function runCustomize<Config>(composition: AnyComposition<Config>, request: HookRequest, ctx: HookContext) {
-  if (!composition.customize) return [];
+  if (!composition.customize && !composition.childNames) return [];
   const parsed = composition.spec.safeParse(request.parent.spec ?? {});
   // An invalid spec asks for nothing: the sync hook reports the problem and keeps children.
   if (!parsed.success) return [];
   const config = configFor(composition, ctx.config);
   if ((composition.validate?.(parsed.data, config) ?? []).length > 0) return [];
-  const parent = parentOf(request);
-  const rules = composition.customize({ ...parent, spec: parsed.data }, config);
-  return scopeRules(rules, parent.metadata.namespace, composition.name);
+  const parent = { ...parentOf(request), spec: parsed.data };
+  const rules = composition.customize ? composition.customize(parent, config) : [];
+  // Objects that share a child's name, so sync can tell a name held by another owner.
+  const named = composition.childNames ? childNameRules(declaredTypes(composition, request.controller), composition.childNames(parent, config), parent.metadata.namespace) : [];
+  return scopeRules([...rules, ...named], parent.metadata.namespace, composition.name);
+}
+
+/** The child types the calling CompositeController declares (without one: the required ones). */
+function declaredTypes<Config>(composition: AnyComposition<Config>, controller: Record<string, unknown> | undefined): ChildType[] {
+  const declared = declaredResources(controller);
+  if (!declared) return composition.children;
+  return [...composition.children, ...(composition.optionalChildren ?? [])].filter((t) => declared.has(`${t.apiVersion}/${t.resource}`));
 }
 
 export function syncInput<Config>(
@@ -106,7 +116,13 @@ function declaredResources(controller: Record<string, unknown> | undefined): Set
 function answer<Config>(composition: AnyComposition<Config>, input: SyncInput<unknown, Config>, out: SyncOutput) {
   const namespace = input.parent.metadata.namespace;
   const types: ChildType[] = [...composition.children, ...(composition.optionalChildren ?? [])];
-  const children = out.children.map(wireChild(composition.name));
+  const wanted = out.children.map(wireChild(composition.name));
+  // A child whose name another owner holds is left out (Metacontroller would fail to create
+  // it and say nothing); the parent says so and its other children still converge.
+  const conflicts = childConflicts(input.parent, wanted, input.observed, input.related);
+  const taken = new Set(conflicts.map((c) => `${c.apiVersion}/${c.kind}/${c.name}`));
+  const children = wanted.filter((c) => !taken.has(`${c.apiVersion}/${c.kind}/${c.metadata.name}`));
+  const status = conflicts.length > 0 ? withConflicts(out.status, conflicts, input) : out.status;
   for (const child of children) {
     const id = `${child.kind}/${child.metadata.name}`;
     if (!types.some((t) => t.apiVersion === child.apiVersion && t.kind === child.kind)) {
@@ -119,7 +135,7 @@ function answer<Config>(composition: AnyComposition<Config>, input: SyncInput<un
       throw new HookContractError(`${composition.name} emitted ${id} outside the parent's namespace ${namespace}`);
     }
   }
-  const response: Record<string, unknown> = { status: out.status, children: sortChildren(children) };
+  const response: Record<string, unknown> = { status, children: sortChildren(children) };
   if (out.resyncAfterSeconds !== undefined) response.resyncAfterSeconds = out.resyncAfterSeconds;
   return response;
 }

@@ -3,7 +3,7 @@ import { mlmodelConfig, type MLModelConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { jobFor } from './job.js';
 import { decide, rememberedFrom, withRefusals } from './lifecycle.js';
-import { deploymentName, jobName, modelHash, pvcName } from './names.js';
+import { deploymentName, jobName, modelHash, pvcName, serviceName } from './names.js';
 import { pvcFor } from './pvc.js';
 import { serviceFor } from './service.js';
 import { mlmodelSpec, type MLModelSpec } from './spec.js';
@@ -44,6 +44,13 @@ export const mlmodel = defineComposition<MLModelSpec, MLModelConfig>({
 
   // Whether the claim may grow (storageSize) depends on its StorageClass.
   customize: () => [STORAGE_CLASSES_RULE],
+
+  childNames: (parent) => [
+    { apiVersion: 'v1', kind: 'PersistentVolumeClaim', names: [pvcName(parent)] },
+    { apiVersion: 'batch/v1', kind: 'Job', names: [jobName(parent, modelHash(parent.spec.modelURL))] },
+    { apiVersion: 'apps/v1', kind: 'Deployment', names: [deploymentName(parent)] },
+    { apiVersion: 'v1', kind: 'Service', names: [serviceName(parent)] },
+  ],
 
   sync(input) {
     const { parent, observed, related, config } = input;

@@ -39,6 +39,11 @@ export const tfserv = defineComposition<TfservSpec, TfservConfig>({
     return [{ apiVersion: 'v1', resource: 'configmaps', namespace: parent.metadata.namespace, names: [parent.spec.configMap] }];
   },
 
+  childNames: (parent) => [
+    { apiVersion: 'apps/v1', kind: 'Deployment', names: [deploymentName(parent)] },
+    { apiVersion: 'v1', kind: 'Service', names: [serviceName(parent)] },
+  ],
+
   sync(input) {
     const { parent } = input;
     // Observe: the ConfigMap (related) and our children.

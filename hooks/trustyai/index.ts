@@ -76,6 +76,15 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     return rules;
   },
 
+  // model-serving-config is shared by design: modelMeshFor emits it only when absent or ours.
+  childNames: (parent) => [
+    { apiVersion: 'apps/v1', kind: 'Deployment', names: [deploymentName(parent)] },
+    { apiVersion: 'v1', kind: 'Service', names: [serviceName(parent)] },
+    { apiVersion: 'v1', kind: 'PersistentVolumeClaim', names: [pvcName(parent)] },
+    { ...ROUTE, names: [serviceName(parent)] },
+    { ...SERVICE_MONITOR, names: [serviceName(parent)] },
+  ],
+
   sync(input) {
     const { parent, observed, related, config } = input;
     const spec = parent.spec;

@@ -6,6 +6,7 @@ import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { loadYamlFile, referenceSamples, repoRoot } from '../support/reference.js';
 import { expectValid, validateAgainstCrd } from '../support/validate.js';
 import path from 'node:path';
+import { compositionRules } from '../support/rules.js';
 
 const config = defaultHookConfig();
 const isvc = (spec: Record<string, unknown>, meta: Record<string, unknown> = {}, name = 'demo'): KubeObject => ({
@@ -107,8 +108,8 @@ describe('InferenceService predictor', () => {
   });
 
   it('asks Metacontroller for the storage Secret only when one is named, in its own namespace only', () => {
-    expect(runCustomize(inferenceservice, { parent: isvc(sklearn()), config })).toEqual([]);
-    expect(runCustomize(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/storageSecretName': 's3creds' } }), config })).toEqual([
+    expect(compositionRules(runCustomize(inferenceservice, { parent: isvc(sklearn()), config }))).toEqual([]);
+    expect(compositionRules(runCustomize(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/storageSecretName': 's3creds' } }), config }))).toEqual([
       { apiVersion: 'v1', resource: 'secrets', namespace: 'ml', names: ['s3creds'] },
     ]);
   });

@@ -5,6 +5,7 @@ import { mlmodel } from '../../hooks/mlmodel/index.js';
 import { modelHash } from '../../hooks/mlmodel/names.js';
 import { runCustomize, runSync } from '../../hooks/testing.js';
 import { asObserved, claimSize, storageClass } from '../support/storage-updates.js';
+import { compositionRules } from '../support/rules.js';
 
 // storageSize after creation: the claim grows in place only where its StorageClass allows it;
 // otherwise it keeps its size and StorageReady=False/ResizeNotSupported names the field, so Ready
@@ -25,7 +26,7 @@ const serving = asObserved(runSync(mlmodel, { parent: parent('1Gi', 1, { downloa
 
 describe('MLModel storageSize changes', () => {
   it('asks for the StorageClasses (cluster-scoped) to know whether the claim may grow', () => {
-    expect(runCustomize(mlmodel, { parent: parent('1Gi', 1), config })).toEqual([{ apiVersion: 'storage.k8s.io/v1', resource: 'storageclasses' }]);
+    expect(compositionRules(runCustomize(mlmodel, { parent: parent('1Gi', 1), config }))).toEqual([{ apiVersion: 'storage.k8s.io/v1', resource: 'storageclasses' }]);
   });
 
   it('unchanged: Ready', () => {

@@ -8,6 +8,7 @@ import { main } from '../../hooks/cli.js';
 import path from 'node:path';
 import { vendorDir, referenceSamples, repoRoot } from '../support/reference.js';
 import { expectValid, validateAgainstCrd } from '../support/validate.js';
+import { compositionRules } from '../support/rules.js';
 
 const config = defaultHookConfig();
 
@@ -25,7 +26,7 @@ const container = (d: any) => d.spec.template.spec.containers[0];
 
 describe('Tfserv customize', () => {
   it('asks for the spec’s ConfigMap, not a fixed one, in the Tfserv’s own namespace only', () => {
-    expect(runCustomize(tfserv, { parent: parent({ configMap: 'my-models' }), config })).toEqual([
+    expect(compositionRules(runCustomize(tfserv, { parent: parent({ configMap: 'my-models' }), config }))).toEqual([
       { apiVersion: 'v1', resource: 'configmaps', namespace: 'ml', names: ['my-models'] },
     ]);
   });
@@ -35,7 +36,7 @@ describe('Tfserv customize', () => {
   });
 
   it('asks for the original fixed ConfigMap when the spec names none, as the original operator mounted', () => {
-    expect(runCustomize(tfserv, { parent: parent({}), config })).toEqual([{ apiVersion: 'v1', resource: 'configmaps', namespace: 'ml', names: ['tf-serving-models-config'] }]);
+    expect(compositionRules(runCustomize(tfserv, { parent: parent({}), config }))).toEqual([{ apiVersion: 'v1', resource: 'configmaps', namespace: 'ml', names: ['tf-serving-models-config'] }]);
   });
 });
 

@@ -3,6 +3,7 @@ import { defaultHookConfig } from '../../hooks/config.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
 import { runCustomize, runSync } from '../../hooks/testing.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
+import { compositionRules } from '../support/rules.js';
 
 const config = defaultHookConfig();
 const parent = (name: string, spec: Record<string, unknown>, apiVersion = 'trustyai.opendatahub.io/v1') => ({
@@ -16,7 +17,7 @@ const dbSpec = { storage: { format: 'DATABASE', databaseConfigurations: 'creds' 
 
 describe('customize', () => {
   it('asks for model-serving-config and the TrustyAIServices of its own namespace only; the Secret only in DATABASE mode', () => {
-    const pvc = runCustomize(trustyai, { parent: parent('a', pvcSpec), config });
+    const pvc = compositionRules(runCustomize(trustyai, { parent: parent('a', pvcSpec), config }));
     expect(pvc).toEqual([
       { apiVersion: 'v1', resource: 'configmaps', namespace: 'team', names: ['model-serving-config'] },
       { apiVersion: 'trustyai.opendatahub.io/v1', resource: 'trustyaiservices', namespace: 'team' },
