@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/config.js';
-import type { KubeObject } from '../../hooks/kit/index.js';
+import { isLabelValue, type KubeObject } from '../../hooks/kit/index.js';
 import { runCustomize, runSync } from '../../hooks/testing.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { compositionRules } from '../support/rules.js';
@@ -113,5 +113,16 @@ describe('two TrustyAIServices in one namespace', () => {
     const second = runSync(trustyai, { parent: b, config, related: [owned, a, b] as KubeObject[] });
     expect(second.child('ConfigMap', 'model-serving-config')).toBeUndefined();
     expect(second.condition('ModelMeshReady')).toMatchObject({ status: 'True', reason: 'PayloadProcessorConfigured' });
+  });
+});
+
+describe('long names', () => {
+  it('the app and instance labels of two long names are valid and differ (hashed, not cut)', () => {
+    const long = 'a'.repeat(70);
+    const labelsOf = (name: string) => (runSync(trustyai, { parent: parent(name, pvcSpec), config }).childrenOf('Deployment')[0]?.metadata.labels ?? {}) as Record<string, string>;
+    const [x, y] = [labelsOf(`${long}x`), labelsOf(`${long}y`)];
+    for (const labels of [x, y]) for (const v of Object.values(labels)) expect(isLabelValue(v), v).toBe(true);
+    expect(x.app).not.toBe(y.app);
+    expect(x['app.kubernetes.io/instance']).not.toBe(y['app.kubernetes.io/instance']);
   });
 });
