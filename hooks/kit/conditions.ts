@@ -87,6 +87,17 @@ export interface StampInput {
   now: string;
 }
 
+/**
+ * `status` with its Ready replaced by `ready` (InvalidSpec, ChildNameConflict…), stamped
+ * against the parent's PREVIOUS status so a lasting state keeps its lastTransitionTime; the
+ * other conditions of `status` stay as they are.
+ */
+export function withReady(status: Record<string, unknown>, ready: Cond, input: StampInput): Record<string, unknown> {
+  const stamped = stampConditions([ready], previousConditions(input.parent.status), input.now, input.parent.metadata.generation);
+  const others = previousConditions(status).filter((c) => c.type !== READY);
+  return { ...status, conditions: [...stamped, ...others] };
+}
+
 /** Stamps decided conditions against the parent's previous status. */
 export function conditionsFor(input: StampInput, decided: Cond[]): Condition[] {
   return stampConditions(decided, previousConditions(input.parent.status), input.now, input.parent.metadata.generation);

@@ -1,5 +1,5 @@
 import type { ChildNames, ChildType, RelatedRule } from './composition.js';
-import { previousConditions, READY, stampConditions, type Cond } from './conditions.js';
+import { READY, type StampInput, withReady } from './conditions.js';
 import type { ObjectIndex } from './observed.js';
 import type { KubeObject, Parent } from './types.js';
 
@@ -62,13 +62,6 @@ export function conflictMessage(conflicts: ChildConflict[]): string {
  * conditions stay as the composition decided them. Ready is stamped against the PREVIOUS
  * status, so a conflict that lasts keeps its lastTransitionTime and the status settles.
  */
-export function withConflicts(
-  status: Record<string, unknown>,
-  conflicts: ChildConflict[],
-  input: { parent: { metadata: { generation?: number }; status: unknown }; now: string },
-): Record<string, unknown> {
-  const ready: Cond = { type: READY, status: 'False', reason: CHILD_NAME_CONFLICT, message: conflictMessage(conflicts) };
-  const stamped = stampConditions([ready], previousConditions(input.parent.status), input.now, input.parent.metadata.generation);
-  const others = previousConditions(status).filter((c) => c.type !== READY);
-  return { ...status, conditions: [...stamped, ...others] };
+export function withConflicts(status: Record<string, unknown>, conflicts: ChildConflict[], input: StampInput): Record<string, unknown> {
+  return withReady(status, { type: READY, status: 'False', reason: CHILD_NAME_CONFLICT, message: conflictMessage(conflicts) }, input);
 }

@@ -1,6 +1,6 @@
 import type { AnyComposition, ChildType, SpecProblem, SyncInput, SyncOutput } from './composition.js';
 import { configFor, type CompositionConfigs } from './config.js';
-import { previousConditions, READY, stampConditions, type Cond } from './conditions.js';
+import { READY, withReady } from './conditions.js';
 import { childConflicts, childNameRules, withConflicts } from './conflicts.js';
 import { keepAll } from './keep.js';
 import { ObjectIndex } from './observed.js';
@@ -32,11 +32,9 @@ export function runHook<Config>(
 ): Record<string, unknown> {
   if (hook === 'customize') return { relatedResources: runCustomize(composition, request, ctx) };
   const input = syncInput(composition, request, ctx);
-  const parsed = composition.spec.safeParse(request.parent.spec ?? {});
-  if (!parsed.success) return invalidSpecAnswer(composition, input, hook, formatIssues(parsed.error.issues));
-  const problems = composition.validate?.(parsed.data, input.config) ?? [];
-  if (problems.length > 0) return invalidSpecAnswer(composition, input, hook, formatProblems(problems));
-  const typed = { ...input, parent: { ...input.parent, spec: parsed.data } };
+  const spec = specOf(composition, request, input.config);
+  if (!spec.valid) return invalidSpecAnswer(composition, input, hook, spec.problem);
+  const typed = { ...input, parent: { ...input.parent, spec: spec.value } };
   // No composition declares a finalize hook: children are owned and garbage-collected. An
   // unexpected call keeps them until then and lets the parent go.
   if (hook === 'finalize') {
@@ -45,14 +43,27 @@ export function runHook<Config>(
   return answer(composition, typed, composition.sync(typed));
 }
 
+/** The parent's spec parsed by the composition's schema and checked by its `validate`, or what is wrong with it. */
+function specOf<Config>(composition: AnyComposition<Config>, request: HookRequest, config: Config): { valid: true; value: unknown } | { valid: false; problem: string } {
+  const parsed = composition.spec.safeParse(request.parent.spec ?? {});
+  if (!parsed.success) return { valid: false, problem: formatIssues(parsed.error.issues) };
+  const problems = composition.validate?.(parsed.data, config) ?? [];
+  if (problems.length > 0) return { valid: false, problem: formatProblems(problems) };
+  return { valid: true, value: parsed.data };
+}
+
+/** Every child type a composition may emit, required and optional. */
+function childTypesOf<Config>(composition: AnyComposition<Config>): ChildType[] {
+  return [...composition.children, ...(composition.optionalChildren ?? [])];
+}
+
 function runCustomize<Config>(composition: AnyComposition<Config>, request: HookRequest, ctx: HookContext) {
   if (!composition.customize && !composition.childNames) return [];
-  const parsed = composition.spec.safeParse(request.parent.spec ?? {});
-  // An invalid spec asks for nothing: the sync hook reports the problem and keeps children.
-  if (!parsed.success) return [];
   const config = configFor(composition, ctx.config);
-  if ((composition.validate?.(parsed.data, config) ?? []).length > 0) return [];
-  const parent = { ...parentOf(request), spec: parsed.data };
+  const spec = specOf(composition, request, config);
+  // An invalid spec asks for nothing: the sync hook reports the problem and keeps children.
+  if (!spec.valid) return [];
+  const parent = { ...parentOf(request), spec: spec.value };
   const rules = composition.customize ? composition.customize(parent, config) : [];
   // Objects that share a child's name, so sync can tell a name held by another owner.
   const named = composition.childNames ? childNameRules(declaredTypes(composition, request.controller), composition.childNames(parent, config), parent.metadata.namespace) : [];
@@ -63,7 +74,7 @@ function runCustomize<Config>(composition: AnyComposition<Config>, request: Hook
 function declaredTypes<Config>(composition: AnyComposition<Config>, controller: Record<string, unknown> | undefined): ChildType[] {
   const declared = declaredResources(controller);
   if (!declared) return composition.children;
-  return [...composition.children, ...(composition.optionalChildren ?? [])].filter((t) => declared.has(`${t.apiVersion}/${t.resource}`));
+  return childTypesOf(composition).filter((t) => declared.has(`${t.apiVersion}/${t.resource}`));
 }
 
 export function syncInput<Config>(
@@ -74,7 +85,7 @@ export function syncInput<Config>(
   const parent = parentOf(request);
   const namespace = parent.metadata.namespace;
   const declared = declaredResources(request.controller);
-  const types = [...composition.children, ...(composition.optionalChildren ?? [])];
+  const types = childTypesOf(composition);
   return {
     parent,
     observed: ObjectIndex.fromWire(request.children, namespace),
@@ -115,7 +126,7 @@ function declaredResources(controller: Record<string, unknown> | undefined): Set
 /** Checks the hook's answer against the rules every composition must keep, then orders it. */
 function answer<Config>(composition: AnyComposition<Config>, input: SyncInput<unknown, Config>, out: SyncOutput) {
   const namespace = input.parent.metadata.namespace;
-  const types: ChildType[] = [...composition.children, ...(composition.optionalChildren ?? [])];
+  const types = childTypesOf(composition);
   const wanted = out.children.map(wireChild(composition.name));
   // A child whose name another owner holds is left out (Metacontroller would fail to create
   // it and say nothing); the parent says so and its other children still converge.
@@ -169,12 +180,9 @@ function invalidSpecAnswer<Config>(
   const previous = input.parent.status;
   const base = composition.invalidStatus ? composition.invalidStatus(previous) : { ...previous };
   delete base.observedGeneration;
-  const before = previousConditions(previous);
-  const ready: Cond = { type: READY, status: 'False', reason: INVALID_SPEC, message };
   // The other conditions were not re-evaluated: they stay exactly as last reported.
-  const others = before.filter((c) => c.type !== READY);
-  base.conditions = [...stampConditions([ready], before, input.now, input.parent.metadata.generation), ...others];
-  const response = answer(composition, input, { status: base, children: keepObserved(input) });
+  const status = withReady({ ...base, conditions: previous.conditions }, { type: READY, status: 'False', reason: INVALID_SPEC, message }, input);
+  const response = answer(composition, input, { status, children: keepObserved(input) });
   if (hook === 'finalize') response.finalized = true;
   return response;
 }
@@ -186,18 +194,15 @@ export function formatProblems(problems: ReadonlyArray<SpecProblem>): string {
 
 /**
  * The observed children an answer that keeps everything (invalid spec, finalize, a composition
- * that cannot decide) answers again, through the same checks as every sync answer. Only objects that can be children of
- * this parent qualify: in its namespace (an owner reference never crosses namespaces, so an
- * object elsewhere is never ours, and Metacontroller deletes nothing for leaving it out) and
- * of a type the CompositeController declares (Metacontroller observes no other type, so
- * leaving one out deletes nothing either). Anything else is dropped, not a 500: refusing the
- * answer would leave the parent without a status.
+ * that cannot decide) answers again, through the same checks as every sync answer. Objects of
+ * other namespaces never reach here (ObjectIndex.fromWire leaves them out: an owner reference
+ * never crosses namespaces). Only types the CompositeController declares qualify
+ * (Metacontroller observes no other type, so leaving one out deletes nothing); anything else
+ * is dropped, not a 500: refusing the answer would leave the parent without a status.
  */
 export function keepObserved<Config>(input: SyncInput<unknown, Config>): KubeObject[] {
   const namespace = input.parent.metadata.namespace;
-  const ours = input.observed
-    .all()
-    .filter((o) => (o.metadata.namespace ?? namespace) === namespace && input.declares(o.apiVersion, o.kind));
+  const ours = input.observed.all().filter((o) => input.declares(o.apiVersion, o.kind));
   return keepAll(ours).map((c) => ({ ...c, metadata: { ...c.metadata, namespace } }));
 }
 
