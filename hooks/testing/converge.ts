@@ -8,7 +8,7 @@
 import type { AnyComposition } from '../kit/composition.js';
 import { canonicalJson } from '../kit/hash.js';
 import type { KubeObject } from '../kit/types.js';
-import { runSync, type RunOptions, type SyncResult } from '../testing.js';
+import { runSync, type RunOptions, type SyncResult } from './run.js';
 import { ready } from './ready.js';
 
 export interface ConvergeOptions<Config> extends RunOptions<Config> {

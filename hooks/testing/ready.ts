@@ -7,7 +7,7 @@
  */
 import { shortHash } from '../kit/hash.js';
 import { isRecord, type KubeObject } from '../kit/types.js';
-import { TEST_NOW } from '../testing.js';
+import { TEST_NOW } from './run.js';
 
 export interface ReadyOptions {
   /** RFC 3339 time of the conditions and timestamps. */
