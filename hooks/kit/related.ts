@@ -23,9 +23,14 @@ export function podsRuleFor(namespace: string | undefined, selectorLabels: Recor
  * Resources without a namespace that a composition may ask for. Every other resource is taken
  * to be namespaced: add a cluster-scoped one here before a composition asks for it.
  */
-export const CLUSTER_SCOPED_RESOURCES: ReadonlySet<string> = new Set(['namespaces', 'storageclasses', 'clusterservingruntimes']);
+const CLUSTER_SCOPED: ReadonlyArray<{ resource: string; kind: string }> = [
+  { resource: 'namespaces', kind: 'Namespace' },
+  { resource: 'storageclasses', kind: 'StorageClass' },
+  { resource: 'clusterservingruntimes', kind: 'ClusterServingRuntime' },
+];
+export const CLUSTER_SCOPED_RESOURCES: ReadonlySet<string> = new Set(CLUSTER_SCOPED.map((t) => t.resource));
 /** The kinds of those resources: Metacontroller keys such objects by `name` alone. */
-export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set(['Namespace', 'StorageClass', 'ClusterServingRuntime']);
+export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set(CLUSTER_SCOPED.map((t) => t.kind));
 
 /**
  * A customize answer scoped to the parent's namespace. A v2 rule without `namespace` selects
