@@ -37,7 +37,7 @@ function post(agent: http.Agent, port: string, body: string): Promise<Omit<Outco
 }
 
 describe('shutdown under keep-alive load (the real `modelhooks serve`)', () => {
-  it('on SIGTERM: /readyz fails at once, answers close their connections, no request started before the drain's last moments fails, exit 0', async () => {
+  it("on SIGTERM: /readyz fails at once, answers close their connections, no request started before the drain's last moments fails, exit 0", async () => {
     const port = String(20000 + Math.floor(Math.random() * 20000));
     const child = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
       cwd: root,
