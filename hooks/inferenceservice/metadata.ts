@@ -96,3 +96,18 @@ export function prometheusAnnotations(annotations: Record<string, string>): Reco
  * configuration describes the InferenceService, not the Ingress.
  */
 export const ingressAnnotations = (parent: Parent<unknown>): Record<string, string> => allowed(parent.metadata.annotations);
+
+/** constants.RevisionTemplateLabelDisallowedList, the default ServiceLabelDisallowedList. */
+export const LABEL_DISALLOWED_LIST: readonly string[] = ['networking.kserve.io/visibility'];
+
+/**
+ * An HTTPRoute: KServe gives each one the InferenceService's labels and annotations, each
+ * minus its disallowed list (httproute_reconciler.go create*HTTPRoute). Our labels `ours`
+ * (managed-by, serving.kserve.io/inferenceservice) win over a user's, descriptive ones not.
+ */
+export function routeMeta(parent: Parent<unknown>, ours: Record<string, string>): ComponentMeta {
+  const user = Object.fromEntries(Object.entries(parent.metadata.labels ?? {}).filter(([k]) => !LABEL_DISALLOWED_LIST.includes(k)));
+  const fixed = Object.fromEntries(Object.entries(ours).filter(([k]) => !DESCRIPTIVE.includes(k)));
+  const annotations = allowed(parent.metadata.annotations);
+  return { labels: { ...ours, ...user, ...fixed }, annotations, podAnnotations: annotations };
+}

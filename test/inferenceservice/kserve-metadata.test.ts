@@ -180,3 +180,23 @@ describe('modelStatusFrom with the predictor pods (PropagateModelStatus, raw mod
     expect(modelStatusFrom({ predictor: notReady, ready: false, pods: [] })).toMatchObject({ transitionStatus: 'InProgress', states: { targetModelState: 'Pending' } });
   });
 });
+
+describe('HTTPRoutes (gateway-api variant)', () => {
+  it("carry the InferenceService's labels and annotations minus the disallowed lists (httproute_reconciler.go)", () => {
+    const parent: KubeObject = {
+      apiVersion: 'serving.kserve.io/v1beta1',
+      kind: 'InferenceService',
+      metadata: { name: 'demo', namespace: 'ml', generation: 1, labels: { cost: 'c1', 'networking.kserve.io/visibility': 'exposed', 'serving.kserve.io/inferenceservice': 'x' }, annotations: { 'cert-manager.io/cluster-issuer': 'le', 'kubectl.kubernetes.io/last-applied-configuration': '{}' } },
+      spec: { predictor: { sklearn: { storageUri: 'gs://b/m' } } },
+    };
+    const out = runSync(inferenceservice, { parent, config, variant: 'gateway-api' });
+    const routes = out.childrenOf('HTTPRoute') as KubeObject[];
+    expect(routes.length).toBeGreaterThan(0);
+    for (const r of routes) {
+      expect(r.metadata.labels?.cost).toBe('c1');
+      expect(r.metadata.labels?.['networking.kserve.io/visibility']).toBeUndefined();
+      expect(r.metadata.labels?.['serving.kserve.io/inferenceservice']).toBe('demo');
+      expect(r.metadata.annotations).toEqual({ 'cert-manager.io/cluster-issuer': 'le' });
+    }
+  });
+});
