@@ -25,15 +25,15 @@ export const ANNOTATION_DISALLOWED_LIST: readonly string[] = [
 ];
 
 /** The annotations of the built-in ServingRuntimes' pod spec (config/runtimes/kserve-*.yaml@v0.20.0, `spec.annotations`). */
-export const RUNTIME_ANNOTATIONS: Readonly<Record<string, Record<string, string>>> = {
-  'kserve-huggingfaceserver': { 'prometheus.kserve.io/port': '8080', 'prometheus.kserve.io/path': '/metrics' },
-  'kserve-lgbserver': { 'prometheus.kserve.io/port': '8080', 'prometheus.kserve.io/path': '/metrics' },
-  'kserve-sklearnserver': { 'prometheus.kserve.io/port': '8080', 'prometheus.kserve.io/path': '/metrics' },
-  'kserve-tensorflow-serving': { 'prometheus.kserve.io/port': '8080', 'prometheus.kserve.io/path': '/metrics' },
-  'kserve-torchserve': { 'prometheus.kserve.io/port': '8082', 'prometheus.kserve.io/path': '/metrics' },
-  'kserve-tritonserver': { 'prometheus.kserve.io/port': '8002', 'prometheus.kserve.io/path': '/metrics' },
-  'kserve-xgbserver': { 'prometheus.kserve.io/port': '8080', 'prometheus.kserve.io/path': '/metrics' },
-};
+export const RUNTIME_ANNOTATIONS: Readonly<Record<string, Record<string, string>>> = Object.fromEntries([
+  ...[
+    'kserve-autogluonserver', 'kserve-huggingfaceserver', 'kserve-huggingfaceserver-multinode', 'kserve-lgbserver', 'kserve-mlserver',
+    'kserve-openvino', 'kserve-paddleserver', 'kserve-pmmlserver', 'kserve-predictiveserver', 'kserve-sklearnserver',
+    'kserve-tensorflow-serving', 'kserve-vllmserver', 'kserve-xgbserver',
+  ].map((name) => [name, '8080'] as const),
+  ['kserve-torchserve', '8082'] as const,
+  ['kserve-tritonserver', '8002'] as const,
+].map(([name, port]) => [name, { 'prometheus.kserve.io/port': port, 'prometheus.kserve.io/path': '/metrics' }]));
 
 /** pkg/constants/constants.go: the pod annotations KServe's pod webhook reads and writes. */
 export const PROMETHEUS_SCRAPING_ANNOTATION = 'serving.kserve.io/enable-prometheus-scraping';
