@@ -6,6 +6,7 @@ import { mergeEnv, podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpRead
 import { protocolOf, readinessProbeFor, runtimeFor, type Runtime } from './runtimes.js';
 import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
 import { MODEL_DIR, storagePlanFor } from './storage.js';
+import { withKServeEnv } from './env.js';
 
 /** One component's pod and the port its Service targets. */
 export interface ComponentPlan {
@@ -13,6 +14,8 @@ export interface ComponentPlan {
   spec: ComponentSpec;
   pod: V1PodSpec;
   port: { containerPort: number; name: string };
+  /** The built-in runtime serving the predictor's model, whose annotations the pods get. */
+  runtime?: string;
 }
 
 export type PredictorOutcome = { plan: ComponentPlan } | { failure: { reason: string; message: string } };
@@ -49,8 +52,8 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const storage = storagePlanFor(model.storageUri, ctx.config.images['storage-initializer'], ctx.storageSecret);
   const server = { ...container, volumeMounts: [...(container.volumeMounts ?? []), ...storage.serverMounts] };
   const shm = choice.runtime.sharedMemory ? [{ name: 'devshm', emptyDir: { medium: 'Memory' } }] : [];
-  const pod = podSpecFor(spec, [server, ...extraContainers(spec)], storage, shm);
-  return { plan: { role: 'predictor', spec, pod, port: portOf(server) } };
+  const pod = withKServeEnv(podSpecFor(spec, [server, ...extraContainers(spec)], storage, shm), 'predictor', ctx.parent.metadata.name);
+  return { plan: { role: 'predictor', spec, pod, port: portOf(server), runtime: choice.runtime.name } };
 }
 
 /** The runtime's container with the user's model fields over it, as KServe merges them. */
@@ -87,7 +90,7 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   const main = withDefaults(user, serverName(first), { nonRoot: false, readinessProbe: tcpReadiness(port) });
   const server = storage.serverMounts.length > 0 ? { ...main, volumeMounts: [...(main.volumeMounts ?? []), ...storage.serverMounts] } : main;
   const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`));
-  return { role, spec, pod: podSpecFor(spec, [server, ...others], storage), port: portOf(server) };
+  return { role, spec, pod: withKServeEnv(podSpecFor(spec, [server, ...others], storage), role, ctx.parent.metadata.name), port: portOf(server) };
 }
 
 /** KServe's transformer and explainer arguments, each added only when the user did not pass it. */

@@ -1,6 +1,7 @@
-import type { V1Deployment, V1PodSpec } from '@kubernetes/client-node';
+import type { V1Deployment, V1DeploymentStrategy, V1PodSpec } from '@kubernetes/client-node';
 import { childMeta, type Parent } from '../kit/index.js';
-import { labelsFor, selectorFor, SPEC_HASH_ANNOTATION, workloadName, type Role } from './names.js';
+import type { ComponentMeta } from './metadata.js';
+import { selectorFor, SPEC_HASH_ANNOTATION, workloadName, type Role } from './names.js';
 import type { ComponentSpec } from './spec.js';
 
 export interface DeploymentOptions {
@@ -11,21 +12,25 @@ export interface DeploymentOptions {
   replicas?: number;
   /** Hash of the predictor's pod: tells a later sync which spec this Deployment runs. */
   specHash?: string;
+  /** Labels and annotations as KServe propagates them (metadata.ts). */
+  meta: ComponentMeta;
 }
 
 export function deploymentFor(parent: Parent<unknown>, o: DeploymentOptions): V1Deployment {
-  // The user's pod labels may add and override our descriptive labels, never the selector's.
-  const labels = { ...labelsFor(parent, o.role), ...(o.spec.labels ?? {}), ...selectorFor(parent, o.role) };
-  const annotations = o.specHash ? { [SPEC_HASH_ANNOTATION]: o.specHash } : undefined;
+  // KServe gives the Deployment and its pods the same labels and annotations (componentMeta).
+  const annotations = { ...o.meta.annotations, ...(o.specHash ? { [SPEC_HASH_ANNOTATION]: o.specHash } : {}) };
+  // ComponentExtensionSpec.deploymentStrategy is copied as written (deployment_reconciler.go createRawDefaultDeployment).
+  const strategy = o.spec.deploymentStrategy as V1DeploymentStrategy | undefined;
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: childMeta(parent, workloadName(parent, o.role), labelsFor(parent, o.role), annotations),
+    metadata: childMeta(parent, workloadName(parent, o.role), o.meta.labels, annotations),
     spec: {
       ...(o.replicas !== undefined ? { replicas: o.replicas } : {}),
       selector: { matchLabels: selectorFor(parent, o.role) },
+      ...(strategy !== undefined ? { strategy } : {}),
       template: {
-        metadata: { labels, ...(o.spec.annotations ? { annotations: o.spec.annotations } : {}) },
+        metadata: { labels: o.meta.labels, ...(Object.keys(o.meta.podAnnotations).length > 0 ? { annotations: o.meta.podAnnotations } : {}) },
         spec: o.pod,
       },
     },

@@ -1,6 +1,7 @@
 import type { V2HorizontalPodAutoscaler, V2MetricSpec } from '@kubernetes/client-node';
 import { childMeta, type Parent } from '../kit/index.js';
-import { AUTOSCALER_CLASS_ANNOTATION, labelsFor, workloadName, type Role } from './names.js';
+import type { ComponentMeta } from './metadata.js';
+import { AUTOSCALER_CLASS_ANNOTATION, workloadName, type Role } from './names.js';
 import { scalingOf, type ComponentSpec } from './spec.js';
 
 export type AutoscalerClass = 'hpa' | 'none' | 'external';
@@ -15,13 +16,13 @@ export function autoscalerClassOf(parent: Parent<unknown>, spec: ComponentSpec):
 }
 
 /** KServe's HPA for a raw Deployment: min ≥ 1, max ≥ min, cpu at 80 % unless told otherwise. */
-export function hpaFor(parent: Parent<unknown>, role: Role, spec: ComponentSpec): V2HorizontalPodAutoscaler {
+export function hpaFor(parent: Parent<unknown>, role: Role, spec: ComponentSpec, meta: ComponentMeta): V2HorizontalPodAutoscaler {
   const s = scalingOf(spec);
   const name = workloadName(parent, role);
   return {
     apiVersion: 'autoscaling/v2',
     kind: 'HorizontalPodAutoscaler',
-    metadata: childMeta(parent, name, labelsFor(parent, role)),
+    metadata: childMeta(parent, name, meta.labels, meta.annotations),
     spec: {
       scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
       minReplicas: s.min,

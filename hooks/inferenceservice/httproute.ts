@@ -1,4 +1,5 @@
 import { childMeta, type KubeObject, type Parent } from '../kit/index.js';
+import { routeMeta } from './metadata.js';
 import type { GatewayConfig } from './config.js';
 import { hostOf, type ExternalHosts } from './hosts.js';
 import { exposureLabelsFor, routeName, SERVICE_PORT, serviceName, type Role } from './names.js';
@@ -43,9 +44,10 @@ export function httpRoutesFor(
 }
 
 function routeFor(parent: Parent<unknown>, gateway: GatewayConfig, host: string, role: ComponentName | undefined, rules: unknown[]): KubeObject {
+  const meta = routeMeta(parent, exposureLabelsFor(parent, role));
   return {
     ...HTTPROUTE,
-    metadata: childMeta(parent, routeName(parent, role), exposureLabelsFor(parent, role)),
+    metadata: childMeta(parent, routeName(parent, role), meta.labels, meta.annotations),
     spec: {
       parentRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', namespace: gateway.namespace, name: gateway.name }],
       hostnames: [host],

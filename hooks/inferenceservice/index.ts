@@ -50,7 +50,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   },
 
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
-  validate: (spec, config) => podSecurityProblems(spec, config.podSecurity),
+  validate: (spec, config, metadata) => podSecurityProblems(spec, config.podSecurity, metadata.annotations),
 
   childNames: (parent) => {
     const roles = [...componentsOf(parent.spec), 'canary' as const];

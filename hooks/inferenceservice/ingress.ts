@@ -2,6 +2,7 @@ import type { V1Ingress, V1IngressRule } from '@kubernetes/client-node';
 import { childMeta, type Parent } from '../kit/index.js';
 import type { IngressConfig } from './config.js';
 import type { ExternalHosts } from './hosts.js';
+import { ingressAnnotations } from './metadata.js';
 import { exposureLabelsFor, ingressName, SERVICE_PORT, serviceName } from './names.js';
 import type { ComponentName } from './spec.js';
 
@@ -16,7 +17,7 @@ export function ingressFor(parent: Parent<unknown>, ingress: IngressConfig, host
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
-    metadata: childMeta(parent, ingressName(parent), exposureLabelsFor(parent)),
+    metadata: childMeta(parent, ingressName(parent), exposureLabelsFor(parent), ingressAnnotations(parent)),
     spec: {
       ...(ingress.className ? { ingressClassName: ingress.className } : {}),
       rules,

@@ -39,7 +39,7 @@ export function planFor(input: Input): PlanOutcome {
   const [predictor] = planned.plans as [ComponentPlan];
   // The stable predictor, as observed, decides whether a canary runs.
   const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
-  const canary = canaryDecision(parent.spec.predictor.canaryTrafficPercent, stable, predictorHash(predictor));
+  const canary = canaryDecision(parent.spec.predictor.canaryTrafficPercent, stable, predictorHash(parent, predictor));
   const hosts = externalHostsFor(parent, config.ingress, componentsOf(parent.spec));
   const exposure = exposureOf(input, hosts);
   // Weights split traffic only on HTTPRoutes, and only when callers reach the predictor

@@ -8,8 +8,8 @@ type Obj = Record<string, unknown>;
  * field the user left unset (as the pod builders merge them), checked against the server's
  * pod security level. A field the level forbids is named by its path in the spec.
  */
-export function podSecurityProblems(spec: InferenceServiceSpec, level: PodSecurityLevel): SpecProblem[] {
-  return componentsOf(spec).flatMap((role) => {
+export function podSecurityProblems(spec: InferenceServiceSpec, level: PodSecurityLevel, parentAnnotations: Record<string, string> = {}): SpecProblem[] {
+  return [...inheritedAnnotationProblems(spec, level, parentAnnotations), ...componentsOf(spec).flatMap((role) => {
     const component = spec[role] as Obj;
     const prefix = `spec.${role}`;
     // A model (`model` or a framework key) is the predictor's first container.
@@ -26,7 +26,19 @@ export function podSecurityProblems(spec: InferenceServiceSpec, level: PodSecuri
     };
     const annotations = isRecord(component.annotations) ? { values: component.annotations as Record<string, string>, path: `${prefix}.annotations` } : undefined;
     return podSecurityViolations(pod, level, prefix, { containers: containerPaths, ...(annotations ? { annotations } : {}) });
-  });
+  })];
+}
+
+/**
+ * The InferenceService's own annotations reach every component's pods (metadata.ts), so a
+ * forbidden one there (an unconfined AppArmor profile) is refused as in a component's,
+ * unless every component overrides it.
+ */
+function inheritedAnnotationProblems(spec: InferenceServiceSpec, level: PodSecurityLevel, annotations: Record<string, string>): SpecProblem[] {
+  const roles = componentsOf(spec);
+  const overridden = (k: string) => roles.every((role) => isRecord(spec[role]?.annotations) && (spec[role]?.annotations as Obj)[k] !== undefined);
+  const values = Object.fromEntries(Object.entries(annotations).filter(([k]) => !overridden(k)));
+  return podSecurityViolations({}, level, 'metadata', { annotations: { values, path: 'metadata.annotations' } });
 }
 
 function withContainerDefaults(c: unknown): Obj {

@@ -1,30 +1,27 @@
 import type { V1Container, V1ContainerPort, V1EnvVar, V1PodSpec, V1Probe, V1SecurityContext, V1Volume } from '@kubernetes/client-node';
 import { mergedContainerSecurity, mergedPodSecurity, restrictedContainer } from '../kit/index.js';
 import { HTTP_PORT, SERVER_CONTAINER } from './names.js';
+import { passedPodFields } from './pod-passthrough.js';
 import type { ComponentSpec, ContainerSpec } from './spec.js';
 import type { StoragePlan } from './storage.js';
 
 /** KServe's default resources for a container that sets none (inferenceservice defaults). */
 export const DEFAULT_RESOURCES = { requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '1', memory: '2Gi' } };
 
-/** Pod fields a component may set (KServe inlines a PodSpec); copied as the user wrote them. */
-const POD_FIELDS = [
-  'affinity', 'automountServiceAccountToken', 'dnsConfig', 'dnsPolicy', 'enableServiceLinks', 'hostAliases',
-  'imagePullSecrets', 'nodeSelector', 'priorityClassName', 'runtimeClassName', 'schedulerName',
-  'terminationGracePeriodSeconds', 'tolerations', 'topologySpreadConstraints',
-] as const;
-
 /** The pod of one component: its containers, the storage plan, and the user's pod fields. */
 export function podSpecFor(component: ComponentSpec, containers: V1Container[], storage: StoragePlan, extraVolumes: V1Volume[] = []): V1PodSpec {
-  const userFields = Object.fromEntries(POD_FIELDS.filter((f) => component[f] !== undefined).map((f) => [f, component[f]]));
   const userVolumes = Array.isArray(component.volumes) ? (component.volumes as V1Volume[]) : [];
   const volumes = [...storage.volumes, ...extraVolumes, ...userVolumes];
+  // The user's init containers run first, with the restricted defaults under them; KServe's
+  // storage initializer is appended after them (storage_initializer_injector.go).
+  const userInit = Array.isArray(component.initContainers) ? (component.initContainers as V1Container[]).map((c) => ({ ...c, securityContext: mergedContainerSecurity(c.securityContext) })) : [];
+  const initContainers = [...userInit, ...storage.initContainers];
   return {
-    ...userFields,
+    ...passedPodFields(component),
     ...(component.serviceAccountName ? { serviceAccountName: component.serviceAccountName } : {}),
     // The restricted pod defaults under the user's fields (the pod security check ran on the same merge).
     securityContext: mergedPodSecurity(component.securityContext),
-    ...(storage.initContainers.length > 0 ? { initContainers: storage.initContainers } : {}),
+    ...(initContainers.length > 0 ? { initContainers } : {}),
     containers,
     ...(volumes.length > 0 ? { volumes } : {}),
   };

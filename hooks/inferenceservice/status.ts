@@ -1,7 +1,6 @@
 import {
   condition,
   conditionsFor,
-  deploymentReadiness,
   findCondition,
   fromReadiness,
   httpRouteReadiness,
@@ -21,6 +20,8 @@ import { hostOf, internalUrl } from './hosts.js';
 import { serviceName, STORAGE_SECRET_ANNOTATION, workloadName, type Role } from './names.js';
 import type { Input, Plan } from './plan.js';
 import { entryComponentOf, type ComponentName } from './spec.js';
+import { IGNORED_FIELDS, ignoredFieldsCondition } from './ignored-fields.js';
+import { modelStatusFrom } from './model-status.js';
 
 export const PREDICTOR_READY = 'PredictorReady';
 export const CANARY_READY = 'CanaryPredictorReady';
@@ -49,6 +50,7 @@ export const conditionTree = readyConditions(
     informational: [
       { type: STORAGE_SECRET_FOUND, means: 'the storage Secret exists', reasons: { found: 'StorageSecretFound', notFound: 'StorageSecretNotFound' } },
       { type: TRAFFIC_SPLIT, means: '(while a canary runs) traffic is really split', reasons: { split: 'TrafficSplit', unavailable: 'TrafficSplitUnavailable' } },
+      { type: IGNORED_FIELDS, means: '(when the spec has fields modelhooks does not act on) their JSON paths', reasons: { ignored: 'FieldsIgnored' } },
     ],
   },
 );
@@ -101,6 +103,8 @@ export interface Observed {
   deployments: Partial<Record<Role, KubeObject>>;
   ingress: KubeObject | undefined;
   routes: Array<KubeObject | undefined>;
+  /** The predictor's pods, when a related rule lists them (optional: Loading is told only then). */
+  predictorPods?: readonly KubeObject[];
 }
 
 /** `refused`: per role, the Deployment changes the API server would refuse (its selector), kept out of the children. */
@@ -113,6 +117,8 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
   const decided = [...roles.map((role) => refusedCondition(READY_TYPE[role], refused[role] ?? []) ?? byRole(role)), exposureCondition(plan, o)];
   if (plan.storageSecret) decided.push(storageSecretNote(input, plan.storageSecret.name, plan.storageSecret.object !== undefined));
   if (plan.canary.canary) decided.push(trafficSplitNote(input, plan.canary.percent, plan.split));
+  const ignored = ignoredFieldsCondition(parent.spec);
+  if (ignored) decided.push(ignored);
   const exposed = plan.exposure.kind !== 'none';
   const urlOf = (role?: ComponentName) => (exposed ? `${config.ingress.urlScheme}://${hostOf(plan.hosts, role)}` : internalUrl(parent, role ?? plan.entry));
   const components = Object.fromEntries(
@@ -121,18 +127,36 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
       return [role, { ...(readiness.get(role)?.status === 'True' ? { url: urlOf(role) } : {}), ...(traffic ? { traffic } : {}) }];
     }),
   );
+  const summary = conditionTree.summarise(input, decided);
+  const url = topUrl(input, plan, decided, urlOf());
   return {
-    ...(plan.exposure.kind === 'none' && plan.exposure.why === 'invalid-host' ? {} : { url: urlOf() }),
+    ...(url ? { url } : {}),
     address: { url: internalUrl(parent, plan.entry) },
     components,
-    conditions: conditionTree.summarise(input, decided).conditions,
+    conditions: summary.conditions,
     deploymentMode: RAW_DEPLOYMENT,
-    modelStatus: modelStatusFrom(byRole('predictor'), o.deployments.predictor),
+    modelStatus: modelStatusFrom({ predictor: byRole('predictor'), ready: summary.ready.status === 'True', deployment: o.deployments.predictor, pods: o.predictorPods, previous: parent.status.modelStatus }),
   };
 }
 
+/**
+ * KServe sets `status.url` only after it created the Ingress (or the HTTPRoutes were accepted),
+ * which it does once the entry components are Ready (kube_ingress_reconciler.go
+ * createRawIngress, httproute_reconciler.go Reconcile); a cluster-local service has its URL at
+ * once. Until then the URL written before stays, as KServe never clears it — if it is still
+ * this service's URL.
+ */
+function topUrl(input: Input, plan: Plan, decided: Cond[], url: string): string | undefined {
+  if (plan.exposure.kind === 'none') return plan.exposure.why === 'invalid-host' ? undefined : url;
+  const ready = (type: string) => decided.find((c) => c.type === type)?.status === 'True';
+  const entry = [PREDICTOR_READY, ...(input.parent.spec.transformer ? [TRANSFORMER_READY] : input.parent.spec.explainer ? [EXPLAINER_READY] : [])];
+  if (ready(INGRESS_READY) && entry.every(ready)) return url;
+  return input.parent.status.url === url ? url : undefined;
+}
+
 const READY_TYPE: Record<Role, string> = { predictor: PREDICTOR_READY, canary: CANARY_READY, transformer: TRANSFORMER_READY, explainer: EXPLAINER_READY };
-const RAW_DEPLOYMENT = 'RawDeployment';
+/** v0.20 writes the normalised mode (constants.ParseDeploymentMode: RawDeployment → Standard). */
+const RAW_DEPLOYMENT = 'Standard';
 
 function exposureCondition(plan: Plan, o: Observed): Cond {
   if (plan.exposure.kind === 'ingress') return ingressCondition(o.ingress);
@@ -175,7 +199,7 @@ export function noRuntimeStatus(input: Input, failure: { reason: string; message
     address: { url: internalUrl(input.parent, entryComponentOf(input.parent.spec)) },
     conditions: conditionTree.summarise(input, [predictor]).conditions,
     deploymentMode: RAW_DEPLOYMENT,
-    modelStatus: modelStatusFrom(predictor),
+    modelStatus: modelStatusFrom({ predictor, ready: false, previous: previous.modelStatus }),
   };
 }
 
@@ -183,18 +207,4 @@ export function noRuntimeStatus(input: Input, failure: { reason: string; message
 export function unsupportedModeStatus(input: StampInput): Record<string, unknown> {
   const ready = condition.false(READY, 'UnsupportedDeploymentMode', 'deploymentMode ModelMesh is not served by modelhooks (raw deployments only); nothing was changed');
   return { conditions: conditionsFor(input, [ready]), deploymentMode: 'ModelMesh' };
-}
-
-/** KServe's modelStatus, as far as a raw Deployment tells it. */
-export function modelStatusFrom(predictor: Cond, deployment?: KubeObject): Record<string, unknown> {
-  if (predictor.reason === 'NoSupportingRuntime' || predictor.reason === 'RuntimeNotRecognized') {
-    return { transitionStatus: 'InvalidSpec', lastFailureInfo: { reason: predictor.reason, message: predictor.message } };
-  }
-  if (predictor.status === 'True') return { transitionStatus: 'UpToDate', states: { activeModelState: 'Loaded', targetModelState: 'Loaded' } };
-  // Only a rollout that gave up (deadline exceeded, pods refused) is a failed load: a new
-  // Deployment is Available=False until its pods are ready, which KServe reports as Pending.
-  if (predictor.status === 'False' && deploymentReadiness(deployment).status === 'False') {
-    return { transitionStatus: 'BlockedByFailedLoad', states: { activeModelState: 'FailedToLoad', targetModelState: 'Loaded' }, lastFailureInfo: { reason: predictor.reason, message: predictor.message } };
-  }
-  return { transitionStatus: 'InProgress', states: { activeModelState: 'Pending', targetModelState: 'Loaded' } };
 }

@@ -2,6 +2,7 @@ import { lastApplied, shortHash, type Composed, type KubeObject, type Parent } f
 import type { CanaryDecision } from './canary.js';
 import type { ComponentPlan } from './components.js';
 import { deploymentFor } from './deployment.js';
+import { componentMeta } from './metadata.js';
 import { autoscalerClassOf, hpaFor } from './hpa.js';
 import type { Role } from './names.js';
 import { serviceFor } from './service.js';
@@ -10,7 +11,10 @@ import { scalingOf, type InferenceServiceSpec } from './spec.js';
 type IsvcParent = Parent<InferenceServiceSpec>;
 
 /** The hash of what the predictor runs: its pod and pod metadata, not its scaling. */
-export const predictorHash = (plan: ComponentPlan) => shortHash({ pod: plan.pod, labels: plan.spec.labels, annotations: plan.spec.annotations }, 16);
+export const predictorHash = (parent: IsvcParent, plan: ComponentPlan) => {
+  const meta = componentMeta(parent, 'predictor', plan.spec, plan.runtime);
+  return shortHash({ pod: plan.pod, labels: meta.labels, annotations: meta.podAnnotations, strategy: plan.spec.deploymentStrategy }, 16);
+};
 
 /** Deployment, Service and (for autoscalerClass hpa) HPA of one role. */
 export function workloadFor(parent: IsvcParent, role: Role, plan: ComponentPlan, specHash?: string): Composed[] {
@@ -18,8 +22,9 @@ export function workloadFor(parent: IsvcParent, role: Role, plan: ComponentPlan,
   // Only `none` pins the replicas; hpa and external autoscalers own them (setting them here
   // would undo every scaling decision on the next sync), as KServe does.
   const replicas = scaling === 'none' ? scalingOf(plan.spec).replicas : undefined;
-  const deployment = deploymentFor(parent, { role, spec: plan.spec, pod: plan.pod, ...(replicas !== undefined ? { replicas } : {}), ...(specHash ? { specHash } : {}) });
-  return [deployment, serviceFor(parent, role, plan.port), ...(scaling === 'hpa' ? [hpaFor(parent, role, plan.spec)] : [])];
+  const meta = componentMeta(parent, role, plan.spec, plan.runtime);
+  const deployment = deploymentFor(parent, { role, spec: plan.spec, pod: plan.pod, meta, ...(replicas !== undefined ? { replicas } : {}), ...(specHash ? { specHash } : {}) });
+  return [deployment, serviceFor(parent, role, plan.port, meta), ...(scaling === 'hpa' ? [hpaFor(parent, role, plan.spec, meta)] : [])];
 }
 
 /**
@@ -27,10 +32,10 @@ export function workloadFor(parent: IsvcParent, role: Role, plan: ComponentPlan,
  * stable Deployment and Service kept exactly as last applied plus a `-canary` pair.
  */
 export function predictorWorkloads(parent: IsvcParent, plan: ComponentPlan, decision: CanaryDecision, observedStableService: KubeObject | undefined): Composed[] {
-  const hash = predictorHash(plan);
+  const hash = predictorHash(parent, plan);
   if (!decision.canary) return workloadFor(parent, 'predictor', plan, hash);
   const fresh = workloadFor(parent, 'predictor', plan, hash).filter((c) => c.kind === 'HorizontalPodAutoscaler');
-  const stableService = observedStableService ? kept(observedStableService) : serviceFor(parent, 'predictor', plan.port);
+  const stableService = observedStableService ? kept(observedStableService) : serviceFor(parent, 'predictor', plan.port, componentMeta(parent, 'predictor', plan.spec, plan.runtime));
   return [kept(decision.stable), stableService, ...fresh, ...workloadFor(parent, 'canary', plan, hash)];
 }
 

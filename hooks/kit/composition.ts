@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ConfigSchema } from './config.js';
 import type { ObjectIndex } from './observed.js';
-import type { Composed, Parent } from './types.js';
+import type { Composed, KubeObject, Parent } from './types.js';
 
 export type UpdateMethod = 'OnDelete' | 'Recreate' | 'InPlace' | 'RollingRecreate' | 'RollingInPlace';
 
@@ -122,9 +122,9 @@ export interface Composition<Spec = unknown, Config = unknown> {
   /**
    * Problems of a parsed spec that depend on the server's configuration (e.g. the pod
    * security level): any answers InvalidSpec, as a schema problem does. `path` is the full
-   * JSON path from `spec`.
+   * JSON path from `spec`. `metadata` is the parent's (its annotations may reach pods).
    */
-  validate?(spec: Spec, config: Config): SpecProblem[];
+  validate?(spec: Spec, config: Config, metadata: KubeObject['metadata']): SpecProblem[];
   /** The status to report when the spec is invalid; defaults to the previous status. */
   invalidStatus?(previous: Record<string, unknown>): Record<string, unknown>;
 }

@@ -47,7 +47,7 @@ export function runHook<Config>(
 function specOf<Config>(composition: AnyComposition<Config>, request: HookRequest, config: Config): { valid: true; value: unknown } | { valid: false; problem: string } {
   const parsed = composition.spec.safeParse(request.parent.spec ?? {});
   if (!parsed.success) return { valid: false, problem: formatIssues(parsed.error.issues) };
-  const problems = composition.validate?.(parsed.data, config) ?? [];
+  const problems = composition.validate?.(parsed.data, config, request.parent.metadata) ?? [];
   if (problems.length > 0) return { valid: false, problem: formatProblems(problems) };
   return { valid: true, value: parsed.data };
 }

@@ -92,7 +92,8 @@ describe('InferenceService predictor', () => {
     const out = runSync(inferenceservice, { parent: isvc({ predictor: { containers: [{ image: 'me/server:1', env: [{ name: 'STORAGE_URI', value: 's3://b/m' }] }] } }), config });
     const d = out.child('Deployment', 'demo-predictor') as any;
     expect(d.spec.template.spec.initContainers[0].args).toEqual(['s3://b/m', '/mnt/models']);
-    expect(server(d).env).toEqual([{ name: 'STORAGE_URI', value: '/mnt/models' }]);
+    // KServe adds INFERENCE_SERVICE_NAME to every predictor container (components/predictor.go@v0.20.0).
+    expect(server(d).env).toEqual([{ name: 'STORAGE_URI', value: '/mnt/models' }, { name: 'INFERENCE_SERVICE_NAME', value: 'demo' }]);
     expect(server(d).volumeMounts).toEqual([{ name: 'kserve-provision-location', mountPath: '/mnt/models', readOnly: true }]);
   });
 
@@ -172,16 +173,20 @@ describe('InferenceService immutable fields', () => {
 
 describe('InferenceService user labels', () => {
   it('a predictor label never replaces a selector label: the Deployment still selects its own pods', () => {
-    const parent = isvc(sklearn({ labels: { app: 'mine', team: 'a', component: 'custom' } }), { labels: { app: 'meta' } });
+    const parent = isvc(sklearn({ labels: { app: 'mine', team: 'a', component: 'custom', 'serving.kserve.io/inferenceservice': 'other' } }), { labels: { app: 'meta', cost: 'c1', team: 'b' } });
     const out = runSync(inferenceservice, { parent, config });
     const deployment = out.childrenOf('Deployment')[0] as any;
     const selector = deployment.spec.selector.matchLabels;
     const podLabels = deployment.spec.template.metadata.labels;
     expect(selector.app).toBe('isvc.demo-predictor');
     for (const [k, v] of Object.entries(selector)) expect(podLabels[k]).toBe(v);
-    // Labels that no selector reads are the user's to set.
+    // Labels that no selector reads are the user's to set, the component's over the InferenceService's;
+    // KServe's own (component, serving.kserve.io/inferenceservice) win as in buildObjectMeta (components/predictor.go@v0.20.0).
     expect(podLabels.team).toBe('a');
-    expect(podLabels.component).toBe('custom');
+    expect(podLabels.cost).toBe('c1');
+    expect(podLabels.component).toBe('predictor');
+    expect(podLabels['serving.kserve.io/inferenceservice']).toBe('demo');
+    expect(deployment.metadata.labels).toEqual(podLabels);
     const service = out.childrenOf('Service').find((s: any) => s.metadata.name === 'demo-predictor') as any;
     for (const [k, v] of Object.entries(service.spec.selector)) expect(podLabels[k]).toBe(v);
   });

@@ -1,0 +1,113 @@
+import type { Parent } from '../kit/index.js';
+import { labelsFor, selectorFor, type Role } from './names.js';
+import type { ComponentSpec } from './spec.js';
+
+/*
+ * Labels and annotations of a component's children, as KServe v0.20 builds them
+ * (components/predictor.go buildObjectMeta, transformer.go, explainer.go): the
+ * InferenceService's labels and annotations, then the component's over them; annotations
+ * minus KServe's disallowed list. The same metadata goes on the Deployment, its pod
+ * template, the Service and the HPA (deployment_reconciler.go createRawDefaultDeployment,
+ * service_reconciler.go createDefaultSvc, hpa_reconciler.go createHPA all take componentMeta).
+ */
+
+/**
+ * constants.ServiceAnnotationDisallowedList (pkg/constants/constants.go): Knative's
+ * min-scale and max-scale (knative.dev/serving v0.48 autoscaling keys), KServe's internal
+ * storage URI annotation, kubectl's last-applied-configuration and `modelFormat`.
+ */
+export const ANNOTATION_DISALLOWED_LIST: readonly string[] = [
+  'autoscaling.knative.dev/min-scale',
+  'autoscaling.knative.dev/max-scale',
+  'internal.serving.kserve.io/storage-initializer-sourceuri',
+  'kubectl.kubernetes.io/last-applied-configuration',
+  'modelFormat',
+];
+
+/** The annotations of the built-in ServingRuntimes' pod spec (config/runtimes/kserve-*.yaml@v0.20.0, `spec.annotations`). */
+export const RUNTIME_ANNOTATIONS: Readonly<Record<string, Record<string, string>>> = Object.fromEntries([
+  ...[
+    'kserve-autogluonserver', 'kserve-huggingfaceserver', 'kserve-huggingfaceserver-multinode', 'kserve-lgbserver', 'kserve-mlserver',
+    'kserve-openvino', 'kserve-paddleserver', 'kserve-pmmlserver', 'kserve-predictiveserver', 'kserve-sklearnserver',
+    'kserve-tensorflow-serving', 'kserve-vllmserver', 'kserve-xgbserver',
+  ].map((name) => [name, '8080'] as const),
+  ['kserve-torchserve', '8082'] as const,
+  ['kserve-tritonserver', '8002'] as const,
+].map(([name, port]) => [name, { 'prometheus.kserve.io/port': port, 'prometheus.kserve.io/path': '/metrics' }]));
+
+/** pkg/constants/constants.go: the pod annotations KServe's pod webhook reads and writes. */
+export const PROMETHEUS_SCRAPING_ANNOTATION = 'serving.kserve.io/enable-prometheus-scraping';
+const KSERVE_PROMETHEUS_PORT = 'prometheus.kserve.io/port';
+const KSERVE_PROMETHEUS_PATH = 'prometheus.kserve.io/path';
+const PROMETHEUS_PORT = 'prometheus.io/port';
+const PROMETHEUS_PATH = 'prometheus.io/path';
+/** metrics_aggregate_injector.go defaultKserveContainerPrometheusPort; constants.DefaultPrometheusPath. */
+const DEFAULT_METRICS_PORT = '8080';
+const DEFAULT_METRICS_PATH = '/metrics';
+
+const allowed = (a: Record<string, string> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(a ?? {}).filter(([k]) => !ANNOTATION_DISALLOWED_LIST.includes(k)));
+
+export interface ComponentMeta {
+  /** Deployment, pod template, Service and HPA. */
+  labels: Record<string, string>;
+  /** Deployment, Service and HPA. */
+  annotations: Record<string, string>;
+  /** The pod template's: the annotations plus what KServe's pod webhook adds. */
+  podAnnotations: Record<string, string>;
+}
+
+/** Our descriptive labels a user label may override; the rest (managed-by, KServe's, the selector) always win. */
+const DESCRIPTIVE = ['app.kubernetes.io/name', 'app.kubernetes.io/instance', 'app.kubernetes.io/component', 'app.kubernetes.io/part-of'];
+
+/**
+ * KServe's precedence, low to high: the runtime's annotations, the InferenceService's, the
+ * component's; for labels our descriptive labels, the InferenceService's, the component's,
+ * then KServe's own (`serving.kserve.io/inferenceservice`, `component`) and the selector —
+ * a user label can never change what a Service or Deployment selects.
+ */
+export function componentMeta(parent: Parent<unknown>, role: Role, spec: ComponentSpec, runtime?: string): ComponentMeta {
+  const ours = labelsFor(parent, role);
+  const fixed = Object.fromEntries(Object.entries(ours).filter(([k]) => !DESCRIPTIVE.includes(k)));
+  const labels = { ...ours, ...(parent.metadata.labels ?? {}), ...(spec.labels ?? {}), ...fixed, ...selectorFor(parent, role) };
+  const merged = { ...allowed(runtime ? RUNTIME_ANNOTATIONS[runtime] : undefined), ...allowed(parent.metadata.annotations), ...allowed(spec.annotations) };
+  return { labels, annotations: merged, podAnnotations: { ...merged, ...prometheusAnnotations(merged) } };
+}
+
+/**
+ * metrics_aggregate_injector.go InjectMetricsAggregator: with `enable-prometheus-scraping:
+ * "true"` the pod gets `prometheus.io/port` and `prometheus.io/path`, over the user's. KServe
+ * points the port at queue-proxy (9091, or 9088 when aggregating), which a raw deployment
+ * does not run: here it is the model server's own metrics port (`prometheus.kserve.io/port`,
+ * the runtime's, default 8080) and path, which is what queue-proxy would have scraped.
+ */
+export function prometheusAnnotations(annotations: Record<string, string>): Record<string, string> {
+  if (annotations[PROMETHEUS_SCRAPING_ANNOTATION] !== 'true') return {};
+  return {
+    [PROMETHEUS_PORT]: annotations[KSERVE_PROMETHEUS_PORT] ?? DEFAULT_METRICS_PORT,
+    [PROMETHEUS_PATH]: annotations[KSERVE_PROMETHEUS_PATH] ?? DEFAULT_METRICS_PATH,
+  };
+}
+
+/**
+ * The Ingress: KServe copies the InferenceService's annotations (kube_ingress_reconciler.go
+ * createRawIngress: `Annotations: isvc.Annotations`), so cert-manager and ingress-controller
+ * annotations reach it. Here the disallowed list applies too: kubectl's last-applied
+ * configuration describes the InferenceService, not the Ingress.
+ */
+export const ingressAnnotations = (parent: Parent<unknown>): Record<string, string> => allowed(parent.metadata.annotations);
+
+/** constants.RevisionTemplateLabelDisallowedList, the default ServiceLabelDisallowedList. */
+export const LABEL_DISALLOWED_LIST: readonly string[] = ['networking.kserve.io/visibility'];
+
+/**
+ * An HTTPRoute: KServe gives each one the InferenceService's labels and annotations, each
+ * minus its disallowed list (httproute_reconciler.go create*HTTPRoute). Our labels `ours`
+ * (managed-by, serving.kserve.io/inferenceservice) win over a user's, descriptive ones not.
+ */
+export function routeMeta(parent: Parent<unknown>, ours: Record<string, string>): ComponentMeta {
+  const user = Object.fromEntries(Object.entries(parent.metadata.labels ?? {}).filter(([k]) => !LABEL_DISALLOWED_LIST.includes(k)));
+  const fixed = Object.fromEntries(Object.entries(ours).filter(([k]) => !DESCRIPTIVE.includes(k)));
+  const annotations = allowed(parent.metadata.annotations);
+  return { labels: { ...ours, ...user, ...fixed }, annotations, podAnnotations: annotations };
+}
