@@ -54,7 +54,7 @@ describe('modelhooks render', () => {
     const { code, out } = await run(['render', 'examples/trustyai.yaml', ...NOW]);
     expect(code).toBe(0);
     const docs = docsOf(out);
-    expect(docs.map((d) => d.kind)).toEqual(['TrustyAIService', 'ConfigMap', 'Deployment', 'PersistentVolumeClaim', 'Service']);
+    expect(docs.map((d) => d.kind)).toEqual(['TrustyAIService', 'Deployment', 'PersistentVolumeClaim', 'Service']);
     const [given] = readObjects(path.join(root, 'examples/trustyai.yaml'));
     expect(docs[0]).toMatchObject({ apiVersion: given?.apiVersion, kind: given?.kind, metadata: given?.metadata, spec: given?.spec });
     expect(docs[0].status.conditions[0]).toMatchObject({ type: 'Ready', lastTransitionTime: '2026-01-01T00:00:00Z' });

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { conditionsSchema, quantity } from '../kit/index.js';
 
+const resourceQuantity = quantity('500m or 1Gi');
 
 const storage = z
   .object({
     format: z.enum(['PVC', 'DATABASE']).describe('Where the service keeps its data: PVC or DATABASE.'),
-    folder: z.string().default('/inputs').describe('Mount path of the PVC (PVC mode).'),
+    folder: z
+      .string()
+      .optional()
+      .describe('Mount path of the PVC (PVC mode, default /inputs); in DATABASE mode, with data.filename, the folder to migrate from.'),
     size: quantity('1Gi', '1Gi').describe('Size of the PVC (PVC mode).'),
     pv: z.string().optional().describe('Bind the PVC to this existing PersistentVolume (PVC mode).'),
     databaseConfigurations: z
@@ -22,6 +26,9 @@ const metrics = z
   })
   .describe('Metrics computation.');
 
+/** Ours: the operator sets none, which makes the pod BestEffort (first to be evicted). */
+export const DEFAULT_RESOURCES = { requests: { cpu: '100m', memory: '512Mi' }, limits: { memory: '1Gi' } };
+
 const DURATION = /^[0-9]+(ms|s|m|h|d)$/;
 
 export const trustyaiSpec = z
@@ -36,6 +43,13 @@ export const trustyaiSpec = z
     metrics: metrics.optional().describe('Metrics computation (upstream spelling).'),
     trustyaiMetrics: metrics.optional().describe('Metrics computation (the design proposal spelling; same as metrics).'),
     replicas: z.number().int().min(0).max(2147483647).default(1).describe('Number of service replicas.'),
+    resources: z
+      .object({
+        requests: z.record(z.string(), resourceQuantity).optional(),
+        limits: z.record(z.string(), resourceQuantity).optional(),
+      })
+      .default(DEFAULT_RESOURCES)
+      .describe('Resources of the trustyai-service container (the operator sets none; see the README).'),
     serviceMonitoring: z
       .object({
         interval: z.string().default('4s').describe('Scrape interval.'),
@@ -61,6 +75,15 @@ export type TrustyAISpec = z.infer<typeof trustyaiSpec>;
 export function metricsOf(spec: TrustyAISpec): { schedule: string; batchSize: number } {
   return (spec.metrics ?? spec.trustyaiMetrics) as { schedule: string; batchSize: number };
 }
+
+export const DEFAULT_FOLDER = '/inputs';
+
+/** The PVC mount path (PVC mode) or the folder to migrate from (DATABASE mode). */
+export const folderOf = (spec: TrustyAISpec): string => spec.storage.folder ?? DEFAULT_FOLDER;
+
+/** The operator's IsMigration (api/tas/v1/trustyaiservice_types.go@11c335b): DATABASE with a folder and a file to read. */
+export const isMigration = (spec: TrustyAISpec): boolean =>
+  spec.storage.format === 'DATABASE' && spec.storage.folder !== undefined && spec.storage.folder !== '' && !!spec.data?.filename;
 
 export const trustyaiStatus = z.object({
   phase: z.string().optional().describe('Ready or Not Ready.'),

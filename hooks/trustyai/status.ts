@@ -15,7 +15,18 @@ import {
   type SyncInput,
 } from '../kit/index.js';
 import { DATABASE_KEYS } from './deployment.js';
-import type { TrustyAISpec } from './spec.js';
+import {
+  available,
+  dbAvailable,
+  degraded,
+  inferenceServicesPresent,
+  OPERATOR,
+  provisioning,
+  pvcAvailable,
+  routeAvailable,
+  type DatabaseState,
+} from './operator-conditions.js';
+import { isMigration, type TrustyAISpec } from './spec.js';
 
 export const DEPLOYMENT_READY = 'DeploymentReady';
 export const STORAGE_READY = 'StorageReady';
@@ -30,9 +41,15 @@ export const REASONS = {
   payloadProcessorConfigured: 'PayloadProcessorConfigured',
   waitingForConfigMapOwner: 'WaitingForConfigMapOwner',
   configMapNotManaged: 'ConfigMapNotManaged',
+  notModelMeshNamespace: 'NotModelMeshNamespace',
 } as const;
 
-/** Ready ← the pods, the storage, ModelMesh's ConfigMap and (on OpenShift) the Route. */
+const info = (type: string, means: string) => ({ type, means });
+
+/**
+ * Ready ← the pods, the storage and (on OpenShift) the Route: what the operator's IsAllReady
+ * requires (statuses.go@11c335b). The operator's conditions and ModelMeshReady are reported beside.
+ */
 export const conditionTree = readyConditions(
   [
     { type: DEPLOYMENT_READY, means: "the service's pods are available (and its selector is the one wanted)", reasons: { immutable: IMMUTABLE_FIELD } },
@@ -47,14 +64,31 @@ export const conditionTree = readyConditions(
         immutable: IMMUTABLE_FIELD,
       },
     },
-    {
-      type: MODELMESH_READY,
-      means: 'model-serving-config lists this service',
-      reasons: { configured: REASONS.payloadProcessorConfigured, waiting: REASONS.waitingForConfigMapOwner, notManaged: REASONS.configMapNotManaged },
-    },
     { type: ROUTE_READY, means: '(OpenShift only) a router admitted the Route' },
   ],
-  { ready: { reason: 'AllComponentsReady', message: 'the TrustyAI service is ready' }, phase: { ready: 'Ready', notReady: 'Not Ready' } },
+  {
+    ready: { reason: 'AllComponentsReady', message: 'All service components are ready' },
+    phase: { ready: 'Ready', notReady: 'Not Ready' },
+    informational: [
+      info(OPERATOR.available, "the operator's Available: every component is ready"),
+      info(OPERATOR.pvcAvailable, '(PVC mode or migration) the claim is bound'),
+      info(OPERATOR.dbAvailable, '(DATABASE mode) the credentials are complete and the service runs against the database'),
+      info(OPERATOR.routeAvailable, '(OpenShift only) a router admitted the Route'),
+      info(OPERATOR.inferenceServicesPresent, 'InferenceServices exist in the namespace (the message says how many log here)'),
+      info(OPERATOR.provisioningSucceeded, 'every component is provisioned'),
+      info(OPERATOR.degraded, 'the service is not fully functional'),
+      {
+        type: MODELMESH_READY,
+        means: "ModelMesh's model-serving-config lists this service",
+        reasons: {
+          configured: REASONS.payloadProcessorConfigured,
+          waiting: REASONS.waitingForConfigMapOwner,
+          notManaged: REASONS.configMapNotManaged,
+          elsewhere: REASONS.notModelMeshNamespace,
+        },
+      },
+    ],
+  },
 );
 
 export interface Observed {
@@ -64,20 +98,43 @@ export interface Observed {
   route?: KubeObject;
   withRoute: boolean;
   modelMesh: Cond;
+  inferenceServices: { total: number; loggingHere: number };
   /** Spec changes the API server would refuse, kept out of the children. */
   refused?: { deployment: Refusal[]; storage: Refusal[] };
 }
 
 export function statusFrom(input: SyncInput<TrustyAISpec>, o: Observed): Record<string, unknown> {
-  const decided: Cond[] = [
-    refusedCondition(DEPLOYMENT_READY, o.refused?.deployment ?? []) ?? fromReadiness(DEPLOYMENT_READY, deploymentReadiness(o.deployment)),
-    refusedCondition(STORAGE_READY, o.refused?.storage ?? []) ?? storageCondition(input.parent.spec, o),
+  const spec = input.parent.spec;
+  const deploymentCond = refusedCondition(DEPLOYMENT_READY, o.refused?.deployment ?? []) ?? fromReadiness(DEPLOYMENT_READY, deploymentReadiness(o.deployment));
+  const storageCond = refusedCondition(STORAGE_READY, o.refused?.storage ?? []) ?? storageCondition(spec, o);
+  const routeCond = o.withRoute ? fromReadiness(ROUTE_READY, routeReadiness(o.route)) : undefined;
+  const blockers: Cond[] = [deploymentCond, storageCond, ...(routeCond ? [routeCond] : [])];
+  const allReady = blockers.every((c) => c.status === 'True');
+
+  const pvcUsed = spec.storage.format === 'PVC' || isMigration(spec);
+  const pvcBound = pvcReadiness(o.pvc).status === 'True';
+  const dbState = spec.storage.format === 'DATABASE' ? databaseState(storageCond, deploymentCond) : undefined;
+  const anyUp = deploymentCond.status === 'True' || routeCond?.status === 'True' || (pvcUsed && pvcBound) || dbState === 'available';
+  const operator: Cond[] = [
+    available(allReady),
+    ...(pvcUsed ? [pvcAvailable(pvcBound)] : []),
+    ...(dbState ? [dbAvailable(dbState)] : []),
+    ...(routeCond ? [routeAvailable(routeCond.status === 'True')] : []),
+    inferenceServicesPresent(o.inferenceServices.total, o.inferenceServices.loggingHere),
+    provisioning(allReady),
+    degraded(allReady, anyUp),
     o.modelMesh,
-    ...(o.withRoute ? [fromReadiness(ROUTE_READY, routeReadiness(o.route))] : []),
   ];
-  const { ready, conditions, phase } = conditionTree.summarise(input, decided);
+  const { ready, conditions, phase } = conditionTree.summarise(input, [...blockers, ...operator]);
   const status = o.deployment?.status as { replicas?: number } | undefined;
   return { phase, replicas: status?.replicas ?? 0, ready: ready.status === 'True' ? 'True' : 'False', conditions };
+}
+
+/** DBAvailable from the credentials check and whether the service's pods run (they fail their probes without a database). */
+function databaseState(storage: Cond, deployment: Cond): DatabaseState {
+  if (storage.reason === REASONS.dbCredentialsNotFound) return 'credentialsNotFound';
+  if (storage.status !== 'True') return 'credentialsError';
+  return deployment.status === 'True' ? 'available' : 'connectionError';
 }
 
 function storageCondition(spec: TrustyAISpec, o: Observed): Cond {

@@ -3,15 +3,17 @@
  * entry of anyone else is ever lost or rewritten.
  */
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig, loadConfig } from '../../hooks/config.js';
+import { modelMeshPayloadProcessors } from './modelmesh-parser.js';
 import { ObjectIndex, type KubeObject, type SyncInput } from '../../hooks/kit/index.js';
 import { runSync } from '../../hooks/testing.js';
 import { modelMeshFor } from '../../hooks/trustyai/configmap.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import type { TrustyAISpec } from '../../hooks/trustyai/spec.js';
 
-const config = defaultHookConfig();
+// ModelMesh's controller runs in `team` here: the only namespace whose model-serving-config it reads.
+const defaults = defaultHookConfig();
+const config = { ...defaults, trustyai: { ...defaults.trustyai, modelMeshNamespace: 'team' } };
 const spec = { storage: { format: 'PVC' }, metrics: { schedule: '5s' } };
 const service = (name: string, namespace = 'team', deleting = false): KubeObject => ({
   apiVersion: 'trustyai.opendatahub.io/v1',
@@ -29,7 +31,7 @@ const ours = (processors: string): KubeObject => ({
 });
 const processorsIn = (out: ReturnType<typeof runSync>) => {
   const cm = out.child<KubeObject & { data: Record<string, string> }>('ConfigMap', 'model-serving-config');
-  return String(parse(cm?.data['config.yaml'] ?? '').payloadProcessors).split(' ');
+  return modelMeshPayloadProcessors(cm?.data['config.yaml'] ?? '');
 };
 const sync = (processors: string, related: KubeObject[]) =>
   runSync(trustyai, { parent: service('a'), observed: [ours(processors)], related: [service('a'), ...related], config });
@@ -68,16 +70,68 @@ describe('payload processors: no regex is built from input', () => {
       related: new ObjectIndex([{ ...service('b(.*)+'), metadata: { ...service('b(.*)+').metadata, namespace } }], namespace),
       declares: () => true,
       now: '2026-01-01T00:00:00Z',
-      config: config.trustyai,
+      config: { ...config.trustyai, modelMeshNamespace: namespace },
       finalizing: false,
-    } as unknown as SyncInput<TrustyAISpec>;
+    } as unknown as SyncInput<TrustyAISpec, typeof config.trustyai>;
     const start = performance.now();
     const decision = modelMeshFor(input);
     expect(performance.now() - start).toBeLessThan(200);
-    const written = String(parse(decision.configMap?.data?.['config.yaml'] ?? '').payloadProcessors).split(' ');
+    const cm = decision.configMap as KubeObject & { data: Record<string, string> };
+    const written = modelMeshPayloadProcessors(cm.data['config.yaml'] ?? '');
     // The look-alike entries are kept as they are; the two services' URLs are listed after them.
     expect(written.slice(0, 2)).toEqual([evil, 'a'.repeat(5000)]);
     expect(written).toHaveLength(4);
     expect(written.slice(2).every((u) => u.includes(`.${namespace}.svc.cluster.local/`))).toBe(true);
+  });
+});
+
+describe("payload processors in the form ModelMesh's parser accepts", () => {
+  for (const names of [['a', 'b'], ['a', 'b', 'c']]) {
+    it(`${names.length} TrustyAIServices in ModelMesh's namespace: one list entry each, no spaces`, () => {
+      const services = names.map((n) => service(n));
+      const out = runSync(trustyai, { parent: services[0] as KubeObject, related: services, config });
+      const cm = out.child<KubeObject & { data: Record<string, string> }>('ConfigMap', 'model-serving-config');
+      expect(modelMeshPayloadProcessors(cm?.data['config.yaml'] ?? '')).toEqual(names.map((n) => url(n)));
+    });
+  }
+  it('rewrites the space-separated string earlier modelhooks wrote (which ModelMesh rejects) as a list', () => {
+    const old = `${url('a')} ${url('b')}`;
+    expect(() => modelMeshPayloadProcessors(ours(old).data['config.yaml'] as string)).toThrow(/must not contain spaces/);
+    expect(processorsIn(sync(old, [service('b')]))).toEqual([url('a'), url('b')]);
+  });
+});
+
+describe('only where ModelMesh reads its config', () => {
+  it("in any other namespace: no ConfigMap, ModelMeshReady=False saying where ModelMesh reads it and how to wire it", () => {
+    const out = runSync(trustyai, { parent: service('a', 'elsewhere'), related: [service('a', 'elsewhere')], config });
+    expect(out.child('ConfigMap', 'model-serving-config')).toBeUndefined();
+    const c = out.condition('ModelMeshReady');
+    expect(c).toMatchObject({ status: 'False', reason: 'NotModelMeshNamespace' });
+    for (const part of ['model-serving-config', "controller's namespace team", url('a', 'elsewhere'), 'MODELHOOKS_MODELMESH_NAMESPACE=elsewhere']) expect(c?.message).toContain(part);
+    // ModelMesh is optional: the service itself is not held back by it.
+    expect(out.condition('Ready')?.reason).not.toBe('NotModelMeshNamespace');
+  });
+  it('keeps, unchanged, a model-serving-config an earlier modelhooks wrote in such a namespace', () => {
+    const earlier = { ...ours(url('a')), metadata: { ...ours('').metadata, namespace: 'elsewhere' } };
+    const out = runSync(trustyai, { parent: service('a', 'elsewhere'), observed: [earlier], related: [service('a', 'elsewhere')], config });
+    expect(out.child('ConfigMap', 'model-serving-config')).toEqual(earlier);
+  });
+  it('takes the namespace from MODELHOOKS_MODELMESH_NAMESPACE, modelmesh-serving by default', () => {
+    expect(loadConfig({}).hooks.trustyai.modelMeshNamespace).toBe('modelmesh-serving');
+    expect(loadConfig({ MODELHOOKS_MODELMESH_NAMESPACE: 'opendatahub' }).hooks.trustyai.modelMeshNamespace).toBe('opendatahub');
+    expect(() => loadConfig({ MODELHOOKS_MODELMESH_NAMESPACE: 'Not_A_Namespace' })).toThrow(/MODELHOOKS_MODELMESH_NAMESPACE/);
+  });
+});
+
+describe('a TrustyAIService deleted without being the owner', () => {
+  it('its URL, recorded as written by us, leaves the list; a look-alike we never wrote stays', () => {
+    const first = runSync(trustyai, { parent: service('a'), related: [service('a'), service('b')], config });
+    const written = first.child('ConfigMap', 'model-serving-config') as KubeObject;
+    expect(written.metadata.annotations?.['modelhooks.dev/payload-processors']).toBe(`${url('a')} ${url('b')}`);
+    // b is gone (no finalizer: it vanished from related); someone else added x by hand.
+    const cm = written as KubeObject & { data: Record<string, string> };
+    const withForeign = { ...cm, data: { 'config.yaml': `payloadProcessors:\n  - ${url('x')}\n  - ${url('a')}\n  - ${url('b')}\n` } };
+    const out = runSync(trustyai, { parent: service('a'), observed: [withForeign], related: [service('a')], config });
+    expect(processorsIn(out)).toEqual([url('x'), url('a')]);
   });
 });

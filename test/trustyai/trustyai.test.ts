@@ -6,6 +6,8 @@ import { trustyai } from '../../hooks/trustyai/index.js';
 import { compositionRules } from '../support/rules.js';
 
 const config = defaultHookConfig();
+/** The hooks configured with ModelMesh's controller in `team`. */
+const mmConfig = { ...config, trustyai: { ...config.trustyai, modelMeshNamespace: 'team' } };
 const parent = (name: string, spec: Record<string, unknown>, apiVersion = 'trustyai.opendatahub.io/v1') => ({
   apiVersion,
   kind: 'TrustyAIService',
@@ -21,11 +23,15 @@ describe('customize', () => {
     expect(pvc).toEqual([
       { apiVersion: 'v1', resource: 'configmaps', namespace: 'team', names: ['model-serving-config'] },
       { apiVersion: 'trustyai.opendatahub.io/v1', resource: 'trustyaiservices', namespace: 'team' },
+      { apiVersion: 'serving.kserve.io/v1beta1', resource: 'inferenceservices', namespace: 'team' },
       // Cluster-scoped, no tenant data: whether the claim may grow depends on its class.
       { apiVersion: 'storage.k8s.io/v1', resource: 'storageclasses' },
+      // The kit's child-name check of the kube-rbac-proxy ConfigMap (another owner's keeps it out).
+      { apiVersion: 'v1', resource: 'configmaps', namespace: 'team', names: ['a-kube-rbac-proxy-config'] },
     ]);
     const db = runCustomize(trustyai, { parent: parent('a', dbSpec), config });
-    expect(db).toContainEqual({ apiVersion: 'v1', resource: 'secrets', namespace: 'team', names: ['creds'] });
+    // The credentials, and `<n>-db-ca` whose presence turns on database TLS.
+    expect(db).toContainEqual({ apiVersion: 'v1', resource: 'secrets', namespace: 'team', names: ['creds', 'a-db-ca'] });
     expect(db.map((r) => r.resource)).not.toContain('storageclasses');
     for (const rule of [...pvc, ...db].filter((r) => r.resource !== 'storageclasses')) expect(rule.namespace, rule.resource).toBe('team');
   });
@@ -103,14 +109,14 @@ describe('two TrustyAIServices in one namespace', () => {
     const a = parent('a', pvcSpec);
     const b = parent('b', pvcSpec);
     // a created model-serving-config first (it owns it); it now sees b in the namespace.
-    const first = runSync(trustyai, { parent: a, config, related: [a, b] as KubeObject[] });
+    const first = runSync(trustyai, { parent: a, config: mmConfig, related: [a, b] as KubeObject[] });
     const cm = first.child('ConfigMap', 'model-serving-config') as KubeObject & { data: Record<string, string> };
     expect(cm.data['config.yaml']).toBe(
-      'payloadProcessors: http://a.team.svc.cluster.local/consumer/kserve/v2 http://b.team.svc.cluster.local/consumer/kserve/v2\n',
+      'payloadProcessors:\n  - http://a.team.svc.cluster.local/consumer/kserve/v2\n  - http://b.team.svc.cluster.local/consumer/kserve/v2\n',
     );
     // b sees a's ConfigMap as a related object, owned by a: it must not emit it, and is ready.
     const owned = { ...cm, metadata: { ...cm.metadata, ownerReferences: [{ apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', name: 'a', uid: 'ua', controller: true }] } };
-    const second = runSync(trustyai, { parent: b, config, related: [owned, a, b] as KubeObject[] });
+    const second = runSync(trustyai, { parent: b, config: mmConfig, related: [owned, a, b] as KubeObject[] });
     expect(second.child('ConfigMap', 'model-serving-config')).toBeUndefined();
     expect(second.condition('ModelMeshReady')).toMatchObject({ status: 'True', reason: 'PayloadProcessorConfigured' });
   });
