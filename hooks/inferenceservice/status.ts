@@ -188,7 +188,7 @@ export function noRuntimeStatus(input: Input, failure: { reason: string; message
   return {
     ...(typeof previous.url === 'string' ? { url: previous.url } : {}),
     address: { url: internalUrl(input.parent, entryComponentOf(input.parent.spec)) },
-    conditions: conditionTree.summarise(input, [predictor]).conditions,
+    conditions: conditionTree.summarise(input, [predictor, ...[resumedCondition(input)].filter((c) => c !== undefined)]).conditions,
     deploymentMode: RAW_DEPLOYMENT,
     modelStatus: modelStatusFrom(predictor),
   };

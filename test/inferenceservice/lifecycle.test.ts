@@ -89,6 +89,13 @@ describe('serving.kserve.io/stop', () => {
     expect(out.condition('Stopped')).toMatchObject({ status: 'False', reason: 'Serving' });
   });
 
+  it('keeps Stopped=False after a start even when no runtime serves the model', () => {
+    const unknown = isvc({ model: { modelFormat: { name: 'no-such-format' }, storageUri: 'gs://b/m' } }, { 'serving.kserve.io/stop': 'false' });
+    const out = runSync(inferenceservice, { parent: unknown, config });
+    expect(out.condition('PredictorReady')?.reason).toBe('NoSupportingRuntime');
+    expect(out.condition('Stopped')).toMatchObject({ status: 'False', reason: 'Serving' });
+  });
+
   it('never touches PVCs or Secrets: they are not children, so an empty answer deletes none', () => {
     const pvc = isvc(sklearn('pvc://claim/model'), { 'serving.kserve.io/stop': 'true', 'serving.kserve.io/storageSecretName': 'creds' });
     const out = runSync(inferenceservice, { parent: pvc, config });
