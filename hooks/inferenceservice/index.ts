@@ -7,7 +7,8 @@ import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, STORAG
 import { planFor, type Input, type Plan } from './plan.js';
 import { podSecurityProblems } from './pod-security.js';
 import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
-import { noRuntimeStatus, statusFrom, unsupportedModeStatus, type Observed } from './status.js';
+import { noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
+import { isStopped } from './stop.js';
 import { predictorWorkloads, workloadFor } from './workloads.js';
 
 const ROLES: Role[] = ['predictor', 'canary', 'transformer', 'explainer'];
@@ -68,6 +69,9 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     if (input.parent.metadata.annotations?.[DEPLOYMENT_MODE_ANNOTATION] === 'ModelMesh') {
       return { status: unsupportedModeStatus(input), children: keepObserved(input) };
     }
+    // Stopped (serving.kserve.io/stop): no children, so Metacontroller deletes every one, as
+    // KServe's raw reconcilers delete them; PVCs and Secrets are never children.
+    if (isStopped(input.parent)) return { status: stoppedStatus(input), children: [] };
     // 1. Decide once: each component's pod, the entry component, the hosts, the canary, the exposure.
     const outcome = planFor(input);
     // An unservable model keeps whatever runs now and says why.

@@ -24,6 +24,8 @@ export interface Plan {
   exposure: Exposure;
   /** Whether traffic really splits between the stable predictor and its canary. */
   split: boolean;
+  /** canaryTrafficPercent below 100 where no split is possible: the new spec rolls out in place. */
+  inPlace?: { percent: number; why: 'ingress' | 'transformer' | 'no-route' };
   /** The storage Secret the annotation names, and whether it exists. */
   storageSecret?: { name: string; object: KubeObject | undefined };
 }
@@ -37,16 +39,26 @@ export function planFor(input: Input): PlanOutcome {
   const planned = componentPlans({ parent, config, storageSecret: storageSecret?.object });
   if ('failure' in planned) return planned;
   const [predictor] = planned.plans as [ComponentPlan];
-  // The stable predictor, as observed, decides whether a canary runs.
-  const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
-  const canary = canaryDecision(parent.spec.predictor.canaryTrafficPercent, stable, predictorHash(parent, predictor));
   const hosts = externalHostsFor(parent, config.ingress, componentsOf(parent.spec));
   const exposure = exposureOf(input, hosts);
   // Weights split traffic only on HTTPRoutes, and only when callers reach the predictor
-  // through them: a transformer calls <n>-predictor directly.
-  const split = canary.canary && exposure.kind === 'httproutes' && !parent.spec.transformer;
-  const plan: Plan = { components: planned.plans, entry: entryComponentOf(parent.spec), hosts, canary, exposure, split };
+  // through them: a transformer calls <n>-predictor directly. Where no split can happen a
+  // canary would wait forever, so the new spec rolls out in place, as KServe raw mode does.
+  const percent = parent.spec.predictor.canaryTrafficPercent;
+  const noSplit = splitBlocker(exposure, parent.spec.transformer !== undefined);
+  // The stable predictor, as observed, decides whether a canary runs.
+  const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
+  const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, predictorHash(parent, predictor));
+  const plan: Plan = { components: planned.plans, entry: entryComponentOf(parent.spec), hosts, canary, exposure, split: canary.canary };
+  if (noSplit && percent !== undefined && percent < 100) plan.inPlace = { percent, why: noSplit };
   return { plan: storageSecret ? { ...plan, storageSecret } : plan };
+}
+
+/** Why traffic cannot be split by weight here, if it cannot. */
+function splitBlocker(exposure: Exposure, transformer: boolean): NonNullable<Plan['inPlace']>['why'] | undefined {
+  if (exposure.kind === 'ingress') return 'ingress';
+  if (exposure.kind === 'none') return 'no-route';
+  return transformer ? 'transformer' : undefined;
 }
 
 /** HTTPRoutes where the CompositeController declares them, else an Ingress; none when cluster-local or a host is invalid. */

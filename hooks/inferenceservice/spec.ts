@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { conditionSchema, quantity } from '../kit/index.js';
+import { canaryPercentRange, canarySum, CANARY_NAME_REQUIRED, componentRules, MAX_CANARIES, MIN_ABOVE_MAX, PREDICTOR_EXACTLY_ONE, predictorRules, canaryPredictorRules, canaryRules, specRules, unsupportedMetric, validations } from './admission.js';
 import { storageUriProblem } from './storage.js';
 
 /*
@@ -19,7 +20,8 @@ const containerPort = z.looseObject({
 
 /** A Kubernetes container, typed only where we read it. */
 export const containerSchema = z.looseObject({
-  name: z.string().optional().describe('Defaults to kserve-container for the first container.'),
+  // 63: a DNS label, as the API server requires of container names; it also bounds the CEL rules' cost.
+  name: z.string().max(63).optional().describe('Defaults to kserve-container for the first container.'),
   image: z.string().optional(),
   command: z.array(z.string()).optional(),
   args: z.array(z.string()).optional(),
@@ -59,13 +61,24 @@ const componentFields = {
   annotations: z.record(z.string(), z.string()).optional(),
 };
 
-const predictorSchema = z.looseObject({
-  ...componentFields,
-  ...Object.fromEntries(FRAMEWORK_KEYS.map((k) => [k, frameworkSchema.optional()])),
-  model: modelSchema.optional(),
-}) as z.ZodType<PredictorSpec>;
+const predictorFields = z.looseObject({
+    ...componentFields,
+    name: z.string().max(63).regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/).optional().describe("A variant's name; required in spec.canary[]."),
+    ...Object.fromEntries(FRAMEWORK_KEYS.map((k) => [k, frameworkSchema.optional()])),
+    // KServe implementations no runtime here serves: typed so the CRD's one-of rule can count them.
+    pmml: frameworkSchema.optional(),
+    paddle: frameworkSchema.optional(),
+    model: modelSchema.optional(),
+});
+const predictorSchema = predictorFields.meta(validations(predictorRules)) as z.ZodType<PredictorSpec>;
+const canaryPredictorSchema = predictorFields.meta(validations(canaryPredictorRules)) as z.ZodType<PredictorSpec>;
 
-const auxiliarySchema = z.looseObject(componentFields);
+const auxiliarySchema = z.looseObject(componentFields).meta(validations(componentRules));
+
+/** KServe v0.20's spec.canary[] entry: a predictor variant (by name) and its traffic share. */
+const canarySchema = z
+  .looseObject({ predictor: canaryPredictorSchema, trafficPercent: z.number().int().describe('0–100; 0 deploys without traffic.') })
+  .meta(validations(canaryRules));
 
 export type ContainerSpec = z.infer<typeof containerSchema>;
 export type ModelSpec = z.infer<typeof modelSchema>;
@@ -79,15 +92,18 @@ export const inferenceserviceSpec = z
     predictor: predictorSchema,
     transformer: auxiliarySchema.optional(),
     explainer: auxiliarySchema.optional(),
+    // At most MAX_CANARIES: the bound keeps the CRD's CEL rules within the API server's cost budget.
+    canary: z.array(canarySchema).max(MAX_CANARIES).optional(),
   })
+  .meta(validations(specRules))
   .superRefine((spec, ctx) => {
     const p = spec.predictor;
     const chosen = [...FRAMEWORK_KEYS.filter((k) => p[k] !== undefined), ...(p.model ? ['model'] : [])];
     if (chosen.length > 1) {
-      ctx.addIssue({ code: 'custom', path: ['predictor'], message: `exactly one of ${[...FRAMEWORK_KEYS, 'model'].join(', ')} may be set (got ${chosen.join(', ')})` });
+      ctx.addIssue({ code: 'custom', path: ['predictor'], message: `${PREDICTOR_EXACTLY_ONE}: one of ${[...FRAMEWORK_KEYS, 'model'].join(', ')} (got ${chosen.join(', ')})` });
     }
     if (chosen.length === 0 && !(p.containers && p.containers.length > 0)) {
-      ctx.addIssue({ code: 'custom', path: ['predictor'], message: `needs a model: one of ${[...FRAMEWORK_KEYS, 'model'].join(', ')}, or containers` });
+      ctx.addIssue({ code: 'custom', path: ['predictor'], message: `${PREDICTOR_EXACTLY_ONE}: needs a model, one of ${[...FRAMEWORK_KEYS, 'model'].join(', ')}, or containers` });
     }
     const uri = modelOf(p)?.storageUri;
     const problem = uri === undefined ? undefined : storageUriProblem(uri);
@@ -106,12 +122,22 @@ export const inferenceserviceSpec = z
         }
       });
       if (comp.scaleMetric === 'concurrency' || comp.scaleMetric === 'rps') {
-        ctx.addIssue({ code: 'custom', path: [c, 'scaleMetric'], message: `"${comp.scaleMetric}" needs Knative; a raw deployment scales on cpu or memory` });
+        ctx.addIssue({ code: 'custom', path: [c, 'scaleMetric'], message: `${unsupportedMetric(comp.scaleMetric)}: it needs Knative; a raw deployment scales on cpu or memory` });
       }
       if (comp.minReplicas !== undefined && comp.maxReplicas !== undefined && comp.maxReplicas > 0 && comp.maxReplicas < comp.minReplicas) {
-        ctx.addIssue({ code: 'custom', path: [c, 'maxReplicas'], message: `${comp.maxReplicas} is below minReplicas ${comp.minReplicas}` });
+        ctx.addIssue({ code: 'custom', path: [c, 'maxReplicas'], message: `${MIN_ABOVE_MAX} (${comp.minReplicas} > ${comp.maxReplicas})` });
       }
     }
+    // The CRD's CEL rules, again, for API servers that do not run them.
+    (spec.canary ?? []).forEach((canary, i) => {
+      const name = typeof canary.predictor.name === 'string' ? canary.predictor.name : '';
+      if (name === '') ctx.addIssue({ code: 'custom', path: ['canary', i, 'predictor', 'name'], message: CANARY_NAME_REQUIRED });
+      if (canary.trafficPercent < 0 || canary.trafficPercent > 100) {
+        ctx.addIssue({ code: 'custom', path: ['canary', i, 'trafficPercent'], message: canaryPercentRange(name, canary.trafficPercent) });
+      }
+    });
+    const sum = (spec.canary ?? []).reduce((total, canary) => total + canary.trafficPercent, 0);
+    if (sum > 100) ctx.addIssue({ code: 'custom', path: ['canary'], message: canarySum(sum) });
   });
 
 export type InferenceServiceSpec = z.infer<typeof inferenceserviceSpec>;

@@ -19,6 +19,7 @@ import { trafficOf } from './canary.js';
 import { hostOf, internalUrl } from './hosts.js';
 import { serviceName, STORAGE_SECRET_ANNOTATION, workloadName, type Role } from './names.js';
 import type { Input, Plan } from './plan.js';
+import { resumedCondition, STOP_ANNOTATION, STOPPED, STOPPED_REASON, stoppedConditions } from './stop.js';
 import { entryComponentOf, type ComponentName } from './spec.js';
 import { IGNORED_FIELDS, ignoredFieldsCondition } from './ignored-fields.js';
 import { modelStatusFrom } from './model-status.js';
@@ -42,14 +43,15 @@ export const conditionTree = readyConditions(
     {
       type: INGRESS_READY,
       means: 'the Ingress exists or the HTTPRoutes are accepted; True when cluster-local',
-      reasons: { ingress: 'IngressCreated', routes: 'HTTPRoutesAccepted', clusterLocal: 'ClusterLocal', invalidHost: 'InvalidHost' },
+      reasons: { ingress: 'IngressCreated', routes: 'HTTPRoutesAccepted', clusterLocal: 'ClusterLocal', invalidHost: 'InvalidHost', stopped: STOPPED_REASON },
     },
   ],
   {
     ready: { reason: 'InferenceServiceReady', message: 'every component is ready' },
     informational: [
       { type: STORAGE_SECRET_FOUND, means: 'the storage Secret exists', reasons: { found: 'StorageSecretFound', notFound: 'StorageSecretNotFound' } },
-      { type: TRAFFIC_SPLIT, means: '(while a canary runs) traffic is really split', reasons: { split: 'TrafficSplit', unavailable: 'TrafficSplitUnavailable' } },
+      { type: TRAFFIC_SPLIT, means: '(with canaryTrafficPercent below 100) traffic is split by weight; False: no split is possible and the spec rolls out in place', reasons: { split: 'TrafficSplit', inPlace: 'RolledOutInPlace' } },
+      { type: STOPPED, means: `annotation ${STOP_ANNOTATION} is "true" and nothing serves`, reasons: { stopped: STOPPED_REASON, serving: 'Serving' } },
       { type: IGNORED_FIELDS, means: '(when the spec has fields modelhooks does not act on) their JSON paths', reasons: { ignored: 'FieldsIgnored' } },
     ],
   },
@@ -116,7 +118,10 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
   const byRole = (role: Role) => fromReadiness(READY_TYPE[role], readiness.get(role) as Readiness);
   const decided = [...roles.map((role) => refusedCondition(READY_TYPE[role], refused[role] ?? []) ?? byRole(role)), exposureCondition(plan, o)];
   if (plan.storageSecret) decided.push(storageSecretNote(input, plan.storageSecret.name, plan.storageSecret.object !== undefined));
-  if (plan.canary.canary) decided.push(trafficSplitNote(input, plan.canary.percent, plan.split));
+  if (plan.canary.canary) decided.push(trafficSplitNote(input, plan.canary.percent));
+  if (plan.inPlace) decided.push(inPlaceNote(input, plan.inPlace));
+  const resumed = resumedCondition(input);
+  if (resumed) decided.push(resumed);
   const ignored = ignoredFieldsCondition(parent.spec);
   if (ignored) decided.push(ignored);
   const exposed = plan.exposure.kind !== 'none';
@@ -181,13 +186,23 @@ function storageSecretNote(input: Input, name: string, found: boolean): Cond {
       );
 }
 
-function trafficSplitNote(input: Input, percent: number, split: boolean): Cond {
+function trafficSplitNote(input: Input, percent: number): Cond {
   const canary = serviceName(input.parent, 'canary');
-  if (split) return condition.true(TRAFFIC_SPLIT, 'TrafficSplit', `${percent}% of traffic to ${canary}, ${100 - percent}% to ${serviceName(input.parent, 'predictor')}`);
-  const why = input.parent.spec.transformer
-    ? `the transformer calls ${serviceName(input.parent, 'predictor')} directly, so no route can split its calls`
-    : 'it needs HTTPRoutes (the gateway-api variant): the Ingress sends all traffic to the stable predictor';
-  return condition.false(TRAFFIC_SPLIT, 'TrafficSplitUnavailable', `canaryTrafficPercent ${percent}: ${why}; the canary is reachable in the cluster at ${canary}`);
+  return condition.true(TRAFFIC_SPLIT, 'TrafficSplit', `${percent}% of traffic to ${canary}, ${100 - percent}% to ${serviceName(input.parent, 'predictor')}`);
+}
+
+/** canaryTrafficPercent where nothing can split traffic: KServe raw mode's in-place rollout, said out loud. */
+function inPlaceNote(input: Input, inPlace: NonNullable<Plan['inPlace']>): Cond {
+  const why = {
+    ingress: 'an Ingress cannot split traffic by weight (HTTPRoutes, the gateway-api variant, can)',
+    transformer: `the transformer calls ${serviceName(input.parent, 'predictor')} directly, so no route can split its calls`,
+    'no-route': 'no Ingress or HTTPRoute leads to the predictor, so nothing can split its traffic',
+  }[inPlace.why];
+  return condition.false(
+    TRAFFIC_SPLIT,
+    'RolledOutInPlace',
+    `canaryTrafficPercent ${inPlace.percent} is not applied: ${why}; a new predictor spec rolls out in place on ${workloadName(input.parent, 'predictor')}, as KServe raw mode does`,
+  );
 }
 
 /** No runtime serves the model: PredictorReady says why (the children are kept as last applied). */
@@ -197,10 +212,20 @@ export function noRuntimeStatus(input: Input, failure: { reason: string; message
   return {
     ...(typeof previous.url === 'string' ? { url: previous.url } : {}),
     address: { url: internalUrl(input.parent, entryComponentOf(input.parent.spec)) },
-    conditions: conditionTree.summarise(input, [predictor]).conditions,
+    conditions: conditionTree.summarise(input, [predictor, ...[resumedCondition(input)].filter((c) => c !== undefined)]).conditions,
     deploymentMode: RAW_DEPLOYMENT,
     modelStatus: modelStatusFrom({ predictor, ready: false, previous: previous.modelStatus }),
   };
+}
+
+/**
+ * A stopped InferenceService, as KServe v0.20 leaves it (components/predictor.go clears the
+ * status but for deploymentMode): no url, address, components or modelStatus; every
+ * component and IngressReady False with reason Stopped, Stopped=True, so Ready is False.
+ */
+export function stoppedStatus(input: Input): Record<string, unknown> {
+  const decided = stoppedConditions(input.parent.spec, READY_TYPE, INGRESS_READY);
+  return { conditions: conditionTree.summarise(input, decided).conditions, deploymentMode: RAW_DEPLOYMENT };
 }
 
 /** ModelMesh mode belongs to ModelMesh's controller: Ready says so. */

@@ -85,13 +85,13 @@ describe('exposure', () => {
     expect(out.child('Ingress', 'demo')).toEqual(ingress);
   });
 
-  it('with a transformer in front, a canary split is reported unavailable and no traffic list is claimed', () => {
+  it('with a transformer in front, no split is possible: the new spec rolls out in place and no traffic list is claimed', () => {
     const v1 = { transformer: { containers: [{ name: 'kserve-container', image: 't:1' }] }, predictor: { sklearn: { storageUri: 'gs://b/v1' } } };
     const first = runSync(inferenceservice, { parent: isvc(v1), config, variant: 'gateway-api' });
     const v2 = { ...v1, predictor: { canaryTrafficPercent: 20, sklearn: { storageUri: 'gs://b/v2' } } };
     const out = runSync(inferenceservice, { parent: isvc(v2), config, variant: 'gateway-api', observed: first.children });
-    expect(out.child('Deployment', 'demo-predictor-canary')).toBeDefined();
-    expect(out.condition('CanaryTrafficSplit')).toMatchObject({ status: 'False', reason: 'TrafficSplitUnavailable' });
+    expect(out.child('Deployment', 'demo-predictor-canary')).toBeUndefined();
+    expect(out.condition('CanaryTrafficSplit')).toMatchObject({ status: 'False', reason: 'RolledOutInPlace' });
     expect(out.condition('CanaryTrafficSplit')?.message).toContain('the transformer calls demo-predictor directly');
     expect((out.status.components as any).predictor.traffic).toBeUndefined();
   });
