@@ -23,10 +23,26 @@ export const trustyaiRule = (namespace: string | undefined): RelatedRule => ({ a
  * overwrite each other's patch, so one is chosen the same way every time).
  */
 export function trustyaiServiceFor(related: ObjectIndex, namespace: string | undefined): KubeObject | undefined {
-  return related
-    .list(TRUSTYAI_API_VERSION, TRUSTYAI_KIND)
+  return chosenTrustyAIService(related.list(TRUSTYAI_API_VERSION, TRUSTYAI_KIND), namespace);
+}
+
+/** The choice among TrustyAIServices of one namespace (others are never considered). */
+export function chosenTrustyAIService(services: KubeObject[], namespace: string | undefined): KubeObject | undefined {
+  return services
     .filter((t) => (t.metadata.namespace ?? namespace) === namespace && !t.metadata.deletionTimestamp)
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0))[0];
+}
+
+/**
+ * Whether an InferenceService's predictor logs to the TrustyAIService named `tas`, given the
+ * TrustyAIServices of its namespace: the same rule its own hook applies (for the
+ * TrustyAIService side, e.g. InferenceServicesPresent). ModelMesh ones are not served here.
+ */
+export function logsToTrustyAI(isvc: KubeObject, tas: string, services: KubeObject[]): boolean {
+  const spec = isvc.spec as { predictor?: { logger?: unknown } } | undefined;
+  if (spec?.predictor?.logger !== undefined) return false;
+  if (isvc.metadata.annotations?.['serving.kserve.io/deploymentMode'] === 'ModelMesh') return false;
+  return chosenTrustyAIService(services, isvc.metadata.namespace)?.metadata.name === tas;
 }
 
 /** The logger the operator's patch would set: mode all, the TrustyAIService's HTTPS URL. */

@@ -4,6 +4,7 @@ import { runCustomize, runSync } from '../../hooks/testing.js';
 import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { goProbeJson } from '../../hooks/inferenceservice/agent.js';
+import { logsToTrustyAI } from '../../hooks/inferenceservice/trustyai-logger.js';
 import { compositionRules } from '../support/rules.js';
 import { expectValid } from '../support/validate.js';
 
@@ -241,5 +242,23 @@ describe(`TrustyAI logger wiring (${TAS}; ${TAS_URL})`, () => {
   it('a batcher of its own and a TrustyAIService: one agent that batches and logs', () => {
     const a = agentOf(runSync(inferenceservice, { parent: isvc(sklearn({ batcher: {} })), related: [tas('trusty')], config }));
     expect([a.args[0], argValue(a.args, '--log-url')]).toEqual(['--enable-batcher', 'https://trusty.ml.svc.cluster.local']);
+  });
+});
+
+describe('logsToTrustyAI: the same rule, for the TrustyAIService side', () => {
+  const services = [tas('b'), tas('a'), tas('z', 'other')];
+  it.each([
+    { what: 'no logger, the chosen one', parent: isvc(sklearn()), name: 'a', want: true },
+    { what: 'no logger, not the chosen one', parent: isvc(sklearn()), name: 'b', want: false },
+    { what: 'an own logger', parent: isvc(sklearn({ logger: { url: 'http://x' } })), name: 'a', want: false },
+    { what: 'ModelMesh (not served here)', parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/deploymentMode': 'ModelMesh' } }), name: 'a', want: false },
+    { what: 'a TrustyAIService of another namespace', parent: isvc(sklearn()), name: 'z', want: false },
+  ])('$what → $want', ({ parent, name, want }) => {
+    expect(logsToTrustyAI(parent, name, services)).toBe(want);
+    // It agrees with what the InferenceService's own hook renders.
+    if (parent.metadata.annotations?.['serving.kserve.io/deploymentMode'] !== 'ModelMesh') {
+      const url = argValue(agentOf(runSync(inferenceservice, { parent, related: services, config }))?.args ?? [], '--log-url');
+      expect(url === `https://${name}.ml.svc.cluster.local`).toBe(want);
+    }
   });
 });

@@ -26,14 +26,23 @@ const scaling = fc.record(
     scaleTarget: fc.integer({ min: 1, max: 100 }),
     timeout: fc.integer({ min: 1, max: 600 }),
     serviceAccountName: fc.constantFrom('default', 'models-sa'),
+    logger: fc.record(
+      { url: fc.constantFrom('http://sink.ml', 'https://trusty.ml.svc.cluster.local'), mode: fc.constantFrom('all', 'request', 'response'), metadataHeaders: fc.subarray(['x-a', 'x-b']) },
+      { requiredKeys: [] },
+    ),
+    batcher: fc.record({ maxBatchSize: fc.integer({ min: 1, max: 64 }), maxLatency: fc.integer({ min: 1, max: 5000 }) }, { requiredKeys: [] }),
   },
   { requiredKeys: [] },
 );
+/** 1–3 container ports, each a Service port: named when several (grpc-named ones get h2c). */
+const ports = fc
+  .tuple(fc.uniqueArray(fc.integer({ min: 1024, max: 65535 }), { minLength: 1, maxLength: 3 }), fc.boolean())
+  .map(([numbers, named]) => numbers.map((containerPort, i) => (numbers.length > 1 || named ? { name: ['http', 'grpc', 'metrics'][i], containerPort } : { containerPort })));
 const container = fc.record(
   {
     name: fc.constant('kserve-container'),
     image: fc.constantFrom('example.com/server:1', 'kserve/image-transformer:latest'),
-    ports: fc.array(fc.record({ containerPort: fc.integer({ min: 1024, max: 65535 }) }), { minLength: 1, maxLength: 1 }),
+    ports,
     args: fc.array(fc.constantFrom('--verbose', '--model_name=x'), { maxLength: 2 }),
   },
   { requiredKeys: ['name', 'image'] },
