@@ -82,6 +82,6 @@ function withAgents(input: Input, plans: ComponentPlan[]): ComponentPlan[] {
   return plans.map((plan) => {
     const work = agentWorkOf(plan.role, plan.spec, plan.role === 'predictor' ? trustyai : undefined);
     const annotations = { ...(parent.metadata.annotations ?? {}), ...(plan.spec.annotations ?? {}) };
-    return work ? { ...plan, pod: withAgent(plan.pod, work, { parent, role: plan.role, config, annotations }) } : plan;
+    return work ? { ...plan, pod: withAgent(plan.pod, work, { parent, role: plan.role, config, annotations }), agent: true } : plan;
   });
 }

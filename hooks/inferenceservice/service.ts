@@ -1,15 +1,13 @@
 import type { V1Service } from '@kubernetes/client-node';
 import { childMeta, type Parent } from '../kit/index.js';
-import { AGENT_CONTAINER } from './agent.js';
 import type { ComponentPlan } from './components.js';
 import type { ComponentMeta } from './metadata.js';
 import { selectorFor, serviceName, type Role } from './names.js';
 import { servicePortsFor } from './service-ports.js';
 
 /** Every port of the component's serving container, the first as 80, as KServe's raw Services expose every component. */
-export function serviceFor(parent: Parent<unknown>, role: Role, plan: Pick<ComponentPlan, 'pod'>, meta: ComponentMeta): V1Service {
+export function serviceFor(parent: Parent<unknown>, role: Role, plan: Pick<ComponentPlan, 'pod' | 'agent'>, meta: ComponentMeta): V1Service {
   const name = serviceName(parent, role);
-  const viaAgent = plan.pod.containers.some((c) => c.name === AGENT_CONTAINER);
   return {
     apiVersion: 'v1',
     kind: 'Service',
@@ -17,7 +15,7 @@ export function serviceFor(parent: Parent<unknown>, role: Role, plan: Pick<Compo
     spec: {
       type: 'ClusterIP',
       selector: selectorFor(parent, role),
-      ports: servicePortsFor(plan.pod.containers, name, viaAgent),
+      ports: servicePortsFor(plan.pod.containers, name, plan.agent === true),
     },
   };
 }

@@ -108,6 +108,14 @@ describe('the agent sidecar for a logger', () => {
     expect(deployment(o).spec.template.spec.volumes).toContainEqual({ name: 'agent-ca-bundle', configMap: { name: 'openshift-service-ca.crt', optional: true } });
     for (const child of o.children) expectValid(child);
   });
+  it("a user's own container named agent: without a logger the Service still targets the server; with one KServe injects nothing more", () => {
+    const spec = (extra: Record<string, unknown>) => ({ predictor: { ...extra, sklearn: { storageUri: 'gs://b/m' }, containers: [{ name: 'agent', image: 'me/agent:1' }] } });
+    const plain = runSync(inferenceservice, { parent: isvc(spec({})), config });
+    expect(service(plain).spec.ports[0].targetPort).toBe(8080);
+    const logging = runSync(inferenceservice, { parent: isvc(spec({ logger: {} })), config });
+    expect(containers(logging).filter((c) => c.name === 'agent').map((c) => c.image)).toEqual(['me/agent:1']);
+    expect(service(logging).spec.ports[0].targetPort).toBe(9081);
+  });
   it('no logger and no batcher: no agent, the Service targets the server', () => {
     const o = runSync(inferenceservice, { parent: isvc(sklearn()), config });
     expect(agentOf(o)).toBeUndefined();
