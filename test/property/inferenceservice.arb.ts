@@ -18,7 +18,7 @@ const modelFields = fc.record(
   },
   { requiredKeys: [] },
 );
-const scaling = fc.record(
+const scalingFields = fc.record(
   {
     minReplicas: fc.integer({ min: 0, max: 3 }),
     maxReplicas: fc.integer({ min: 3, max: 8 }),
@@ -26,14 +26,18 @@ const scaling = fc.record(
     scaleTarget: fc.integer({ min: 1, max: 100 }),
     timeout: fc.integer({ min: 1, max: 600 }),
     serviceAccountName: fc.constantFrom('default', 'models-sa'),
-    logger: fc.record(
-      { url: fc.constantFrom('http://sink.ml', 'https://trusty.ml.svc.cluster.local'), mode: fc.constantFrom('all', 'request', 'response'), metadataHeaders: fc.subarray(['x-a', 'x-b']) },
-      { requiredKeys: [] },
-    ),
-    batcher: fc.record({ maxBatchSize: fc.integer({ min: 1, max: 64 }), maxLatency: fc.integer({ min: 1, max: 5000 }) }, { requiredKeys: [] }),
   },
   { requiredKeys: [] },
 );
+/** A logger and/or a batcher on about a quarter of the components each (each adds the agent sidecar: a heavier render). */
+const rarely = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: arb, weight: 1 });
+const agentFields = fc
+  .tuple(
+    rarely(fc.record({ url: fc.constantFrom('http://sink.ml', 'https://trusty.ml.svc.cluster.local'), mode: fc.constantFrom('all', 'request', 'response'), metadataHeaders: fc.subarray(['x-a', 'x-b']) }, { requiredKeys: [] })),
+    rarely(fc.record({ maxBatchSize: fc.integer({ min: 1, max: 64 }), maxLatency: fc.integer({ min: 1, max: 5000 }) }, { requiredKeys: [] })),
+  )
+  .map(([logger, batcher]) => ({ ...(logger ? { logger } : {}), ...(batcher ? { batcher } : {}) }));
+const scaling = fc.tuple(scalingFields, agentFields).map(([a, b]) => ({ ...a, ...b }));
 /** 1–3 container ports, each a Service port: named when several (grpc-named ones get h2c). */
 const ports = fc
   .tuple(fc.uniqueArray(fc.integer({ min: 1024, max: 65535 }), { minLength: 1, maxLength: 3 }), fc.boolean())
