@@ -51,8 +51,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     const secret = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
     const rules = secret ? [{ apiVersion: 'v1', resource: 'secrets', namespace: parent.metadata.namespace, names: [secret] }] : [];
     // The namespace's TrustyAIServices: the predictor logs to one unless it has a logger (trustyai-logger.ts).
-    rules.push(trustyaiRule(parent.metadata.namespace));
-    return rules;
+    return [...rules, trustyaiRule(parent.metadata.namespace)];
   },
 
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
