@@ -134,6 +134,8 @@ describe('the agent sidecar for a logger', () => {
     expect([argValue(e.args, '--log-url'), argValue(e.args, '--component'), e.args.includes('--enable-batcher')]).toEqual(['http://e', 'explainer', false]);
     expect(agentOf(o)).toBeUndefined();
     expect(service(o, 'demo-transformer').spec.ports[0].targetPort).toBe(9081);
+    // Acted on: no word about loggers or the transformer's batcher; the explainer's batcher is named.
+    expect(o.condition('IgnoredFields')?.message).toBe('not acted on by modelhooks (kept in the resource, no effect): spec.explainer.batcher');
   });
 });
 
