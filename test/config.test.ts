@@ -36,6 +36,10 @@ const variables: Array<{ name: string; unset: unknown; set: string; want: unknow
     read: (c) => c.hooks.inferenceservice.gateway,
   },
   { name: 'MODELHOOKS_POD_SECURITY', unset: 'restricted', set: 'baseline', want: 'baseline', read: (c) => c.hooks.inferenceservice.podSecurity },
+  { name: 'MODELHOOKS_LOGGER_DEFAULT_URL', unset: 'http://default-broker', set: 'http://b.ml', want: 'http://b.ml', read: (c) => c.hooks.inferenceservice.logger.defaultUrl },
+  { name: 'MODELHOOKS_LOGGER_CA_BUNDLE', unset: '', set: 'ca', want: 'ca', read: (c) => c.hooks.inferenceservice.logger.caBundle },
+  { name: 'MODELHOOKS_LOGGER_CA_CERT_FILE', unset: '', set: 'ca.crt', want: 'ca.crt', read: (c) => c.hooks.inferenceservice.logger.caCertFile },
+  { name: 'MODELHOOKS_LOGGER_TLS_SKIP_VERIFY', unset: false, set: 'true', want: true, read: (c) => c.hooks.inferenceservice.logger.tlsSkipVerify },
 ];
 
 const invalid: Array<{ name: string; value: string; message: RegExp }> = [
@@ -48,6 +52,7 @@ const invalid: Array<{ name: string; value: string; message: RegExp }> = [
   { name: 'MODELHOOKS_URL_SCHEME', value: 'ftp', message: /MODELHOOKS_URL_SCHEME/ },
   { name: 'MODELHOOKS_POD_SECURITY', value: 'lenient', message: /invalid configuration: MODELHOOKS_POD_SECURITY/ },
   { name: 'MODELHOOKS_GATEWAY', value: 'no-slash', message: /invalid configuration: MODELHOOKS_GATEWAY: namespace\/name of a Gateway/ },
+  { name: 'MODELHOOKS_LOGGER_TLS_SKIP_VERIFY', value: 'yes', message: /invalid configuration: MODELHOOKS_LOGGER_TLS_SKIP_VERIFY/ },
 ];
 
 describe('loadConfig', () => {

@@ -16,6 +16,8 @@ export interface ComponentPlan {
   port: { containerPort: number; name: string };
   /** The built-in runtime serving the predictor's model, whose annotations the pods get. */
   runtime?: string;
+  /** KServe's agent sidecar logs or batches in front of the server: the Service targets it (agent.ts). */
+  agent?: boolean;
 }
 
 export type PredictorOutcome = { plan: ComponentPlan } | { failure: { reason: string; message: string } };

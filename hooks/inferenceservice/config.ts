@@ -11,6 +11,8 @@ export const INFERENCESERVICE_IMAGES = {
   torchserve: 'pytorch/torchserve-kfs:0.9.0',
   tritonserver: 'nvcr.io/nvidia/tritonserver:23.05-py3',
   huggingfaceserver: 'kserve/huggingfaceserver:v0.20.0',
+  // The logger/batcher sidecar (config/configmap/inferenceservice.yaml `agent`, tagged as the chart's kserve.version).
+  agent: 'kserve/agent:v0.20.0',
 };
 
 export type ImageKey = keyof typeof INFERENCESERVICE_IMAGES;
@@ -23,7 +25,10 @@ export type InferenceServiceConfig = {
   gateway: GatewayConfig;
   /** The Pod Security Standard level the user's pod and container fields must keep. */
   podSecurity: PodSecurityLevel;
+  /** KServe's `logger` settings the agent sidecar gets (agent_injector.go LoggerConfig). */
+  logger: LoggerSettings;
 };
+export type LoggerSettings = { defaultUrl: string; caBundle: string; caCertFile: string; tlsSkipVerify: boolean };
 
 /** InferenceService's settings: runtime images, the host domain and template, the Ingress class, the Gateway, the pod security level. */
 export const inferenceserviceConfig = z
@@ -38,6 +43,11 @@ export const inferenceserviceConfig = z
       .regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, 'namespace/name of a Gateway')
       .default('kserve/kserve-ingress-gateway'),
     ...podSecurityVariable,
+    // KServe's `logger` config defaults (config/configmap/inferenceservice.yaml, agent_injector.go).
+    MODELHOOKS_LOGGER_DEFAULT_URL: z.string().default('http://default-broker'),
+    MODELHOOKS_LOGGER_CA_BUNDLE: z.string().default(''),
+    MODELHOOKS_LOGGER_CA_CERT_FILE: z.string().default(''),
+    MODELHOOKS_LOGGER_TLS_SKIP_VERIFY: z.enum(['true', 'false']).default('false'),
   })
   .transform((e): InferenceServiceConfig => {
     const [namespace, name] = e.MODELHOOKS_GATEWAY.split('/') as [string, string];
@@ -51,5 +61,11 @@ export const inferenceserviceConfig = z
       },
       gateway: { namespace, name },
       podSecurity: e.MODELHOOKS_POD_SECURITY,
+      logger: {
+        defaultUrl: e.MODELHOOKS_LOGGER_DEFAULT_URL,
+        caBundle: e.MODELHOOKS_LOGGER_CA_BUNDLE,
+        caCertFile: e.MODELHOOKS_LOGGER_CA_CERT_FILE,
+        tlsSkipVerify: e.MODELHOOKS_LOGGER_TLS_SKIP_VERIFY === 'true',
+      },
     };
   });

@@ -27,12 +27,17 @@ const COMPONENT_FIELDS = [
   'labels', 'annotations', 'deploymentStrategy',
   // merged with our defaults (pod.ts, components.ts, storage.ts)
   'containers', 'initContainers', 'volumes', 'securityContext', 'serviceAccountName',
+  // KServe's agent sidecar (agent.ts)
+  'logger',
 ];
 
 /** The predictor's model: `model` or one framework key (spec.ts). */
 const PREDICTOR_FIELDS = ['model', ...FRAMEWORK_KEYS];
 
-const acted = (role: string) => new Set([...COMPONENT_FIELDS, ...PASSED_POD_FIELDS, ...(role === 'predictor' ? PREDICTOR_FIELDS : [])]);
+/** The agent batches for the predictor and the transformer (KServe adds no batcher annotation for an explainer). */
+const BATCHING = ['predictor', 'transformer'];
+
+const acted = (role: string) => new Set([...COMPONENT_FIELDS, ...PASSED_POD_FIELDS, ...(role === 'predictor' ? PREDICTOR_FIELDS : []), ...(BATCHING.includes(role) ? ['batcher'] : [])]);
 
 /** The JSON paths of the fields written in the spec that nothing here acts on. */
 export function ignoredFieldsOf(spec: InferenceServiceSpec, extra: (path: string, value: unknown) => boolean = () => false): string[] {

@@ -10,6 +10,8 @@ import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type Infere
 import { noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
 import { isStopped } from './stop.js';
 import { predictorWorkloads, workloadFor } from './workloads.js';
+import { servicePortProblems } from './service-ports.js';
+import { trustyaiRule } from './trustyai-logger.js';
 
 const ROLES: Role[] = ['predictor', 'canary', 'transformer', 'explainer'];
 
@@ -47,11 +49,13 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   customize(parent) {
     // Storage credentials: only the Secret's key names are read, never its values.
     const secret = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
-    return secret ? [{ apiVersion: 'v1', resource: 'secrets', namespace: parent.metadata.namespace, names: [secret] }] : [];
+    const rules = secret ? [{ apiVersion: 'v1', resource: 'secrets', namespace: parent.metadata.namespace, names: [secret] }] : [];
+    // The namespace's TrustyAIServices: the predictor logs to one unless it has a logger (trustyai-logger.ts).
+    return [...rules, trustyaiRule(parent.metadata.namespace)];
   },
 
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
-  validate: (spec, config, metadata) => podSecurityProblems(spec, config.podSecurity, metadata.annotations),
+  validate: (spec, config, metadata) => [...podSecurityProblems(spec, config.podSecurity, metadata.annotations), ...servicePortProblems(spec)],
 
   childNames: (parent) => {
     const roles = [...componentsOf(parent.spec), 'canary' as const];

@@ -7,6 +7,8 @@ import { HTTPROUTE } from './httproute.js';
 import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
 import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
 import { predictorHash } from './workloads.js';
+import { agentWorkOf, withAgent } from './agent.js';
+import { trustyaiLoggerFor, trustyaiServiceFor } from './trustyai-logger.js';
 
 export type Input = SyncInput<InferenceServiceSpec, InferenceServiceConfig>;
 
@@ -38,7 +40,8 @@ export function planFor(input: Input): PlanOutcome {
   const storageSecret = secretName ? { name: secretName, object: input.related.get('v1', 'Secret', secretName) } : undefined;
   const planned = componentPlans({ parent, config, storageSecret: storageSecret?.object });
   if ('failure' in planned) return planned;
-  const [predictor] = planned.plans as [ComponentPlan];
+  const plans = withAgents(input, planned.plans);
+  const [predictor] = plans as [ComponentPlan];
   const hosts = externalHostsFor(parent, config.ingress, componentsOf(parent.spec));
   const exposure = exposureOf(input, hosts);
   // Weights split traffic only on HTTPRoutes, and only when callers reach the predictor
@@ -49,7 +52,7 @@ export function planFor(input: Input): PlanOutcome {
   // The stable predictor, as observed, decides whether a canary runs.
   const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
   const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, predictorHash(parent, predictor));
-  const plan: Plan = { components: planned.plans, entry: entryComponentOf(parent.spec), hosts, canary, exposure, split: canary.canary };
+  const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, exposure, split: canary.canary };
   if (noSplit && percent !== undefined && percent < 100) plan.inPlace = { percent, why: noSplit };
   return { plan: storageSecret ? { ...plan, storageSecret } : plan };
 }
@@ -66,4 +69,19 @@ function exposureOf(input: Input, hosts: ExternalHosts): Exposure {
   if (isClusterLocal(input.parent)) return { kind: 'none', why: 'cluster-local' };
   if (!hosts.valid) return { kind: 'none', why: 'invalid-host' };
   return input.declares(HTTPROUTE.apiVersion, HTTPROUTE.kind) ? { kind: 'httproutes' } : { kind: 'ingress' };
+}
+
+/**
+ * Each component's pod with KServe's agent sidecar where it logs or batches. Without a logger
+ * of its own, the predictor logs to the namespace's TrustyAIService (trustyai-logger.ts).
+ */
+function withAgents(input: Input, plans: ComponentPlan[]): ComponentPlan[] {
+  const { parent, config } = input;
+  const namespace = parent.metadata.namespace;
+  const trustyai = trustyaiLoggerFor(trustyaiServiceFor(input.related, namespace), namespace);
+  return plans.map((plan) => {
+    const work = agentWorkOf(plan.role, plan.spec, plan.role === 'predictor' ? trustyai : undefined);
+    const annotations = { ...(parent.metadata.annotations ?? {}), ...(plan.spec.annotations ?? {}) };
+    return work ? { ...plan, pod: withAgent(plan.pod, work, { parent, role: plan.role, config, annotations }), agent: true } : plan;
+  });
 }

@@ -47,6 +47,26 @@ const modelSchema = z.looseObject({
 export const FRAMEWORK_KEYS = ['sklearn', 'xgboost', 'lightgbm', 'tensorflow', 'pytorch', 'onnx', 'triton', 'huggingface'] as const;
 export type FrameworkKey = (typeof FRAMEWORK_KEYS)[number];
 
+/** KServe's LoggerSpec (pkg/apis/serving/v1beta1/inference_service.go): payload logging by the agent sidecar. */
+export const loggerSchema = z.looseObject({
+  url: z.string().optional().describe('Where the agent posts CloudEvents; default http://default-broker (MODELHOOKS_LOGGER_DEFAULT_URL).'),
+  mode: z.enum(['all', 'request', 'response']).optional().describe('Default all.'),
+  metadataHeaders: z.array(z.string()).optional(),
+  metadataAnnotations: z.array(z.string()).optional(),
+  storage: z.looseObject({ path: z.string().optional(), parameters: z.record(z.string(), z.string()).optional(), key: z.string().optional(), serviceAccountName: z.string().optional() }).optional(),
+  marshallerUrl: z.string().optional(),
+  batchSize: z.number().int().optional(),
+  batchInterval: z.string().optional(),
+});
+/** KServe's Batcher: request batching by the agent sidecar. */
+export const batcherSchema = z.looseObject({
+  maxBatchSize: z.number().int().optional(),
+  maxLatency: z.number().int().optional().describe('Milliseconds.'),
+  timeout: z.number().int().optional().describe('Accepted; KServe v0.20 passes it to nothing either.'),
+});
+export type LoggerSpec = z.infer<typeof loggerSchema>;
+export type BatcherSpec = z.infer<typeof batcherSchema>;
+
 /** Scaling and pod fields every component shares (KServe's ComponentExtensionSpec + PodSpec). */
 const componentFields = {
   minReplicas: z.number().int().min(0).optional().describe('Default 1.'),
@@ -59,6 +79,8 @@ const componentFields = {
   containers: z.array(containerSchema).optional(),
   labels: z.record(z.string(), z.string()).optional(),
   annotations: z.record(z.string(), z.string()).optional(),
+  logger: loggerSchema.optional(),
+  batcher: batcherSchema.optional(),
 };
 
 const predictorFields = z.looseObject({
@@ -121,6 +143,11 @@ export const inferenceserviceSpec = z
           ctx.addIssue({ code: 'custom', path: [c, 'containers', i, 'name'], message: 'a container beside a model needs a name other than kserve-container' });
         }
       });
+      // KServe's validateLogger (component.go): a logger storage needs all three fields.
+      const store = comp.logger?.storage;
+      if (store && (store.path === undefined || store.parameters === undefined || store.key === undefined)) {
+        ctx.addIssue({ code: 'custom', path: [c, 'logger', 'storage'], message: 'invalid logger storage configuration: path, parameters and key are all required' });
+      }
       if (comp.scaleMetric === 'concurrency' || comp.scaleMetric === 'rps') {
         ctx.addIssue({ code: 'custom', path: [c, 'scaleMetric'], message: `${unsupportedMetric(comp.scaleMetric)}: it needs Knative; a raw deployment scales on cpu or memory` });
       }

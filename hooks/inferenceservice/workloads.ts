@@ -24,7 +24,7 @@ export function workloadFor(parent: IsvcParent, role: Role, plan: ComponentPlan,
   const replicas = scaling === 'none' ? scalingOf(plan.spec).replicas : undefined;
   const meta = componentMeta(parent, role, plan.spec, plan.runtime);
   const deployment = deploymentFor(parent, { role, spec: plan.spec, pod: plan.pod, meta, ...(replicas !== undefined ? { replicas } : {}), ...(specHash ? { specHash } : {}) });
-  return [deployment, serviceFor(parent, role, plan.port, meta), ...(scaling === 'hpa' ? [hpaFor(parent, role, plan.spec, meta)] : [])];
+  return [deployment, serviceFor(parent, role, plan, meta), ...(scaling === 'hpa' ? [hpaFor(parent, role, plan.spec, meta)] : [])];
 }
 
 /**
@@ -35,7 +35,7 @@ export function predictorWorkloads(parent: IsvcParent, plan: ComponentPlan, deci
   const hash = predictorHash(parent, plan);
   if (!decision.canary) return workloadFor(parent, 'predictor', plan, hash);
   const fresh = workloadFor(parent, 'predictor', plan, hash).filter((c) => c.kind === 'HorizontalPodAutoscaler');
-  const stableService = observedStableService ? kept(observedStableService) : serviceFor(parent, 'predictor', plan.port, componentMeta(parent, 'predictor', plan.spec, plan.runtime));
+  const stableService = observedStableService ? kept(observedStableService) : serviceFor(parent, 'predictor', plan, componentMeta(parent, 'predictor', plan.spec, plan.runtime));
   return [kept(decision.stable), stableService, ...fresh, ...workloadFor(parent, 'canary', plan, hash)];
 }
 

@@ -16,7 +16,8 @@ const skipped = samples.filter((s) => !ours(s.obj));
 
 const cases = [
   ...examples.map((e) => ({ ...e, ns: 'e2e-examples' })),
-  ...samples.filter((s) => ours(s.obj)).map((s) => ({ ...s, ns: 'e2e-samples' })),
+  // Upstream samples may share a name (KServe's sklearn and logger samples are both sklearn-iris): one namespace each.
+  ...samples.filter((s) => ours(s.obj)).map((s, i) => ({ ...s, ns: `e2e-samples-${i}` })),
 ];
 
 describe('examples/ and reference samples', () => {
@@ -26,7 +27,7 @@ describe('examples/ and reference samples', () => {
 
   beforeAll(async () => {
     await installCrds(k);
-    for (const ns of ['e2e-examples', 'e2e-samples']) await k.ensureNamespace(ns);
+    for (const ns of new Set(cases.map((c) => c.ns))) await k.ensureNamespace(ns);
   });
   afterAll(() => {
     console.log(

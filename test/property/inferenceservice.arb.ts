@@ -18,7 +18,7 @@ const modelFields = fc.record(
   },
   { requiredKeys: [] },
 );
-const scaling = fc.record(
+const scalingFields = fc.record(
   {
     minReplicas: fc.integer({ min: 0, max: 3 }),
     maxReplicas: fc.integer({ min: 3, max: 8 }),
@@ -29,11 +29,24 @@ const scaling = fc.record(
   },
   { requiredKeys: [] },
 );
+/** A logger and/or a batcher on about a quarter of the components each (each adds the agent sidecar: a heavier render). */
+const rarely = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: arb, weight: 1 });
+const agentFields = fc
+  .tuple(
+    rarely(fc.record({ url: fc.constantFrom('http://sink.ml', 'https://trusty.ml.svc.cluster.local'), mode: fc.constantFrom('all', 'request', 'response'), metadataHeaders: fc.subarray(['x-a', 'x-b']) }, { requiredKeys: [] })),
+    rarely(fc.record({ maxBatchSize: fc.integer({ min: 1, max: 64 }), maxLatency: fc.integer({ min: 1, max: 5000 }) }, { requiredKeys: [] })),
+  )
+  .map(([logger, batcher]) => ({ ...(logger ? { logger } : {}), ...(batcher ? { batcher } : {}) }));
+const scaling = fc.tuple(scalingFields, agentFields).map(([a, b]) => ({ ...a, ...b }));
+/** 1–3 container ports, each a Service port: named when several (grpc-named ones get h2c). */
+const ports = fc
+  .tuple(fc.uniqueArray(fc.integer({ min: 1024, max: 65535 }), { minLength: 1, maxLength: 3 }), fc.boolean())
+  .map(([numbers, named]) => numbers.map((containerPort, i) => (numbers.length > 1 || named ? { name: ['http', 'grpc', 'metrics'][i], containerPort } : { containerPort })));
 const container = fc.record(
   {
     name: fc.constant('kserve-container'),
     image: fc.constantFrom('example.com/server:1', 'kserve/image-transformer:latest'),
-    ports: fc.array(fc.record({ containerPort: fc.integer({ min: 1024, max: 65535 }) }), { minLength: 1, maxLength: 1 }),
+    ports,
     args: fc.array(fc.constantFrom('--verbose', '--model_name=x'), { maxLength: 2 }),
   },
   { requiredKeys: ['name', 'image'] },
