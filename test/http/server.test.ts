@@ -27,7 +27,7 @@ describe('POST /hooks/<composition>/sync', () => {
     const res = await request(appWith()).post('/hooks/trustyai/sync').send(body()).expect(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(res.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
-    expect(res.body.children.map((c: { kind: string }) => c.kind)).toEqual(['ConfigMap', 'Deployment', 'PersistentVolumeClaim', 'Service']);
+    expect(res.body.children.map((c: { kind: string }) => c.kind)).toEqual(['Deployment', 'PersistentVolumeClaim', 'Service']);
     expect(res.body.status.phase).toBe('Not Ready');
     expect(Object.keys(res.body).sort()).toEqual(['children', 'status']);
   });
@@ -74,7 +74,7 @@ describe('POST /hooks/<composition>/sync', () => {
   it('customize answers the related resources', async () => {
     const db = { ...parent, spec: { storage: { format: 'DATABASE', databaseConfigurations: 'creds' }, metrics: { schedule: '5s' } } };
     const res = await request(appWith()).post('/hooks/trustyai/customize').send({ controller: {}, parent: db }).expect(200);
-    expect(res.body.relatedResources).toContainEqual({ apiVersion: 'v1', resource: 'secrets', namespace: 'team-a', names: ['creds'] });
+    expect(res.body.relatedResources).toContainEqual({ apiVersion: 'v1', resource: 'secrets', namespace: 'team-a', names: ['creds', 'svc-db-ca'] });
   });
 
   it('finalize answers finalized: true and keeps the children', async () => {

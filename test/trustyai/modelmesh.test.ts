@@ -96,7 +96,7 @@ describe("payload processors in the form ModelMesh's parser accepts", () => {
   }
   it('rewrites the space-separated string earlier modelhooks wrote (which ModelMesh rejects) as a list', () => {
     const old = `${url('a')} ${url('b')}`;
-    expect(() => modelMeshPayloadProcessors(ours(old).data['config.yaml'] as string)).toThrow(/must not contain spaces/);
+    expect(() => modelMeshPayloadProcessors((ours(old).data as Record<string, string>)['config.yaml'] as string)).toThrow(/must not contain spaces/);
     expect(processorsIn(sync(old, [service('b')]))).toEqual([url('a'), url('b')]);
   });
 });
