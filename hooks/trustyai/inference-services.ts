@@ -1,5 +1,8 @@
 import { isRecord, type KubeObject, type Parent, type RelatedRule, type SyncInput } from '../kit/index.js';
+import { logsToTrustyAI } from '../inferenceservice/trustyai-logger.js';
 import { serviceName } from './names.js';
+
+const TRUSTYAI = { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService' };
 
 export const INFERENCE_SERVICE = { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', resource: 'inferenceservices' };
 
@@ -31,8 +34,16 @@ export function logsTo(parent: Parent<unknown>, isvc: KubeObject): boolean {
   return hosts.includes(url.hostname.replace(/\.$/, ''));
 }
 
-/** How many InferenceServices there are in the namespace, and how many log to this service. */
+/**
+ * How many InferenceServices there are in the namespace, and how many log to this service: by
+ * their own logger URL, or — with none of their own — by the InferenceService composition's
+ * wiring to this namespace's TrustyAIService (logsToTrustyAI, the rule its hook applies).
+ */
 export function inferenceServiceCounts(input: SyncInput<unknown>): { total: number; loggingHere: number } {
-  const all = input.related.list(INFERENCE_SERVICE.apiVersion, INFERENCE_SERVICE.kind).filter((i) => !i.metadata.deletionTimestamp);
-  return { total: all.length, loggingHere: all.filter((i) => logsTo(input.parent, i)).length };
+  const { parent, related } = input;
+  const all = related.list(INFERENCE_SERVICE.apiVersion, INFERENCE_SERVICE.kind).filter((i) => !i.metadata.deletionTimestamp);
+  const listed = related.list(TRUSTYAI.apiVersion, TRUSTYAI.kind);
+  const services = listed.some((t) => t.metadata.name === parent.metadata.name) ? listed : [...listed, parent as unknown as KubeObject];
+  const here = (i: KubeObject) => logsTo(parent, i) || logsToTrustyAI(i, parent.metadata.name, services);
+  return { total: all.length, loggingHere: all.filter(here).length };
 }

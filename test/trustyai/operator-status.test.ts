@@ -32,15 +32,20 @@ describe('InferenceServicesPresent', () => {
       isvc('a', 'https://t.team.svc.cluster.local'), // the operator's HTTPS logger URL
       isvc('b', 'http://t.team.svc'),
       isvc('c', 'http://other.team.svc.cluster.local'),
-      isvc('d'),
+      isvc('d'), // no logger of its own: wired to t, the namespace's only TrustyAIService
       isvc('e', 'http://t-tls.team.svc.cluster.local'),
     ];
     const out = runSync(trustyai, { parent: parent(pvcSpec), related, config });
     expect(out.condition('InferenceServicesPresent')).toMatchObject({
       status: 'True',
       reason: 'InferenceServicesFound',
-      message: 'InferenceServices found: 5 in the namespace, 2 logging to this service',
+      message: 'InferenceServices found: 5 in the namespace, 3 logging to this service',
     });
+  });
+  it("an InferenceService without a logger of its own counts where the InferenceService composition wires it: to the namespace's first TrustyAIService by name", () => {
+    const other = { ...parent(pvcSpec), metadata: { name: 'a-first', namespace: 'team' } };
+    expect(runSync(trustyai, { parent: parent(pvcSpec), related: [isvc('d')], config }).condition('InferenceServicesPresent')?.message).toContain('1 logging');
+    expect(runSync(trustyai, { parent: parent(pvcSpec), related: [isvc('d'), other as KubeObject], config }).condition('InferenceServicesPresent')?.message).toContain('0 logging');
   });
 });
 
