@@ -68,7 +68,10 @@ export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; lo
         o.logger.error({ err, composition: composition.name, hook, parent }, 'hook failed');
         return writeText(res, exchange, 500, 'error', 'internal error in the hook; see the server log');
       }
-      const bytes = Buffer.from(JSON.stringify(result), 'utf8');
+      const text = JSON.stringify(result);
+      // Its own memory, exactly its size: a small Buffer.from would share (and keep) an 8 KiB pool slab.
+      const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+      bytes.write(text);
       const entry: CachedAnswer = { body: bytes, etag: `"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`, parent, invalidSpec: invalidSpecMessage(result) };
       cache.set(key, entry);
       o.metrics.cacheBytes.set(cache.bytes);
