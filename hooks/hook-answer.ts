@@ -3,9 +3,10 @@
  * and the direct hook route, hooks/hook-route.ts) answer a hook, writing with plain
  * node:http calls so that both send the same bytes. Per request: one hash of the body (the
  * cache key), and on a cache miss one JSON.parse, one JSON.stringify of the answer, one
- * Buffer of it and one hash of that Buffer (the ETag).
+ * Buffer of it and one hash of that Buffer (the ETag). Hashes are one-shot (crypto.hash):
+ * no Hash object whose native state waits for the garbage collector.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { AnswerCache } from './cache.js';
@@ -42,7 +43,7 @@ export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; lo
     cache,
     answer(res, exchange, composition, hook, raw, ifNoneMatch) {
       // The key is a digest: the cache never holds a request body.
-      const key = `${composition.name}/${hook}/${createHash('sha256').update(raw).digest('base64')}`;
+      const key = `${composition.name}/${hook}/${hash('sha256', raw, 'base64')}`;
       const cached = cache.get(key);
       if (cached) return writeAnswer(res, exchange, cached, ifNoneMatch, 'cached');
 
@@ -72,7 +73,7 @@ export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; lo
       // Its own memory, exactly its size: a small Buffer.from would share (and keep) an 8 KiB pool slab.
       const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
       bytes.write(text);
-      const entry: CachedAnswer = { body: bytes, etag: `"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`, parent, invalidSpec: invalidSpecMessage(result) };
+      const entry: CachedAnswer = { body: bytes, etag: `"${hash('sha256', bytes, 'hex').slice(0, 32)}"`, parent, invalidSpec: invalidSpecMessage(result) };
       cache.set(key, entry);
       o.metrics.cacheBytes.set(cache.bytes);
       o.metrics.cacheEntries.set(cache.size);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * JSON with object keys sorted, so that equal content always hashes equally
@@ -81,7 +81,7 @@ function quote(s: string): string {
 /** Hex SHA-256 of a string or of the canonical JSON of a value. */
 export function contentHash(value: unknown): string {
   const text = typeof value === 'string' ? value : canonicalJson(value);
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** The first `length` hex characters of the content hash: for names and annotations. */
