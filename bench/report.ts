@@ -49,6 +49,10 @@ export interface SoakResult {
   errors: number;
   rssMb: number;
   heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  /** RSS after each tenth of the requests: flat once the answer cache is full. */
+  rssSeriesMb: number[];
 }
 
 export interface ProfileResult {
@@ -129,6 +133,8 @@ export function targetChecks(report: Report): TargetCheck[] {
       pass: ok(report.soak.rssMb, (n) => n <= TARGETS.rssMb),
       ...(report.soak.requests < 100_000 ? { note: 'fewer than 100,000 requests' } : {}),
     });
+    const growth = soakGrowthMb(report.soak);
+    checks.push({ target: 'RSS flat over the second half of the soak (≤ 5 MB growth)', measured: `${fmt(growth, 1)} MB`, pass: ok(growth, (n) => n <= 5) });
   }
   return checks;
 }
@@ -160,7 +166,7 @@ export function formatReport(report: Report): string {
     for (const s of report.scale) rows.push([`${s.name} (N=${s.factor})`, fmt(s.base.requestBytes / 1024, 1), fmt(s.base.cpuUsPerRequest, 0), fmt(s.scaled.requestBytes / 1024, 1), fmt(s.scaled.cpuUsPerRequest, 0), fmt(s.scaled.cpuUsPerRequest / s.base.cpuUsPerRequest, 2)]);
     out.push('', 'scale (distinct requests):', table(rows));
   }
-  if (report.soak) out.push('', `soak: ${report.soak.requests} mixed requests (${report.soak.errors} errors), then RSS ${fmt(report.soak.rssMb, 1)} MB, heap used ${fmt(report.soak.heapUsedMb, 1)} MB`);
+  if (report.soak) out.push('', `soak: ${report.soak.requests} mixed requests (${report.soak.errors} errors), then RSS ${fmt(report.soak.rssMb, 1)} MB, heap used ${fmt(report.soak.heapUsedMb, 1)} of ${fmt(report.soak.heapTotalMb, 1)} MB, external ${fmt(report.soak.externalMb, 1)} MB; RSS by tenths ${report.soak.rssSeriesMb.map((n) => fmt(n, 0)).join(' ')}`);
   for (const p of report.profiles) {
     const rows = [['self ms', 'self %', 'function', 'location'], ...p.top.map((t) => [fmt(t.selfMs, 1), fmt(t.selfPercent, 1), t.functionName, t.location])];
     out.push('', `profile ${p.file}: top self time`, table(rows.map(([a, b, c, d]) => [c as string, a as string, b as string, d as string])));
@@ -203,4 +209,10 @@ export function reportJson(report: Report): string {
     null,
     2,
   )}\n`;
+}
+
+/** RSS growth over the second half of a soak: the highest of its tenths from the fifth on, less the fifth. */
+export function soakGrowthMb(soak: SoakResult): number {
+  const half = soak.rssSeriesMb.slice(Math.floor(soak.rssSeriesMb.length / 2) - 1);
+  return half.length < 2 ? NaN : Math.max(...half) - (half[0] as number);
 }

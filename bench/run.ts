@@ -122,12 +122,29 @@ async function bench(o: BenchOptions): Promise<Report> {
 
   let soakResult: Report['soak'];
   if (o.soak) {
-    log(`  soak: ${o.soakRequests} mixed requests over ${cases.length} cases …`);
-    const all = cases.map((c) => shots(prepared.get(c.name) as Prepared));
+    log(`  soak: ${o.soakRequests} mixed requests over ${cases.length} cases, on a fresh server …`);
+    // A server of its own: what it holds after the soak, not what the earlier scenarios
+    // (the --scale ones send 10× requests) left in its heap.
+    const soaked = await ServerChild.start(script, 'ours', pinned ? { core: serverCore } : {});
+    const all: Record<PathName, (i: number) => Shot>[] = [];
+    for (const c of cases) all.push(shots({ ...(await prepare(soaked, c)), floorPath: '' }));
     const mixed = ['distinct', 'identical', 'notModified'] as const;
-    const errors = await soak(ours, (i) => (all[i % all.length] as Record<PathName, (i: number) => Shot>)[mixed[Math.floor(i / all.length) % 3] as PathName](i), o.soakRequests, o.concurrency);
-    const stats = await ours.stats();
-    soakResult = { requests: o.soakRequests, errors, rssMb: Number((stats.rss / 2 ** 20).toFixed(1)), heapUsedMb: Number((stats.heapUsed / 2 ** 20).toFixed(1)) };
+    const shot = (i: number) => (all[i % all.length] as Record<PathName, (i: number) => Shot>)[mixed[Math.floor(i / all.length) % 3] as PathName](i);
+    const mb = (bytes: number) => Number((bytes / 2 ** 20).toFixed(1));
+    let errors = 0;
+    const rssSeriesMb: number[] = [];
+    let stats = await soaked.stats();
+    // In tenths, so the report shows whether RSS stays flat once the answer cache is full.
+    for (let tenth = 0, done = 0; tenth < 10; tenth++) {
+      const count = Math.round((o.soakRequests * (tenth + 1)) / 10) - done;
+      const offset = done;
+      errors += await soak(soaked, (i) => shot(offset + i), count, o.concurrency);
+      done += count;
+      stats = await soaked.stats();
+      rssSeriesMb.push(mb(stats.rss));
+    }
+    soakResult = { requests: o.soakRequests, errors, rssMb: mb(stats.rss), heapUsedMb: mb(stats.heapUsed), heapTotalMb: mb(stats.heapTotal), externalMb: mb(stats.external), rssSeriesMb };
+    await soaked.stop();
   }
 
   await Promise.all([floor.stop(), ours.stop()]);

@@ -24,6 +24,9 @@ export interface ServerStats {
   served: number;
   rss: number;
   heapUsed: number;
+  heapTotal: number;
+  /** Memory outside the V8 heap: Buffers (the answer cache's bodies) and the like. */
+  external: number;
 }
 export type ToParent = { port: number } | { stats: ServerStats } | { answersSet: true } | { profiling: true } | { profile: { file: string; top: SelfTime[] } };
 export type ToChild = 'stats' | 'exit' | 'profile-start' | { answers: Record<string, string> } | { profileTo: string; root: string };
@@ -88,7 +91,7 @@ process.on('message', (message: ToChild) => {
   if (message === 'stats') {
     const cpu = process.cpuUsage();
     const mem = process.memoryUsage();
-    send({ stats: { cpuUs: cpu.user + cpu.system, served, rss: mem.rss, heapUsed: mem.heapUsed } });
+    send({ stats: { cpuUs: cpu.user + cpu.system, served, rss: mem.rss, heapUsed: mem.heapUsed, heapTotal: mem.heapTotal, external: mem.external } });
   } else if (message === 'exit') {
     process.exit(0);
   } else if (message === 'profile-start') {

@@ -35,3 +35,37 @@ export function createMetrics(): HookMetrics {
     cacheEntries: new Gauge({ name: 'modelhooks_answer_cache_entries', help: 'Answers held by the answer cache.', registers: [registry] }),
   };
 }
+
+/** Records one hook request; label sets are bound once, not hashed from a fresh object per request. */
+export interface BoundHookMetrics {
+  record(composition: string, hook: string, outcome: Outcome, seconds: number): void;
+}
+
+interface Bound {
+  inc: (value?: number) => void;
+  observe: (value: number) => void;
+}
+
+/**
+ * The request counter and duration histogram bound per (composition, hook, outcome): the
+ * labels objects are built once per set (on first use, so no series appears before it has
+ * a sample), never per request.
+ */
+export function bindHookMetrics(metrics: HookMetrics): BoundHookMetrics {
+  const byComposition = new Map<string, Map<string, Map<Outcome, Bound>>>();
+  return {
+    record(composition, hook, outcome, seconds) {
+      let byHook = byComposition.get(composition);
+      if (!byHook) byComposition.set(composition, (byHook = new Map()));
+      let byOutcome = byHook.get(hook);
+      if (!byOutcome) byHook.set(hook, (byOutcome = new Map()));
+      let bound = byOutcome.get(outcome);
+      if (!bound) {
+        bound = { inc: metrics.requests.labels(composition, hook, outcome).inc, observe: metrics.duration.labels(composition, hook, outcome).observe };
+        byOutcome.set(outcome, bound);
+      }
+      bound.inc();
+      bound.observe(seconds);
+    },
+  };
+}

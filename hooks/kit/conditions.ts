@@ -70,8 +70,8 @@ export function stampConditions(decided: Cond[], previous: Condition[], now: str
     const before = previous.find((p) => p.type === c.type);
     const lastTransitionTime =
       before && before.status === c.status && typeof before.lastTransitionTime === 'string' ? before.lastTransitionTime : now;
-    const stamped: Condition = { ...c, lastTransitionTime };
-    return observedGeneration === undefined ? stamped : { ...stamped, observedGeneration };
+    // One object per condition (the same keys, in the same order, as a copy then another).
+    return observedGeneration === undefined ? { ...c, lastTransitionTime } : { ...c, lastTransitionTime, observedGeneration };
   });
 }
 
@@ -135,6 +135,8 @@ export interface ReadySummary {
 export class ReadyConditions {
   readonly dependsOn: readonly Dependency[];
   readonly informational: readonly Dependency[];
+  /** The types Ready may depend on or report beside it, built on first use. */
+  private known: Set<string> | undefined;
 
   constructor(
     dependsOn: Dependency[],
@@ -154,7 +156,7 @@ export class ReadyConditions {
    * is not declared, do not count), stamped with the previous status's transition times.
    */
   summarise(input: StampInput, decided: Cond[]): ReadySummary {
-    const known = new Set(this.types.slice(1));
+    const known = (this.known ??= new Set(this.types.slice(1)));
     for (const c of decided) {
       if (!known.has(c.type)) throw new Error(`condition ${c.type} is not in the condition tree (${[...known].join(', ')})`);
     }

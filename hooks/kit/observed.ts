@@ -12,6 +12,8 @@ export function typeKey(apiVersion: string, kind: string): string {
  */
 export class ObjectIndex {
   private readonly byType = new Map<string, Map<string, KubeObject>>();
+  /** `list`'s answers, sorted once per type: the index never changes once built. */
+  private readonly sorted = new Map<string, KubeObject[]>();
 
   constructor(
     objects: Iterable<KubeObject>,
@@ -55,9 +57,16 @@ export class ObjectIndex {
 
   /** Every object of one type, sorted by namespace/name so that callers are deterministic. */
   list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string): T[] {
-    const group = this.byType.get(typeKey(apiVersion, kind));
-    if (!group) return [];
-    return [...group.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o as T);
+    const key = typeKey(apiVersion, kind);
+    let sorted = this.sorted.get(key);
+    if (sorted === undefined) {
+      const group = this.byType.get(key);
+      if (!group) return [];
+      sorted = [...group.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o);
+      this.sorted.set(key, sorted);
+    }
+    // A copy of the array (never of the objects): callers may sort or extend what they get.
+    return sorted.slice() as T[];
   }
 
   all(): KubeObject[] {

@@ -163,8 +163,10 @@ function wireChild(name: string) {
 
 /** Children in a stable order (kind, then name) so answers, ETags and golden files are stable. */
 export function sortChildren(children: KubeObject[]): KubeObject[] {
-  const key = (c: KubeObject) => `${c.kind}\u0000${c.apiVersion}\u0000${c.metadata.name}`;
-  return [...children].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  // Each key built once, not twice per comparison.
+  const keyed = children.map((c) => ({ key: `${c.kind}\u0000${c.apiVersion}\u0000${c.metadata.name}`, c }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((k) => k.c);
 }
 
 /**

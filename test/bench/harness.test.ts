@@ -10,7 +10,7 @@ import { distinctGeneration, requestBodies } from '../../bench/bodies.js';
 import { topSelfTime, type CpuProfile } from '../../bench/cpuprofile.js';
 import { hookProfile } from '../../bench/hook-profile.js';
 import { type BenchCase, benchCases, COMPOSITIONS, scaled, selectCases } from '../../bench/requests/index.js';
-import { type CaseResult, formatReport, type Measurement, ratios, type Report, reportJson, table, targetChecks } from '../../bench/report.js';
+import { type CaseResult, formatReport, type Measurement, ratios, type Report, reportJson, soakGrowthMb, table, targetChecks } from '../../bench/report.js';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/config.js';
 import { createApp } from '../../hooks/server.js';
@@ -66,13 +66,21 @@ describe('bench report', () => {
     const r = report([good, bad], {
       meta: { ...report([]).meta, pinned: false },
       scale: [{ name: 'x/good', factor: 10, base: { requestBytes: 1, cpuUsPerRequest: 100 }, scaled: { requestBytes: 10, cpuUsPerRequest: 1001 } }],
-      soak: { requests: 1000, errors: 0, rssMb: 119.9, heapUsedMb: 40 },
+      soak: { requests: 1000, errors: 0, rssMb: 119.9, heapUsedMb: 40, heapTotalMb: 60, externalMb: 10, rssSeriesMb: [90, 100, 110, 112, 114, 115, 116, 117, 118, 119.9] },
     });
     const checks = targetChecks(r);
     expect(checks.filter((c) => c.target.startsWith('x/good:')).map((c) => c.pass)).toEqual([true, true, true, true, false]);
     expect(checks.filter((c) => c.target.startsWith('x/bad:')).map((c) => c.pass)).toEqual([false, false, false, false]);
     expect(checks.find((c) => c.target === 'x/bad: distinct p99 ≤ 10 ms')).toMatchObject({ measured: '10.01 ms', note: 'not pinned (--pin)' });
-    expect(checks.at(-1)).toEqual({ target: 'RSS ≤ 120 MB after 1000 mixed requests', measured: '119.9 MB', pass: true, note: 'fewer than 100,000 requests' });
+    expect(checks.at(-2)).toEqual({ target: 'RSS ≤ 120 MB after 1000 mixed requests', measured: '119.9 MB', pass: true, note: 'fewer than 100,000 requests' });
+    // Flat: from the fifth tenth (114) on, it grew 5.9 MB.
+    expect(checks.at(-1)).toEqual({ target: 'RSS flat over the second half of the soak (≤ 5 MB growth)', measured: '5.9 MB', pass: false });
+  });
+
+  it('RSS that stops growing once the answer cache is full is flat', () => {
+    const soak = { requests: 100_000, errors: 0, rssMb: 110, heapUsedMb: 40, heapTotalMb: 60, externalMb: 10, rssSeriesMb: [80, 95, 104, 108, 109, 110, 109, 111, 110, 110] };
+    expect(soakGrowthMb(soak)).toBe(2);
+    expect(targetChecks(report([], { soak })).map((c) => c.pass)).toEqual([true, true]);
   });
 
   it('a missing figure is a MISS, never a PASS', () => {

@@ -1,0 +1,135 @@
+/**
+ * A hook request body in, the answer out: the one place both request paths (express's route
+ * and the direct hook route, hooks/hook-route.ts) answer a hook, writing with plain
+ * node:http calls so that both send the same bytes. Per request: one hash of the body (the
+ * cache key), and on a cache miss one JSON.parse, one JSON.stringify of the answer, one
+ * Buffer of it and one hash of that Buffer (the ETag). Hashes are one-shot (crypto.hash):
+ * no Hash object whose native state waits for the garbage collector.
+ */
+import { hash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { AnswerCache } from './cache.js';
+import type { ServerConfig } from './config.js';
+import type { Exchange } from './exchange.js';
+import type { AnyComposition } from './kit/composition.js';
+import { INVALID_SPEC, runHook } from './kit/protocol.js';
+import { parseHookRequest, RequestShapeError, type HookName } from './kit/request.js';
+import { isRecord } from './kit/types.js';
+import type { HookMetrics, Outcome } from './metrics.js';
+
+export interface CachedAnswer {
+  /** The answer's JSON as bytes: written as it is, no conversion per request. */
+  body: Buffer;
+  etag: string;
+  /** `namespace/name` of the parent, for the log. */
+  parent: string;
+  /** The Ready message of an InvalidSpec answer. */
+  invalidSpec: string | undefined;
+}
+
+export interface HookAnswerer {
+  answer(res: ServerResponse, exchange: Exchange, composition: AnyComposition, hook: HookName, raw: Buffer, ifNoneMatch: string | undefined): void;
+  readonly cache: AnswerCache<CachedAnswer>;
+}
+
+const TEXT = 'text/plain; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; logger: Logger; now: () => string }): HookAnswerer {
+  const cache = new AnswerCache<CachedAnswer>(o.config.cacheEntries, o.config.cacheBytes, answerBytes);
+  const hooksConfig = o.config.hooks;
+  return {
+    cache,
+    answer(res, exchange, composition, hook, raw, ifNoneMatch) {
+      // The key is a digest: the cache never holds a request body.
+      const key = `${composition.name}/${hook}/${hash('sha256', raw, 'base64')}`;
+      const cached = cache.get(key);
+      if (cached) return writeAnswer(res, exchange, cached, ifNoneMatch, 'cached');
+
+      let body: unknown;
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch (err) {
+        return writeText(res, exchange, 400, 'bad_request', `body: malformed JSON (${(err as Error).message})`);
+      }
+      let request;
+      try {
+        request = parseHookRequest(body);
+      } catch (err) {
+        if (err instanceof RequestShapeError) return writeText(res, exchange, 400, 'bad_request', err.message);
+        throw err;
+      }
+      const parent = `${request.parent.metadata.namespace}/${request.parent.metadata.name}`;
+      exchange.parent = parent;
+      let result: Record<string, unknown>;
+      try {
+        result = runHook(composition, hook, request, { now: o.now(), config: hooksConfig });
+      } catch (err) {
+        o.logger.error({ err, composition: composition.name, hook, parent }, 'hook failed');
+        return writeText(res, exchange, 500, 'error', 'internal error in the hook; see the server log');
+      }
+      const text = JSON.stringify(result);
+      // Its own memory, exactly its size: a small Buffer.from would share (and keep) an 8 KiB pool slab.
+      const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+      bytes.write(text);
+      const entry: CachedAnswer = { body: bytes, etag: `"${hash('sha256', bytes, 'hex').slice(0, 32)}"`, parent, invalidSpec: invalidSpecMessage(result) };
+      cache.set(key, entry);
+      o.metrics.cacheBytes.set(cache.bytes);
+      o.metrics.cacheEntries.set(cache.size);
+      writeAnswer(res, exchange, entry, ifNoneMatch, 'ok');
+    },
+  };
+}
+
+/** A plain-text refusal, as express's `res.status(s).type('text/plain').send(m)` writes it; records its outcome and reason. */
+export function writeText(res: ServerResponse, exchange: Exchange, status: number, outcome: Outcome, message: string): void {
+  exchange.outcome = outcome;
+  exchange.reason = message;
+  res.statusCode = status;
+  res.setHeader('Content-Type', TEXT);
+  res.setHeader('Content-Length', String(Buffer.byteLength(message)));
+  res.end(message);
+}
+
+/** Writes the answer, or 304 when the caller already holds it. */
+function writeAnswer(res: ServerResponse, exchange: Exchange, entry: CachedAnswer, match: string | undefined, fresh: 'ok' | 'cached'): void {
+  res.setHeader('ETag', entry.etag);
+  const notModified = match !== undefined && match !== '' && matchesEtag(match, entry.etag);
+  exchange.outcome = entry.invalidSpec !== undefined ? 'invalid_spec' : notModified ? 'not_modified' : fresh;
+  if (entry.invalidSpec !== undefined) exchange.reason = entry.invalidSpec;
+  exchange.parent = entry.parent;
+  if (notModified) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.statusCode = 200;
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', String(entry.body.length));
+  res.end(entry.body);
+}
+
+/** Whether an If-None-Match list (`"a", W/"b"`) holds the ETag; weak tags match too. */
+export function matchesEtag(match: string, etag: string): boolean {
+  if (match === etag) return true;
+  for (const part of match.split(',')) {
+    const tag = part.trim();
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
+  }
+  return false;
+}
+
+/** The message of `Ready=False/InvalidSpec`, if the answer's status carries it. */
+function invalidSpecMessage(result: Record<string, unknown>): string | undefined {
+  const status = result.status;
+  if (!isRecord(status) || !Array.isArray(status.conditions)) return undefined;
+  const ready = status.conditions.find((c) => isRecord(c) && c.type === 'Ready');
+  return isRecord(ready) && ready.reason === INVALID_SPEC ? String(ready.message ?? '') : undefined;
+}
+
+/** Bytes an entry holds: the answer's bytes, and its strings at one byte per character (two if any is beyond Latin-1). */
+function answerBytes(key: string, entry: CachedAnswer): number {
+  const chars = (s: string) => (/[^\u0000-\u00ff]/.test(s) ? 2 : 1) * s.length;
+  return chars(key) + entry.body.length + entry.etag.length + chars(entry.parent) + (entry.invalidSpec ? chars(entry.invalidSpec) : 0) + 128;
+}
