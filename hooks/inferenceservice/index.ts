@@ -12,6 +12,7 @@ import { isStopped } from './stop.js';
 import { predictorWorkloads, workloadFor } from './workloads.js';
 import { servicePortProblems } from './service-ports.js';
 import { trustyaiRule } from './trustyai-logger.js';
+import { RUNTIME_CRDS } from './runtime-crds.js';
 import { runtimeRules, runtimeStatus } from './runtime-rules.js';
 import type { RelatedRule } from '../kit/index.js';
 
@@ -46,6 +47,8 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', resource: 'ingresses' },
   ],
   optionalChildren: [{ ...HTTPROUTE, resource: 'httproutes' }],
+  // Runtimes are read from the cluster: their CRDs ship too, for clusters without KServe.
+  upstreamCrds: RUNTIME_CRDS,
   variants: [{ name: 'gateway-api', description: 'Gateway API: HTTPRoutes (with canary traffic splits) instead of an Ingress', optionalChildren: ['httproutes'] }],
 
   customize(parent) {

@@ -36,7 +36,7 @@ describe('KServe docs samples: every fidelity row holds', () => {
   describe.each(cases)('$name', (c) => {
     const rows = fidelityOf(c.dir);
     const out = runSync(inferenceservice, c.options);
-    const deployment = out.children.find((d) => d.kind === 'Deployment') as { spec: { template: { spec: { containers: Array<{ name: string }> } } } };
+    const deployment = out.children.find((d) => d.kind === 'Deployment') as unknown as { spec: { template: { spec: { containers: Array<{ name: string }> } } } };
     const server = deployment.spec.template.spec.containers.find((k) => k.name === 'kserve-container');
     it('has a table citing a source per row', () => {
       expect(rows.length).toBeGreaterThanOrEqual(4);
