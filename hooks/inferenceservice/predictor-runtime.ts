@@ -95,7 +95,10 @@ export function runtimePredictor(
   if ('error' in templated) {
     return { reason: 'InvalidPredictorSpec', message: `${runtime.kind} ${runtime.metadata.name}, container ${merged.name}: ${templated.error}` };
   }
-  const container = { ...templated, image: updateImageTag(templated.image ?? '', runtimeVersion, serverType, isGpuEnabled(templated)) };
+  if (!templated.image) {
+    return { reason: 'InvalidPredictorSpec', message: `${runtime.kind} ${runtime.metadata.name}: its ${SERVER_CONTAINER} has no image, and the model sets none` };
+  }
+  const container = { ...templated, image: updateImageTag(templated.image, runtimeVersion, serverType, isGpuEnabled(templated)) };
   const port = container.ports?.[0]?.containerPort ?? 8080;
 
   const podFields = Object.fromEntries(RUNTIME_POD_FIELDS.filter((f) => runtime.spec[f] !== undefined).map((f) => [f, runtime.spec[f]]));

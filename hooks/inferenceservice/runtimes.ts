@@ -59,10 +59,35 @@ export interface RuntimeFailure {
  * cluster has none, KServe's shipped set (`builtin`).
  */
 export function runtimesFrom(related: KubeObject[], namespace: string, builtin: ServingRuntime[]): { namespaced: ServingRuntime[]; cluster: ServingRuntime[] } {
-  const ofKind = (kind: string) => related.filter((o) => o.apiVersion === RUNTIME_API_VERSION && o.kind === kind && isRecord(o.spec)) as unknown as ServingRuntime[];
+  const ofKind = (kind: string) => related.filter((o) => o.apiVersion === RUNTIME_API_VERSION && o.kind === kind && wellFormed(o)) as unknown as ServingRuntime[];
   const namespaced = ofKind('ServingRuntime').filter((r) => r.metadata.namespace === namespace);
   const cluster = ofKind('ClusterServingRuntime').filter((r) => !r.metadata.namespace);
   return { namespaced, cluster: cluster.length > 0 ? cluster : builtin };
+}
+
+const arrayOf = (v: unknown, item: (x: unknown) => boolean) => v === undefined || (Array.isArray(v) && v.every(item));
+const isString = (x: unknown) => typeof x === 'string';
+const stringMap = (v: unknown) => v === undefined || (isRecord(v) && Object.values(v).every(isString));
+
+/**
+ * A runtime whose fields have the types KServe's CRD gives them. The API server enforces that
+ * for KServe's CRD; ours keeps unknown fields, and a request may carry anything: a runtime of
+ * another shape is not one (never a 500).
+ */
+function wellFormed(o: KubeObject): boolean {
+  const spec = o.spec;
+  if (!isRecord(spec) || !stringMap(o.metadata.annotations) || !(o.metadata.creationTimestamp === undefined || isString(o.metadata.creationTimestamp))) return false;
+  const format = (f: unknown) =>
+    isRecord(f) && isString(f.name) && (f.version === undefined || isString(f.version)) && (f.priority === undefined || Number.isInteger(f.priority)) && (f.autoSelect === undefined || typeof f.autoSelect === 'boolean');
+  const container = (c: unknown) => isRecord(c) && isString(c.name);
+  return (
+    arrayOf(spec.supportedModelFormats, format) &&
+    arrayOf(spec.protocolVersions, isString) &&
+    arrayOf(spec.containers, container) &&
+    arrayOf(spec.volumes, (v) => isRecord(v) && isString(v.name)) &&
+    stringMap(spec.annotations) &&
+    stringMap(spec.labels)
+  );
 }
 
 const PROTOCOL_RANK: Record<string, number> = { v1: 1, v2: 2, 'grpc-v1': 3, 'grpc-v2': 4 };

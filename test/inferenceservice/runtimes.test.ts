@@ -150,6 +150,9 @@ describe('runtimes read from the cluster (sync)', () => {
   it('a runtime without a kserve-container, or with a placeholder modelhooks cannot fill: InvalidPredictorSpec', () => {
     const none = sr('ServingRuntime', 'r', { supportedModelFormats: [{ name: 'sklearn', autoSelect: true }], containers: [{ name: 'other', image: 'x:1' }] });
     expect(runSync(inferenceservice, { parent: isvc({ sklearn: {} }), related: [none], config }).condition('PredictorReady')).toMatchObject({ status: 'False', reason: 'InvalidPredictorSpec' });
+    const noImage = sr('ServingRuntime', 'r', { supportedModelFormats: [{ name: 'sklearn', autoSelect: true }], containers: [{ name: 'kserve-container' }] });
+    expect(runSync(inferenceservice, { parent: isvc({ sklearn: {} }), related: [noImage], config }).condition('PredictorReady')).toMatchObject({ status: 'False', reason: 'InvalidPredictorSpec' });
+    expect(server(runSync(inferenceservice, { parent: isvc({ sklearn: { image: 'mine:2' } }), related: [noImage], config })).image).toBe('mine:2');
     const tmpl = sr('ServingRuntime', 'r', { supportedModelFormats: [{ name: 'sklearn', autoSelect: true }], containers: [{ name: 'kserve-container', image: 'x:1', args: ['{{ .Spec }}'] }] });
     expect(runSync(inferenceservice, { parent: isvc({ sklearn: {} }), related: [tmpl], config }).condition('PredictorReady')).toMatchObject({ status: 'False', reason: 'InvalidPredictorSpec' });
   });
@@ -232,5 +235,17 @@ describe('readiness that tracks the served model', () => {
     const out = runSync(inferenceservice, { parent: isvc({ sklearn: {} }), related: [rt], config });
     expect(server(out).startupProbe).toMatchObject({ periodSeconds: 10, failureThreshold: 180 });
     expect(server(runSync(inferenceservice, { parent: isvc({ sklearn: {} }), config })).startupProbe).toMatchObject({ failureThreshold: 60 });
+  });
+});
+
+describe('runtimes of another shape in related (a hostile or broken request)', () => {
+  it.each([
+    { reason: 'containers not a list', spec: { supportedModelFormats: [{ name: 'sklearn', autoSelect: true, priority: 9 }], containers: 'x' } },
+    { reason: 'protocolVersions not strings', spec: { supportedModelFormats: [{ name: 'sklearn', autoSelect: true, priority: 9 }], protocolVersions: [1], containers: [] } },
+    { reason: 'a format without a name', spec: { supportedModelFormats: [{ autoSelect: true }], containers: [{ name: 'kserve-container' }] } },
+    { reason: 'a container without a name', spec: { supportedModelFormats: [{ name: 'sklearn', autoSelect: true, priority: 9 }], containers: [{ image: 'x' }] } },
+  ])('$reason: ignored, no 500', ({ spec }) => {
+    const out = runSync(inferenceservice, { parent: isvc({ sklearn: {} }), related: [sr('ServingRuntime', 'bad', spec)], config });
+    expect(out.status.clusterServingRuntimeName).toBe('kserve-sklearnserver');
   });
 });
