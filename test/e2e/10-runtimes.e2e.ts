@@ -24,9 +24,10 @@ import { KubeError, type KubeObject } from './support/kube.js';
 const app = createApp({ compositions: builtinCompositions, config: loadConfig({}) });
 const NS = 'e2e-runtimes';
 const GROUP_VERSION = 'serving.kserve.io/v1alpha1';
-const samples = goldenCases('inferenceservice').filter((c) => c.name.startsWith('sample-'));
-const expectedRuntime = (dir: string) =>
-  ((readYamlDocs(path.join(dir, 'case.yaml'))[0] as { fidelity: Array<{ field: string; value: unknown }> }).fidelity.find((r) => r.field === 'status.clusterServingRuntimeName')?.value as string);
+const fidelityOf = (dir: string) => (readYamlDocs(path.join(dir, 'case.yaml'))[0] as { fidelity?: Array<{ field: string; value: unknown }> }).fidelity ?? [];
+/** The docs samples whose case.yaml has a fidelity table naming the runtime. */
+const samples = goldenCases('inferenceservice').filter((c) => fidelityOf(c.dir).some((r) => r.field === 'status.clusterServingRuntimeName'));
+const expectedRuntime = (dir: string) => fidelityOf(dir).find((r) => r.field === 'status.clusterServingRuntimeName')?.value as string;
 
 async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
   const res = await request(app).post(url).send(body as object);

@@ -174,7 +174,7 @@ describe('runtimes read from the cluster (sync)', () => {
     expect(pod.tolerations).toEqual([{ key: 'a', operator: 'Exists' }]);
     expect(pod.volumes).toContainEqual({ name: 'cache', emptyDir: {} });
     expect(pod.containers.map((c: { name: string }) => c.name)).toEqual(['kserve-container', 'proxy']);
-    expect(pod.containers[0].env).toEqual([{ name: 'A', value: 'runtime' }, { name: 'B', value: 'user' }, { name: 'C', value: 'user' }]);
+    expect(pod.containers[0].env).toEqual([{ name: 'A', value: 'runtime' }, { name: 'B', value: 'user' }, { name: 'C', value: 'user' }, { name: 'INFERENCE_SERVICE_NAME', value: 'demo' }]);
   });
 });
 
