@@ -73,6 +73,11 @@ export function manifestFiles(compositions: AnyComposition[], hookBaseUrl = IN_C
     files.set(`crds/${file}`, yamlOf([crdFor(c)]));
     return file;
   });
+  for (const crd of compositions.flatMap((c) => c.upstreamCrds ?? [])) {
+    const file = `${crd.metadata.name}.yaml`;
+    files.set(`crds/${file}`, yamlOf([crd]));
+    crdFiles.push(file);
+  }
   files.set('crds/kustomization.yaml', kustomization(crdFiles));
   // The default CompositeControllers, and each variant as a Component that adds its children.
   const names = compositions.map((c) => {

@@ -1,10 +1,11 @@
-import type { V1Container, V1EnvVar, V1PodSpec } from '@kubernetes/client-node';
+import type { V1Container, V1PodSpec, V1Volume } from '@kubernetes/client-node';
 import type { KubeObject, Parent } from '../kit/index.js';
 import type { InferenceServiceConfig } from './config.js';
 import { serviceName } from './names.js';
-import { mergeEnv, podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults } from './pod.js';
-import { protocolOf, readinessProbeFor, runtimeFor, type Runtime } from './runtimes.js';
-import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
+import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults } from './pod.js';
+import { runtimePredictor } from './predictor-runtime.js';
+import type { ServingRuntime } from './runtimes.js';
+import { modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec } from './spec.js';
 import { MODEL_DIR, storagePlanFor } from './storage.js';
 import { withKServeEnv } from './env.js';
 
@@ -14,8 +15,8 @@ export interface ComponentPlan {
   spec: ComponentSpec;
   pod: V1PodSpec;
   port: { containerPort: number; name: string };
-  /** The built-in runtime serving the predictor's model, whose annotations the pods get. */
-  runtime?: string;
+  /** The serving runtime the predictor runs, the status field that names it, and its pod labels and annotations. */
+  runtime?: { name: string; statusField: 'servingRuntimeName' | 'clusterServingRuntimeName'; labels: Record<string, string>; annotations: Record<string, string> };
   /** KServe's agent sidecar logs or batches in front of the server: the Service targets it (agent.ts). */
   agent?: boolean;
 }
@@ -27,6 +28,8 @@ export interface BuildContext {
   config: InferenceServiceConfig;
   /** The Secret named by serving.kserve.io/storageSecretName, when it exists. */
   storageSecret: KubeObject | undefined;
+  /** The namespace's ServingRuntimes and the cluster's (or the built-in) ClusterServingRuntimes. */
+  runtimes: { namespaced: ServingRuntime[]; cluster: ServingRuntime[] };
 }
 
 const STORAGE_URI_ENV = 'STORAGE_URI';
@@ -42,38 +45,27 @@ export function componentPlans(ctx: BuildContext): { plans: ComponentPlan[] } | 
   return { plans: [predictor.plan, ...others] };
 }
 
-/** The predictor: a built-in runtime for the model, or the user's own containers. */
+/** The predictor: the selected serving runtime for the model, or the user's own containers. */
 function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const spec = ctx.parent.spec.predictor;
   const model = modelOf(spec);
   if (!model) return { plan: customPlan(ctx, 'predictor', spec) };
-  const protocol = protocolOf(model, FRAMEWORK_KEYS.some((k) => spec[k] !== undefined));
-  const choice = runtimeFor(model, protocol);
-  if ('reason' in choice) return { failure: { reason: choice.reason, message: choice.message } };
-  const container = runtimeContainer(ctx, choice.runtime, model, protocol);
+  const resolved = runtimePredictor(ctx.parent, model, ctx.runtimes);
+  if ('reason' in resolved) return { failure: { reason: resolved.reason, message: resolved.message } };
+  const { container: merged, readinessProbe, startupProbe } = resolved;
+  const runAsUser = merged.securityContext?.runAsUser;
+  const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), { nonRoot: true, ...(runAsUser !== undefined ? { runAsUser } : {}), readinessProbe, startupProbe });
   const storage = storagePlanFor(model.storageUri, ctx.config.images['storage-initializer'], ctx.storageSecret);
-  const server = { ...container, volumeMounts: [...(container.volumeMounts ?? []), ...storage.serverMounts] };
-  const shm = choice.runtime.sharedMemory ? [{ name: 'devshm', emptyDir: { medium: 'Memory' } }] : [];
-  const pod = withKServeEnv(podSpecFor(spec, [server, ...extraContainers(spec)], storage, shm), 'predictor', ctx.parent.metadata.name);
-  return { plan: { role: 'predictor', spec, pod, port: portOf(server), runtime: choice.runtime.name } };
-}
-
-/** The runtime's container with the user's model fields over it, as KServe merges them. */
-function runtimeContainer(ctx: BuildContext, runtime: Runtime, model: ModelSpec, protocol: string): V1Container {
-  const name = ctx.parent.metadata.name;
-  const { storageUri: _u, protocolVersion: _p, runtimeVersion, modelFormat: _f, runtime: _r, storage: _s, ...fields } = model;
-  const base = ctx.config.images[runtime.image];
-  const image = fields.image ?? (runtimeVersion ? `${base.replace(/:[^:/]+$/, '')}:${runtimeVersion}` : base);
-  const env = mergeEnv(runtime.env?.(protocol) ?? [], (fields.env ?? []) as V1EnvVar[]);
-  const user: ContainerSpec = {
-    ...fields,
-    image,
-    ...(runtime.command && !fields.command ? { command: runtime.command } : {}),
-    args: [...runtime.args(name), ...(fields.args ?? [])],
-    ...(env.length > 0 ? { env: env as ContainerSpec['env'] } : {}),
-  };
-  const container = withDefaults(user, serverName(fields), { nonRoot: true, ...(runtime.runAsUser !== undefined ? { runAsUser: runtime.runAsUser } : {}), readinessProbe: readinessProbeFor(runtime, name, protocol) });
-  return runtime.sharedMemory ? { ...container, volumeMounts: [...(container.volumeMounts ?? []), { name: 'devshm', mountPath: '/dev/shm' }] } : container;
+  const server = inUsualOrder({ ...container, volumeMounts: [...(container.volumeMounts ?? []), ...storage.serverMounts] });
+  // The runtime's pod fields under the user's (MergePodSpec); its volumes unless the user has a namesake.
+  const userVolumes = new Set((Array.isArray(spec.volumes) ? (spec.volumes as V1Volume[]) : []).map((v) => v.name));
+  const podSpec = { ...resolved.pod.fields, ...spec } as ComponentSpec;
+  const runtimeVolumes = resolved.pod.volumes.filter((v) => !userVolumes.has(v.name));
+  const sidecars = resolved.sidecars.map((c) => sidecarWithDefaults(c as ContainerSpec, c.name));
+  const pod = withKServeEnv(podSpecFor(podSpec, [server, ...sidecars, ...extraContainers(spec)], storage, runtimeVolumes), 'predictor', ctx.parent.metadata.name);
+  const { runtime, statusField } = resolved.choice;
+  const meta = { labels: runtime.spec.labels ?? {}, annotations: runtime.spec.annotations ?? {} };
+  return { plan: { role: 'predictor', spec, pod, port: portOf(server), runtime: { name: runtime.metadata.name, statusField, ...meta } } };
 }
 
 /**
@@ -108,6 +100,14 @@ function componentArgs(parent: Parent<unknown>, args: string[]): string[] {
 /** Containers beside a model (KServe's collocated transformer), kept as the user wrote them. */
 function extraContainers(spec: ComponentSpec): V1Container[] {
   return (spec.containers ?? []).map((c, i) => sidecarWithDefaults(c, `container-${i + 1}`));
+}
+
+const FIRST = ['name', 'image', 'command', 'args', 'workingDir', 'env', 'envFrom'];
+const LAST = ['ports', 'resources', 'securityContext', 'readinessProbe', 'startupProbe', 'livenessProbe', 'volumeMounts'];
+/** A container's fields in the order readers expect (identity first, probes and mounts last), whatever the runtime's order. */
+function inUsualOrder(c: V1Container): V1Container {
+  const rank = (k: string) => (FIRST.includes(k) ? FIRST.indexOf(k) - 100 : LAST.includes(k) ? LAST.indexOf(k) + 100 : 0);
+  return Object.fromEntries(Object.entries(c).sort(([a], [b]) => rank(a) - rank(b))) as unknown as V1Container;
 }
 
 function portOf(c: V1Container): { containerPort: number; name: string } {

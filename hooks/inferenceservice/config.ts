@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { imagesFrom, imageVariables, podSecurityVariable, type Env, type PodSecurityLevel } from '../kit/index.js';
 
-/** KServe v0.20.0's cluster serving runtimes (config/runtimes/kustomization.yaml, charts' runtime tags). */
+/**
+ * The images of KServe v0.20.0's shipped ClusterServingRuntimes (config/runtimes/kustomization.yaml
+ * `images:`; its `latest` tags are the release's own tag, v0.20.0) and of its storage initializer.
+ * The built-in runtimes (kserve-runtimes.ts) take their images from here, so each
+ * `MODELHOOKS_IMAGE_<KEY>` overrides one; a runtime read from the cluster names its own image.
+ */
 export const INFERENCESERVICE_IMAGES = {
   'storage-initializer': 'kserve/storage-initializer:v0.20.0',
   sklearnserver: 'kserve/sklearnserver:v0.20.0',
@@ -13,6 +18,12 @@ export const INFERENCESERVICE_IMAGES = {
   huggingfaceserver: 'kserve/huggingfaceserver:v0.20.0',
   // The logger/batcher sidecar (config/configmap/inferenceservice.yaml `agent`, tagged as the chart's kserve.version).
   agent: 'kserve/agent:v0.20.0',
+  mlserver: 'docker.io/seldonio/mlserver:1.7.1',
+  pmmlserver: 'kserve/pmmlserver:v0.20.0',
+  paddleserver: 'kserve/paddleserver:v0.20.0',
+  predictiveserver: 'kserve/predictiveserver:v0.20.0',
+  autogluonserver: 'kserve/autogluonserver:v0.20.0',
+  vllmserver: 'vllm/vllm-openai:latest',
 };
 
 export type ImageKey = keyof typeof INFERENCESERVICE_IMAGES;

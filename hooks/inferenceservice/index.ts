@@ -12,6 +12,9 @@ import { isStopped } from './stop.js';
 import { predictorWorkloads, workloadFor } from './workloads.js';
 import { servicePortProblems } from './service-ports.js';
 import { trustyaiRule } from './trustyai-logger.js';
+import { RUNTIME_CRDS } from './runtime-crds.js';
+import { runtimeRules, runtimeStatus } from './runtime-rules.js';
+import type { RelatedRule } from '../kit/index.js';
 
 const ROLES: Role[] = ['predictor', 'canary', 'transformer', 'explainer'];
 
@@ -44,14 +47,16 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', resource: 'ingresses' },
   ],
   optionalChildren: [{ ...HTTPROUTE, resource: 'httproutes' }],
+  // Runtimes are read from the cluster: their CRDs ship too, for clusters without KServe.
+  upstreamCrds: RUNTIME_CRDS,
   variants: [{ name: 'gateway-api', description: 'Gateway API: HTTPRoutes (with canary traffic splits) instead of an Ingress', optionalChildren: ['httproutes'] }],
 
   customize(parent) {
     // Storage credentials: only the Secret's key names are read, never its values.
     const secret = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
-    const rules = secret ? [{ apiVersion: 'v1', resource: 'secrets', namespace: parent.metadata.namespace, names: [secret] }] : [];
+    const rules: RelatedRule[] = secret ? [{ apiVersion: 'v1', resource: 'secrets', namespace: parent.metadata.namespace, names: [secret] }] : [];
     // The namespace's TrustyAIServices: the predictor logs to one unless it has a logger (trustyai-logger.ts).
-    return [...rules, trustyaiRule(parent.metadata.namespace)];
+    return [...rules, trustyaiRule(parent.metadata.namespace), ...runtimeRules(parent.metadata.namespace)];
   },
 
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
@@ -103,7 +108,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     });
 
     // 4. Status from what was observed and what could not be applied.
-    const status = statusFrom(input, plan, observed, refused);
+    const status = { ...statusFrom(input, plan, observed, refused), ...runtimeStatus(plan.components[0]?.runtime) };
     return { status, children };
   },
 });

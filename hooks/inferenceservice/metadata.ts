@@ -24,17 +24,6 @@ export const ANNOTATION_DISALLOWED_LIST: readonly string[] = [
   'modelFormat',
 ];
 
-/** The annotations of the built-in ServingRuntimes' pod spec (config/runtimes/kserve-*.yaml@v0.20.0, `spec.annotations`). */
-export const RUNTIME_ANNOTATIONS: Readonly<Record<string, Record<string, string>>> = Object.fromEntries([
-  ...[
-    'kserve-autogluonserver', 'kserve-huggingfaceserver', 'kserve-huggingfaceserver-multinode', 'kserve-lgbserver', 'kserve-mlserver',
-    'kserve-openvino', 'kserve-paddleserver', 'kserve-pmmlserver', 'kserve-predictiveserver', 'kserve-sklearnserver',
-    'kserve-tensorflow-serving', 'kserve-vllmserver', 'kserve-xgbserver',
-  ].map((name) => [name, '8080'] as const),
-  ['kserve-torchserve', '8082'] as const,
-  ['kserve-tritonserver', '8002'] as const,
-].map(([name, port]) => [name, { 'prometheus.kserve.io/port': port, 'prometheus.kserve.io/path': '/metrics' }]));
-
 /** pkg/constants/constants.go: the pod annotations KServe's pod webhook reads and writes. */
 export const PROMETHEUS_SCRAPING_ANNOTATION = 'serving.kserve.io/enable-prometheus-scraping';
 const KSERVE_PROMETHEUS_PORT = 'prometheus.kserve.io/port';
@@ -62,15 +51,16 @@ const DESCRIPTIVE = ['app.kubernetes.io/name', 'app.kubernetes.io/instance', 'ap
 
 /**
  * KServe's precedence, low to high: the runtime's annotations, the InferenceService's, the
- * component's; for labels our descriptive labels, the InferenceService's, the component's,
+ * component's; for labels our descriptive labels, the runtime's, the InferenceService's, the component's,
  * then KServe's own (`serving.kserve.io/inferenceservice`, `component`) and the selector —
  * a user label can never change what a Service or Deployment selects.
  */
-export function componentMeta(parent: Parent<unknown>, role: Role, spec: ComponentSpec, runtime?: string): ComponentMeta {
+export function componentMeta(parent: Parent<unknown>, role: Role, spec: ComponentSpec, runtime?: { labels?: Record<string, string>; annotations?: Record<string, string> }): ComponentMeta {
   const ours = labelsFor(parent, role);
   const fixed = Object.fromEntries(Object.entries(ours).filter(([k]) => !DESCRIPTIVE.includes(k)));
-  const labels = { ...ours, ...(parent.metadata.labels ?? {}), ...(spec.labels ?? {}), ...fixed, ...selectorFor(parent, role) };
-  const merged = { ...allowed(runtime ? RUNTIME_ANNOTATIONS[runtime] : undefined), ...allowed(parent.metadata.annotations), ...allowed(spec.annotations) };
+  // The selected serving runtime's spec.labels and spec.annotations are the lowest (components/predictor.go buildObjectMeta).
+  const labels = { ...ours, ...(runtime?.labels ?? {}), ...(parent.metadata.labels ?? {}), ...(spec.labels ?? {}), ...fixed, ...selectorFor(parent, role) };
+  const merged = { ...allowed(runtime?.annotations), ...allowed(parent.metadata.annotations), ...allowed(spec.annotations) };
   return { labels, annotations: merged, podAnnotations: { ...merged, ...prometheusAnnotations(merged) } };
 }
 

@@ -4,6 +4,8 @@ import { componentPlans, type ComponentPlan } from './components.js';
 import type { InferenceServiceConfig } from './config.js';
 import { externalHostsFor, isClusterLocal, type ExternalHosts } from './hosts.js';
 import { HTTPROUTE } from './httproute.js';
+import { kserveRuntimes } from './kserve-runtimes.js';
+import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtimes.js';
 import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
 import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
 import { predictorHash } from './workloads.js';
@@ -38,7 +40,12 @@ export function planFor(input: Input): PlanOutcome {
   const { parent, config } = input;
   const secretName = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
   const storageSecret = secretName ? { name: secretName, object: input.related.get('v1', 'Secret', secretName) } : undefined;
-  const planned = componentPlans({ parent, config, storageSecret: storageSecret?.object });
+  const runtimes = runtimesFrom(
+    [...input.related.list(SERVING_RUNTIME.apiVersion, SERVING_RUNTIME.kind), ...input.related.list(CLUSTER_SERVING_RUNTIME.apiVersion, CLUSTER_SERVING_RUNTIME.kind)],
+    parent.metadata.namespace ?? '',
+    kserveRuntimes(config.images),
+  );
+  const planned = componentPlans({ parent, config, storageSecret: storageSecret?.object, runtimes });
   if ('failure' in planned) return planned;
   const plans = withAgents(input, planned.plans);
   const [predictor] = plans as [ComponentPlan];

@@ -32,6 +32,8 @@ export interface ServerDefaults {
   nonRoot: boolean;
   runAsUser?: number;
   readinessProbe: V1Probe;
+  /** The runtime's startup budget; else TCP for up to 10 minutes. */
+  startupProbe?: V1Probe;
 }
 
 /**
@@ -54,7 +56,7 @@ export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults):
     securityContext: security,
     readinessProbe: (c.readinessProbe as V1Probe | undefined) ?? d.readinessProbe,
     // Model servers load the model before they listen: up to 10 minutes before liveness counts.
-    startupProbe: (c.startupProbe as V1Probe | undefined) ?? { tcpSocket: { port: probePort }, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 60 },
+    startupProbe: (c.startupProbe as V1Probe | undefined) ?? d.startupProbe ?? { tcpSocket: { port: probePort }, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 60 },
     livenessProbe: (c.livenessProbe as V1Probe | undefined) ?? { tcpSocket: { port: probePort }, periodSeconds: 10, timeoutSeconds: 5 },
   };
 }

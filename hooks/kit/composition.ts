@@ -109,6 +109,11 @@ export interface Composition<Spec = unknown, Config = unknown> {
   /** Emitted only where the CompositeController declares them. */
   optionalChildren?: ChildType[];
   variants?: Variant[];
+  /**
+   * CRDs of upstream kinds the composition reads (related objects), shipped in crds/ beside
+   * the parent's so that a cluster without their operator can hold such objects.
+   */
+  upstreamCrds?: KubeObject[];
   /** Seconds between full resyncs, written to the CompositeController. */
   resyncPeriodSeconds?: number;
   customize?(parent: Parent<Spec>, config: Config): RelatedRule[];

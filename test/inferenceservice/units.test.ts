@@ -1,46 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, Parent } from '../../hooks/kit/index.js';
 import { isValidHost, renderDomain } from '../../hooks/inferenceservice/hosts.js';
-import { protocolOf, runtimeFor } from '../../hooks/inferenceservice/runtimes.js';
 import { componentReadiness } from '../../hooks/inferenceservice/status.js';
 import { inferenceserviceSpec, scalingOf } from '../../hooks/inferenceservice/spec.js';
 import { formatIssues } from '../../hooks/kit/protocol.js';
-
-describe('runtime selection (KServe cluster serving runtimes)', () => {
-  it.each([
-    { reason: 'sklearn speaks v1 and v2', format: 'sklearn', protocol: 'v1', want: 'kserve-sklearnserver' },
-    { reason: 'xgboost', format: 'xgboost', protocol: 'v2', want: 'kserve-xgbserver' },
-    { reason: 'lightgbm', format: 'lightgbm', protocol: 'v1', want: 'kserve-lgbserver' },
-    { reason: 'tensorflow v1: TF Serving outranks Triton (priority 2)', format: 'tensorflow', protocol: 'v1', want: 'kserve-tensorflow-serving' },
-    { reason: 'tensorflow v2: only Triton speaks v2', format: 'tensorflow', protocol: 'v2', want: 'kserve-tritonserver' },
-    { reason: 'pytorch: TorchServe (Triton does not auto-select pytorch)', format: 'pytorch', protocol: 'v2', want: 'kserve-torchserve' },
-    { reason: 'onnx on Triton', format: 'onnx', protocol: 'v2', want: 'kserve-tritonserver' },
-    { reason: 'triton', format: 'triton', protocol: 'grpc-v2', want: 'kserve-tritonserver' },
-    { reason: 'huggingface', format: 'huggingface', protocol: 'v2', want: 'kserve-huggingfaceserver' },
-    { reason: 'format names are case-insensitive', format: 'SKLearn', protocol: 'v1', want: 'kserve-sklearnserver' },
-  ])('$reason', ({ format, protocol, want }) => {
-    const choice = runtimeFor({ modelFormat: { name: format } }, protocol);
-    expect('runtime' in choice && choice.runtime.name).toBe(want);
-  });
-
-  it.each([
-    { reason: 'a format no runtime serves', model: { modelFormat: { name: 'pmml' } }, protocol: 'v1', want: 'NoSupportingRuntime' },
-    { reason: 'onnx with protocol v1 (Triton speaks v2 only)', model: { modelFormat: { name: 'onnx' } }, protocol: 'v1', want: 'NoSupportingRuntime' },
-    { reason: 'a named runtime that is not built in', model: { modelFormat: { name: 'sklearn' }, runtime: 'my-runtime' }, protocol: 'v1', want: 'RuntimeNotRecognized' },
-    { reason: 'a named runtime for another format', model: { modelFormat: { name: 'xgboost' }, runtime: 'kserve-sklearnserver' }, protocol: 'v1', want: 'NoSupportingRuntime' },
-  ])('fails for $reason', ({ model, protocol, want }) => {
-    const choice = runtimeFor(model, protocol);
-    expect('reason' in choice && choice.reason).toBe(want);
-  });
-
-  it.each([
-    { reason: 'v1 by default', model: { modelFormat: { name: 'sklearn' } }, key: true, want: 'v1' },
-    { reason: 'the onnx key defaults to v2', model: { modelFormat: { name: 'onnx' } }, key: true, want: 'v2' },
-    { reason: 'model.modelFormat onnx keeps v1 (KServe defaults only the key)', model: { modelFormat: { name: 'onnx' } }, key: false, want: 'v1' },
-    { reason: 'triton is v2 either way', model: { modelFormat: { name: 'triton' } }, key: false, want: 'v2' },
-    { reason: 'an explicit protocol wins', model: { modelFormat: { name: 'huggingface' }, protocolVersion: 'v1' as const }, key: true, want: 'v1' },
-  ])('protocol: $reason', ({ model, key, want }) => expect(protocolOf(model, key)).toBe(want));
-});
 
 const deployment = (status: Record<string, unknown>, generation = 1): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', generation }, status });
 const c = (type: string, status: string, reason: string, message = `${type} ${reason}`) => ({ type, status, reason, message });

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtinCompositions } from '../../hooks/compositions.js';
+import { loadConfig } from '../../hooks/config.js';
+import { INFERENCESERVICE_IMAGES } from '../../hooks/inferenceservice/config.js';
+import { inferenceservice } from '../../hooks/inferenceservice/index.js';
+import { kserveRuntimes } from '../../hooks/inferenceservice/kserve-runtimes.js';
+import type { RelatedRule } from '../../hooks/kit/composition.js';
+import { createApp } from '../../hooks/server.js';
+import { syncRequest } from '../../hooks/testing.js';
+import { goldenCases, readYamlDocs } from '../support/golden.js';
+import { kube } from './support/context.js';
+import { fromRoot } from './support/files.js';
+import { installCrds } from './support/install.js';
+import { KubeError, type KubeObject } from './support/kube.js';
+
+// Issue 11: serving runtimes read from the cluster. The test acts as Metacontroller: it asks
+// the real hook server's customize which runtimes to fetch, lists them from the API server
+// (our ServingRuntime and ClusterServingRuntime CRDs from crds/), sends sync, and dry-run
+// creates every Deployment of the answer. First with no runtimes (the built-in set), then with
+// the built-in set created as real ClusterServingRuntimes (kserve-mlserver disabled) and the
+// example's ServingRuntime.
+const app = createApp({ compositions: builtinCompositions, config: loadConfig({}) });
+const NS = 'e2e-runtimes';
+const GROUP_VERSION = 'serving.kserve.io/v1alpha1';
+const fidelityOf = (dir: string) => (readYamlDocs(path.join(dir, 'case.yaml'))[0] as { fidelity?: Array<{ field: string; value: unknown }> }).fidelity ?? [];
+/** The docs samples whose case.yaml has a fidelity table naming the runtime. */
+const samples = goldenCases('inferenceservice').filter((c) => fidelityOf(c.dir).some((r) => r.field === 'status.clusterServingRuntimeName'));
+const expectedRuntime = (dir: string) => fidelityOf(dir).find((r) => r.field === 'status.clusterServingRuntimeName')?.value as string;
+
+async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await request(app).post(url).send(body as object);
+  expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(200);
+  return res.body as Record<string, unknown>;
+}
+
+describe('serving runtimes from the cluster', () => {
+  const k = kube();
+  beforeAll(async () => {
+    await installCrds(k);
+    await k.ensureNamespace(NS);
+    // A clean slate: earlier files may have created KServe's samples of ClusterServingRuntimes.
+    const existing = await listOf(`/apis/${GROUP_VERSION}/clusterservingruntimes`);
+    for (const r of existing.items) await k.delete({ ...r, apiVersion: GROUP_VERSION, kind: 'ClusterServingRuntime' });
+  });
+
+  /** A list, retried while a just-installed CRD's storage answers 429 (re)initializing. */
+  async function listOf(url: string): Promise<{ items: KubeObject[] }> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await k.call<{ items: KubeObject[] }>('GET', url);
+      } catch (e) {
+        if (!(e instanceof KubeError && e.status === 429) || attempt >= 50) throw e;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  }
+
+  /** What Metacontroller would fetch for the customize rules: every object of each runtime rule. */
+  async function relatedOf(parent: KubeObject): Promise<KubeObject[]> {
+    const customize = await post('/hooks/inferenceservice/customize', syncRequest(inferenceservice, { parent }));
+    const rules = (customize.relatedResources as RelatedRule[]).filter((r) => r.resource.endsWith('servingruntimes'));
+    expect(rules.map((r) => r.resource).sort()).toEqual(['clusterservingruntimes', 'servingruntimes']);
+    const found: KubeObject[] = [];
+    for (const rule of rules) {
+      const scope = rule.namespace ? `/namespaces/${rule.namespace}` : '';
+      const list = await listOf(`/apis/${rule.apiVersion}${scope}/${rule.resource}`);
+      const kind = rule.resource === 'servingruntimes' ? 'ServingRuntime' : 'ClusterServingRuntime';
+      found.push(...list.items.map((o) => ({ ...o, apiVersion: rule.apiVersion, kind })));
+    }
+    return found;
+  }
+
+  async function syncAndDryRun(parent: KubeObject): Promise<Record<string, unknown>> {
+    const related = await relatedOf(parent);
+    const answer = await post('/hooks/inferenceservice/sync', syncRequest(inferenceservice, { parent, related }));
+    const deployments = (answer.children as KubeObject[]).filter((c) => c.kind === 'Deployment');
+    expect(deployments.length, JSON.stringify(answer.status)).toBeGreaterThan(0);
+    for (const d of deployments) await k.dryRunCreate({ ...d, metadata: { ...d.metadata, namespace: NS } });
+    return answer.status as Record<string, unknown>;
+  }
+
+  const inNs = (parent: unknown) => ({ ...(parent as KubeObject), metadata: { ...(parent as KubeObject).metadata, namespace: NS } });
+
+  it('has the docs samples', () => expect(samples.length).toBe(7));
+
+  it.each(samples.map((c) => [c.name, c] as const))('no runtimes in the cluster: %s runs on the built-in runtime, its Deployment accepted', async (_, c) => {
+    const status = await syncAndDryRun(inNs(c.options.parent));
+    expect(status.clusterServingRuntimeName).toBe(expectedRuntime(c.dir));
+  });
+
+  it('the built-in set as real ClusterServingRuntimes (mlserver disabled) and the example ServingRuntime', async () => {
+    for (const r of kserveRuntimes(INFERENCESERVICE_IMAGES)) {
+      const spec = r.metadata.name === 'kserve-mlserver' ? { ...r.spec, disabled: true } : r.spec;
+      await k.create({ ...r, spec } as unknown as KubeObject);
+    }
+    const [example] = readYamlDocs(fromRoot('examples/servingruntime.yaml')) as KubeObject[];
+    await k.create(inNs(example));
+    // Every sample's Deployment is accepted; where a runtime changed, the status says which.
+    for (const c of samples) {
+      const status = await syncAndDryRun(inNs(c.options.parent));
+      const want = expectedRuntime(c.dir);
+      if (c.name === 'sample-huggingface-llama2') expect(status).toMatchObject({ servingRuntimeName: 'vllm' });
+      else if (want === 'kserve-mlserver') expect(status.clusterServingRuntimeName, c.name).toMatch(/^kserve-(sklearnserver|xgbserver)$/);
+      else expect(status.clusterServingRuntimeName, c.name).toBe(want);
+    }
+  });
+
+  it('a ServingRuntime in another namespace is not asked for', async () => {
+    await k.ensureNamespace(`${NS}-other`);
+    const [example] = readYamlDocs(fromRoot('examples/servingruntime.yaml')) as KubeObject[];
+    const other = { ...(example as KubeObject), metadata: { ...(example as KubeObject).metadata, name: 'elsewhere', namespace: `${NS}-other` } };
+    await k.create(other);
+    const related = await relatedOf(inNs(samples[0]?.options.parent));
+    expect(related.filter((r) => r.kind === 'ServingRuntime').map((r) => r.metadata.namespace)).toEqual([NS]);
+  });
+});
