@@ -1,5 +1,5 @@
 import type { V1Deployment } from '@kubernetes/client-node';
-import { checkDeploymentUpdate, defineComposition, keepObserved, MANAGED_BY, readyJsonPath, type Refusal } from '../kit/index.js';
+import { checkDeploymentUpdate, defineComposition, keepObserved, MANAGED_BY, readyJsonPath, type RelatedRule, type Refusal } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { exposureFor } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
@@ -9,6 +9,7 @@ import { podSecurityProblems } from './pod-security.js';
 import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
 import { noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
 import { isStopped } from './stop.js';
+import { withComponentBlocker, workloadPodRules } from './workload-pods.js';
 import { predictorWorkloads, workloadFor } from './workloads.js';
 import { servicePortProblems } from './service-ports.js';
 import { trustyaiRule } from './trustyai-logger.js';
@@ -49,9 +50,12 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   customize(parent) {
     // Storage credentials: only the Secret's key names are read, never its values.
     const secret = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
-    const rules = secret ? [{ apiVersion: 'v1', resource: 'secrets', namespace: parent.metadata.namespace, names: [secret] }] : [];
+    const rules: RelatedRule[] = secret ? [{ apiVersion: 'v1', resource: 'secrets', namespace: parent.metadata.namespace, names: [secret] }] : [];
     // The namespace's TrustyAIServices: the predictor logs to one unless it has a logger (trustyai-logger.ts).
-    return [...rules, trustyaiRule(parent.metadata.namespace)];
+    rules.push(trustyaiRule(parent.metadata.namespace));
+    // Each component's pods: why they do not run goes to its condition (workload-pods.ts).
+    rules.push(...workloadPodRules(parent));
+    return rules;
   },
 
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
@@ -103,7 +107,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     });
 
     // 4. Status from what was observed and what could not be applied.
-    const status = statusFrom(input, plan, observed, refused);
+    const status = withComponentBlocker(statusFrom(input, plan, observed, refused), input, observed.deployments);
     return { status, children };
   },
 });
