@@ -1,5 +1,5 @@
 import type { V1Deployment } from '@kubernetes/client-node';
-import { checkDeploymentUpdate, defineComposition, keepObserved, MANAGED_BY, readyJsonPath, type RelatedRule, type Refusal } from '../kit/index.js';
+import { checkDeploymentUpdate, defineComposition, hostConflicts, hostRules, keepObserved, MANAGED_BY, readyJsonPath, withHostConflicts, type RelatedRule, type Refusal } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { exposureFor } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
@@ -7,7 +7,7 @@ import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, STORAG
 import { planFor, type Input, type Plan } from './plan.js';
 import { podSecurityProblems } from './pod-security.js';
 import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
-import { noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
+import { INGRESS_READY, noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
 import { isStopped } from './stop.js';
 import { withComponentBlocker, workloadPodRules } from './workload-pods.js';
 import { predictorWorkloads, workloadFor } from './workloads.js';
@@ -47,7 +47,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   optionalChildren: [{ ...HTTPROUTE, resource: 'httproutes' }],
   variants: [{ name: 'gateway-api', description: 'Gateway API: HTTPRoutes (with canary traffic splits) instead of an Ingress', optionalChildren: ['httproutes'] }],
 
-  customize(parent) {
+  customize(parent, _config, declares) {
     // Storage credentials: only the Secret's key names are read, never its values.
     const secret = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
     const rules: RelatedRule[] = secret ? [{ apiVersion: 'v1', resource: 'secrets', namespace: parent.metadata.namespace, names: [secret] }] : [];
@@ -55,6 +55,8 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     rules.push(trustyaiRule(parent.metadata.namespace));
     // Each component's pods: why they do not run goes to its condition (workload-pods.ts).
     rules.push(...workloadPodRules(parent));
+    // Every Ingress (and HTTPRoute) of the namespace: a host another parent already routes is a HostConflict.
+    rules.push(...hostRules(parent.metadata.namespace, declares(HTTPROUTE.apiVersion, HTTPROUTE.kind)));
     return rules;
   },
 
@@ -108,7 +110,8 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
 
     // 4. Status from what was observed and what could not be applied.
     const status = withComponentBlocker(statusFrom(input, plan, observed, refused), input, observed.deployments);
-    return { status, children };
+    const hosts = plan.exposure.kind === 'none' ? [] : [plan.hosts.service, ...Object.values(plan.hosts.components)];
+    return { status: withHostConflicts(status, INGRESS_READY, hostConflicts(input.parent, hosts, input.related), input), children };
   },
 });
 

@@ -27,3 +27,4 @@ export * from './namespace-selector.js';
 export * from './namespace-settings.js';
 export * from './tenancy.js';
 export * from './workload-blockers.js';
+export * from './host-conflicts.js';

@@ -87,7 +87,9 @@ function runCustomize<Config>(composition: AnyComposition<Config>, request: Hook
   // An invalid spec asks for nothing more: the sync hook reports the problem and keeps children.
   if (!spec.valid) return [own];
   const parent = { ...parentOf(request), spec: spec.value };
-  const rules = composition.customize ? composition.customize(parent, config) : [];
+  const declared = declaredTypes(composition, request.controller);
+  const declares = (apiVersion: string, kind: string) => declared.some((t) => t.apiVersion === apiVersion && t.kind === kind);
+  const rules = composition.customize ? composition.customize(parent, config, declares) : [];
   // Objects that share a child's name, so sync can tell a name held by another owner.
   const named = composition.childNames ? childNameRules(declaredTypes(composition, request.controller), composition.childNames(parent, config), parent.metadata.namespace) : [];
   return scopeRules([own, ...rules, ...named], parent.metadata.namespace, composition.name);
