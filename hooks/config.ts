@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { builtinCompositions } from './compositions.js';
 import { ConfigError } from './errors.js';
 import { type ConfigSchema, configProblems, configsFrom, type Env } from './kit/config.js';
+import { type NamespaceSelector, parseNamespaceSelector, SelectorError } from './kit/namespace-selector.js';
 import type { InferenceServiceConfig } from './inferenceservice/config.js';
 import type { MLModelConfig } from './mlmodel/config.js';
 import type { TfservConfig } from './tfserv/config.js';
@@ -29,6 +30,8 @@ const envSchema = z.object({
   MODELHOOKS_CLIENT_CA_FILE: z.string().default(''),
   MODELHOOKS_TOKEN_FILE: z.string().default(''),
   MODELHOOKS_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  // Multi-tenancy (README, Running modelhooks for many teams): the namespaces served.
+  MODELHOOKS_NAMESPACE_SELECTOR: z.string().default(''),
 });
 
 /** The built-in compositions' configurations, by composition name, as the server assembles them. */
@@ -62,6 +65,8 @@ export interface ServerConfig {
   tokenFile?: string;
   /** A plain-HTTP port serving only /metrics, /healthz and /readyz; 0 for none. */
   metricsPort: number;
+  /** The namespaces whose parents are served (`MODELHOOKS_NAMESPACE_SELECTOR`; empty: every one). */
+  namespaceSelector: NamespaceSelector;
   hooks: HookConfig;
 }
 
@@ -100,6 +105,7 @@ export function loadConfig(env: Env, compositions: ReadonlyArray<{ name: string;
       : {}),
     ...(e.MODELHOOKS_TOKEN_FILE ? { tokenFile: e.MODELHOOKS_TOKEN_FILE } : {}),
     metricsPort: e.MODELHOOKS_METRICS_PORT,
+    namespaceSelector: parseNamespaceSelector(e.MODELHOOKS_NAMESPACE_SELECTOR),
     hooks: hooks.configs as HookConfig,
   };
 }
@@ -107,6 +113,12 @@ export function loadConfig(env: Env, compositions: ReadonlyArray<{ name: string;
 /** Combinations of server settings that cannot work, each naming its variables. */
 function serverProblems(e: z.infer<typeof envSchema>): string[] {
   const problems: string[] = [];
+  try {
+    parseNamespaceSelector(e.MODELHOOKS_NAMESPACE_SELECTOR);
+  } catch (err) {
+    if (!(err instanceof SelectorError)) throw err;
+    problems.push(`MODELHOOKS_NAMESPACE_SELECTOR: ${err.message}`);
+  }
   if (Boolean(e.MODELHOOKS_TLS_CERT_FILE) !== Boolean(e.MODELHOOKS_TLS_KEY_FILE)) {
     problems.push('MODELHOOKS_TLS_CERT_FILE and MODELHOOKS_TLS_KEY_FILE go together');
   }

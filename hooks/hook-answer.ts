@@ -64,7 +64,7 @@ export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; lo
       exchange.parent = parent;
       let result: Record<string, unknown>;
       try {
-        result = runHook(composition, hook, request, { now: o.now(), config: hooksConfig });
+        result = runHook(composition, hook, request, { now: o.now(), config: hooksConfig, namespaceSelector: o.config.namespaceSelector });
       } catch (err) {
         o.logger.error({ err, composition: composition.name, hook, parent }, 'hook failed');
         return writeText(res, exchange, 500, 'error', 'internal error in the hook; see the server log');

@@ -40,6 +40,13 @@ const variables: Array<{ name: string; unset: unknown; set: string; want: unknow
   { name: 'MODELHOOKS_LOGGER_CA_BUNDLE', unset: '', set: 'ca', want: 'ca', read: (c) => c.hooks.inferenceservice.logger.caBundle },
   { name: 'MODELHOOKS_LOGGER_CA_CERT_FILE', unset: '', set: 'ca.crt', want: 'ca.crt', read: (c) => c.hooks.inferenceservice.logger.caCertFile },
   { name: 'MODELHOOKS_LOGGER_TLS_SKIP_VERIFY', unset: false, set: 'true', want: true, read: (c) => c.hooks.inferenceservice.logger.tlsSkipVerify },
+  {
+    name: 'MODELHOOKS_NAMESPACE_SELECTOR',
+    unset: { text: '', requirements: [] },
+    set: 'modelhooks.dev/enabled=true',
+    want: { text: 'modelhooks.dev/enabled=true', requirements: [{ key: 'modelhooks.dev/enabled', op: 'in', values: ['true'] }] },
+    read: (c) => c.namespaceSelector,
+  },
 ];
 
 const invalid: Array<{ name: string; value: string; message: RegExp }> = [
@@ -53,6 +60,8 @@ const invalid: Array<{ name: string; value: string; message: RegExp }> = [
   { name: 'MODELHOOKS_POD_SECURITY', value: 'lenient', message: /invalid configuration: MODELHOOKS_POD_SECURITY/ },
   { name: 'MODELHOOKS_GATEWAY', value: 'no-slash', message: /invalid configuration: MODELHOOKS_GATEWAY: namespace\/name of a Gateway/ },
   { name: 'MODELHOOKS_LOGGER_TLS_SKIP_VERIFY', value: 'yes', message: /invalid configuration: MODELHOOKS_LOGGER_TLS_SKIP_VERIFY/ },
+  { name: 'MODELHOOKS_NAMESPACE_SELECTOR', value: 'team in (a,b', message: /invalid configuration: MODELHOOKS_NAMESPACE_SELECTOR: .*unbalanced parentheses/ },
+  { name: 'MODELHOOKS_NAMESPACE_SELECTOR', value: 'Bad Key=1', message: /MODELHOOKS_NAMESPACE_SELECTOR: .*not a valid label key/ },
 ];
 
 describe('loadConfig', () => {

@@ -1,5 +1,5 @@
 import type { V1Deployment } from '@kubernetes/client-node';
-import { checkDeploymentUpdate, defineComposition, keepObserved, MANAGED_BY, readyJsonPath, type Refusal } from '../kit/index.js';
+import { checkDeploymentUpdate, defineComposition, hostConflicts, hostRules, keepObserved, MANAGED_BY, readyJsonPath, withHostConflicts, type RelatedRule, type Refusal } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { exposureFor } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
@@ -7,14 +7,14 @@ import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, STORAG
 import { planFor, type Input, type Plan } from './plan.js';
 import { podSecurityProblems } from './pod-security.js';
 import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
-import { noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
+import { INGRESS_READY, noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
 import { isStopped } from './stop.js';
+import { withComponentBlocker, workloadPodRules } from './workload-pods.js';
 import { predictorWorkloads, workloadFor } from './workloads.js';
 import { servicePortProblems } from './service-ports.js';
 import { trustyaiRule } from './trustyai-logger.js';
 import { RUNTIME_CRDS } from './runtime-crds.js';
 import { runtimeRules, runtimeStatus } from './runtime-rules.js';
-import type { RelatedRule } from '../kit/index.js';
 
 const ROLES: Role[] = ['predictor', 'canary', 'transformer', 'explainer'];
 
@@ -51,12 +51,19 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   upstreamCrds: RUNTIME_CRDS,
   variants: [{ name: 'gateway-api', description: 'Gateway API: HTTPRoutes (with canary traffic splits) instead of an Ingress', optionalChildren: ['httproutes'] }],
 
-  customize(parent) {
+  customize(parent, _config, declares) {
     // Storage credentials: only the Secret's key names are read, never its values.
     const secret = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
     const rules: RelatedRule[] = secret ? [{ apiVersion: 'v1', resource: 'secrets', namespace: parent.metadata.namespace, names: [secret] }] : [];
     // The namespace's TrustyAIServices: the predictor logs to one unless it has a logger (trustyai-logger.ts).
-    return [...rules, trustyaiRule(parent.metadata.namespace), ...runtimeRules(parent.metadata.namespace)];
+    rules.push(trustyaiRule(parent.metadata.namespace));
+    // The namespace's ServingRuntimes and every ClusterServingRuntime (runtimes.ts).
+    rules.push(...runtimeRules(parent.metadata.namespace));
+    // Each component's pods: why they do not run goes to its condition (workload-pods.ts).
+    rules.push(...workloadPodRules(parent));
+    // Every Ingress (and HTTPRoute) of the namespace: a host another parent already routes is a HostConflict.
+    rules.push(...hostRules(parent.metadata.namespace, declares(HTTPROUTE.apiVersion, HTTPROUTE.kind)));
+    return rules;
   },
 
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
@@ -108,8 +115,10 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     });
 
     // 4. Status from what was observed and what could not be applied.
-    const status = { ...statusFrom(input, plan, observed, refused), ...runtimeStatus(plan.components[0]?.runtime) };
-    return { status, children };
+    const base = { ...statusFrom(input, plan, observed, refused), ...runtimeStatus(plan.components[0]?.runtime) };
+    const status = withComponentBlocker(base, input, observed.deployments);
+    const hosts = plan.exposure.kind === 'none' ? [] : [plan.hosts.service, ...Object.values(plan.hosts.components)];
+    return { status: withHostConflicts(status, INGRESS_READY, hostConflicts(input.parent, hosts, input.related), input), children };
   },
 });
 

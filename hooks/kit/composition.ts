@@ -116,7 +116,8 @@ export interface Composition<Spec = unknown, Config = unknown> {
   upstreamCrds?: KubeObject[];
   /** Seconds between full resyncs, written to the CompositeController. */
   resyncPeriodSeconds?: number;
-  customize?(parent: Parent<Spec>, config: Config): RelatedRule[];
+  /** `declares` tells whether the calling CompositeController declares a child type (e.g. HTTPRoutes). */
+  customize?(parent: Parent<Spec>, config: Config, declares: (apiVersion: string, kind: string) => boolean): RelatedRule[];
   /**
    * The names of the children this parent may emit, derived from the parent alone. The kit
    * asks customize for same-named objects in the parent's namespace and, in sync, leaves out

@@ -23,3 +23,8 @@ export * from './quantity.js';
 export * from './run.js';
 export * from './config.js';
 export * from './updates.js';
+export * from './namespace-selector.js';
+export * from './namespace-settings.js';
+export * from './tenancy.js';
+export * from './workload-blockers.js';
+export * from './host-conflicts.js';

@@ -1,8 +1,11 @@
 import type { AnyComposition, ChildType, SpecProblem, SyncInput, SyncOutput } from './composition.js';
 import { configFor, type CompositionConfigs } from './config.js';
-import { READY, withReady } from './conditions.js';
+import { READY, withReady, type Cond } from './conditions.js';
 import { childConflicts, childNameRules, withConflicts } from './conflicts.js';
 import { keepAll } from './keep.js';
+import type { NamespaceSelector } from './namespace-selector.js';
+import { namespaceRule } from './namespace-settings.js';
+import { imageRefusalAnswer, tenancyOf } from './tenancy.js';
 import { ObjectIndex } from './observed.js';
 import { scopeRules } from './related.js';
 import type { HookName, HookRequest } from './request.js';
@@ -13,6 +16,8 @@ export interface HookContext {
   now: string;
   /** Every composition's configuration by name; a composition missing from it gets its defaults. */
   config?: CompositionConfigs;
+  /** `MODELHOOKS_NAMESPACE_SELECTOR`, parsed: the namespaces served (absent or empty: every one). */
+  namespaceSelector?: NamespaceSelector;
 }
 
 /** A hook broke its own contract (a bug to fix, reported as 500, never as a deletion). */
@@ -31,16 +36,31 @@ export function runHook<Config>(
   ctx: HookContext,
 ): Record<string, unknown> {
   if (hook === 'customize') return { relatedResources: runCustomize(composition, request, ctx) };
-  const input = syncInput(composition, request, ctx);
-  const spec = specOf(composition, request, input.config);
-  if (!spec.valid) return invalidSpecAnswer(composition, input, hook, spec.problem);
-  const typed = { ...input, parent: { ...input.parent, spec: spec.value } };
+  const serverInput = syncInput(composition, request, ctx);
   // No composition declares a finalize hook: children are owned and garbage-collected. An
   // unexpected call keeps them until then and lets the parent go.
   if (hook === 'finalize') {
-    return { ...answer(composition, input, { status: input.parent.status, children: keepObserved(input) }), finalized: true };
+    return { ...answer(composition, serverInput, { status: serverInput.parent.status, children: keepObserved(serverInput) }), finalized: true };
   }
-  return answer(composition, typed, composition.sync(typed));
+  // The namespace decides first: whether it is served, and the settings its annotations give.
+  const tenancy = tenancyOf(serverInput, ctx.namespaceSelector);
+  if (tenancy.refused) return keepAnswer(composition, serverInput, tenancy.refused);
+  const input = { ...serverInput, config: tenancy.config };
+  const spec = specOf(composition, request, input.config);
+  if (!spec.valid) return invalidSpecAnswer(composition, input, hook, spec.problem);
+  const typed = { ...input, parent: { ...input.parent, spec: spec.value } };
+  const response = answer(composition, typed, composition.sync(typed));
+  const refused = imageRefusalAnswer(response, tenancy.allowedImages);
+  return refused ? keepAnswer(composition, input, refused, response.status as Record<string, unknown>) : response;
+}
+
+/**
+ * Every observed child kept as last applied (nothing new, nothing deleted) and Ready=False
+ * saying why; the other conditions as `status` (by default the previous status) has them.
+ */
+function keepAnswer<Config>(composition: AnyComposition<Config>, input: SyncInput<unknown, Config>, ready: Cond, status = input.parent.status): Record<string, unknown> {
+  const { observedGeneration: _stale, ...base } = composition.invalidStatus ? composition.invalidStatus(status) : status;
+  return answer(composition, input, { status: withReady(base, ready, input), children: keepObserved(input) });
 }
 
 /** The parent's spec parsed by the composition's schema and checked by its `validate`, or what is wrong with it. */
@@ -58,16 +78,21 @@ function childTypesOf<Config>(composition: AnyComposition<Config>): ChildType[] 
 }
 
 function runCustomize<Config>(composition: AnyComposition<Config>, request: HookRequest, ctx: HookContext) {
-  if (!composition.customize && !composition.childNames) return [];
+  // The parent's Namespace: whether it is served and its settings (tenancy.ts). Customize
+  // itself sees only the server's configuration: the Namespace is not in its request.
+  const own = namespaceRule(parentOf(request).metadata.namespace);
+  if (!composition.customize && !composition.childNames) return [own];
   const config = configFor(composition, ctx.config);
   const spec = specOf(composition, request, config);
-  // An invalid spec asks for nothing: the sync hook reports the problem and keeps children.
-  if (!spec.valid) return [];
+  // An invalid spec asks for nothing more: the sync hook reports the problem and keeps children.
+  if (!spec.valid) return [own];
   const parent = { ...parentOf(request), spec: spec.value };
-  const rules = composition.customize ? composition.customize(parent, config) : [];
+  const declared = declaredTypes(composition, request.controller);
+  const declares = (apiVersion: string, kind: string) => declared.some((t) => t.apiVersion === apiVersion && t.kind === kind);
+  const rules = composition.customize ? composition.customize(parent, config, declares) : [];
   // Objects that share a child's name, so sync can tell a name held by another owner.
   const named = composition.childNames ? childNameRules(declaredTypes(composition, request.controller), composition.childNames(parent, config), parent.metadata.namespace) : [];
-  return scopeRules([...rules, ...named], parent.metadata.namespace, composition.name);
+  return scopeRules([own, ...rules, ...named], parent.metadata.namespace, composition.name);
 }
 
 /** The child types the calling CompositeController declares (without one: the required ones). */

@@ -1,9 +1,9 @@
-import { checkClaimUpdate, checkDeploymentUpdate, defineComposition, lastApplied, STORAGE_CLASSES_RULE, type Composed } from '../kit/index.js';
+import { checkClaimUpdate, checkDeploymentUpdate, defineComposition, lastApplied, podsOf, podsRuleFor, STORAGE_CLASSES_RULE, type Composed } from '../kit/index.js';
 import { mlmodelConfig, type MLModelConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
-import { jobFor } from './job.js';
+import { downloadPodSelector, jobFor } from './job.js';
 import { decide, rememberedFrom, withRefusals } from './lifecycle.js';
-import { deploymentName, jobName, modelHash, pvcName, serviceName } from './names.js';
+import { deploymentName, jobName, modelHash, pvcName, selectorFor, serviceName } from './names.js';
 import { pvcFor } from './pvc.js';
 import { serviceFor } from './service.js';
 import { mlmodelSpec, type MLModelSpec } from './spec.js';
@@ -43,7 +43,12 @@ export const mlmodel = defineComposition<MLModelSpec, MLModelConfig>({
   invalidStatus,
 
   // Whether the claim may grow (storageSize) depends on its StorageClass.
-  customize: () => [STORAGE_CLASSES_RULE],
+  customize: (parent) => [
+    STORAGE_CLASSES_RULE,
+    // The pods of the current download and of the server: why they do not run.
+    podsRuleFor(parent.metadata.namespace, downloadPodSelector(parent, modelHash(parent.spec.modelURL))),
+    podsRuleFor(parent.metadata.namespace, selectorFor(parent)),
+  ],
 
   childNames: (parent) => [
     { apiVersion: 'v1', kind: 'PersistentVolumeClaim', names: [pvcName(parent)] },
@@ -67,6 +72,8 @@ export const mlmodel = defineComposition<MLModelSpec, MLModelConfig>({
       job: observed.get('batch/v1', 'Job', jobName(parent, hash)),
       deployment: server,
       previous: rememberedFrom(parent.status),
+      jobPods: podsOf(related, downloadPodSelector(parent, hash)),
+      serverPods: podsOf(related, selectorFor(parent)),
     });
 
     // Desired: the claim always; the Job while wanted (Jobs of other URLs are dropped); the server once a model is

@@ -1,6 +1,8 @@
 import {
+  blockedReadiness,
   condition,
   deploymentReadiness,
+  deploymentWorkloadReadiness,
   fromReadiness,
   isRecord,
   jobState,
@@ -39,6 +41,9 @@ export interface Observation {
   job: KubeObject | undefined;
   deployment: KubeObject | undefined;
   previous: Remembered;
+  /** The related pods of the download Job and of the server: why they do not run. */
+  jobPods?: readonly KubeObject[];
+  serverPods?: readonly KubeObject[];
 }
 
 export interface Decision {
@@ -86,7 +91,7 @@ export function decide(o: Observation): Decision {
   const conditions = {
     storage: fromReadiness(STORAGE_READY, pvcReadiness(o.pvc)),
     download: downloadCondition(o, downloaded, failed, job.reason),
-    deployment: deploymentCondition(o.deployment, servingHash),
+    deployment: deploymentCondition(o.deployment, servingHash, o.serverPods ?? []),
   };
   return {
     ...phaseOf(o, conditions, downloaded, failed, servingHash),
@@ -136,16 +141,18 @@ function downloadCondition(o: Observation, downloaded: boolean, failed: boolean,
     const message = o.job ? `Job ${o.jobName} failed: ${jobReason}` : (remembered ?? `Job ${o.jobName} failed: the Job was removed`);
     return condition.false(MODEL_DOWNLOADED, 'DownloadFailed', message);
   }
-  return condition.unknown(MODEL_DOWNLOADED, 'Downloading', `Job ${o.jobName} is downloading ${o.modelURL}`);
+  // A download whose pod cannot run (image pull, crash loop, Secret missing) says why.
+  const running = condition.unknown(MODEL_DOWNLOADED, 'Downloading', `Job ${o.jobName} is downloading ${o.modelURL}`);
+  return o.job ? fromReadiness(MODEL_DOWNLOADED, blockedReadiness(running, { jobs: [o.job], pods: o.jobPods ?? [] })) : running;
 }
 
 /** Available is not enough: the Deployment must also run the model the status says it serves. */
-function deploymentCondition(deployment: KubeObject | undefined, servingHash: string | undefined): Cond {
+function deploymentCondition(deployment: KubeObject | undefined, servingHash: string | undefined, pods: readonly KubeObject[]): Cond {
   if (!servingHash) return condition.unknown(DEPLOYMENT_READY, 'WaitingForModel', 'the model server starts once the model is downloaded');
   if (deployment && servedPathOf(deployment) !== `${SERVER_MOUNT}/${servingHash}`) {
     return condition.unknown(DEPLOYMENT_READY, 'RolloutPending', `Deployment ${deployment.metadata.name} is moving to model ${servingHash}`);
   }
-  return fromReadiness(DEPLOYMENT_READY, deploymentReadiness(deployment));
+  return fromReadiness(DEPLOYMENT_READY, deploymentWorkloadReadiness(deploymentReadiness(deployment), deployment, pods));
 }
 
 /** The model hash an observed Deployment serves, from its `--model_base_path`. */

@@ -4,6 +4,7 @@
  */
 import type { AnyComposition } from '../kit/composition.js';
 import type { CompositionConfigs, KubeObject, RelatedRule } from '../kit/index.js';
+import { parseNamespaceSelector } from '../kit/namespace-selector.js';
 import type { HookName } from '../kit/request.js';
 import { runOverWire, syncRequest as kitSyncRequest, type WireRequestOptions } from '../kit/run.js';
 
@@ -12,6 +13,8 @@ export interface RunOptions<_Config = CompositionConfigs> extends WireRequestOpt
   now?: string;
   /** Configurations by composition name (e.g. `defaultHookConfig()`); a composition missing from it gets its defaults. */
   config?: CompositionConfigs;
+  /** `MODELHOOKS_NAMESPACE_SELECTOR`, e.g. `modelhooks.dev/enabled=true`; absent: every namespace. */
+  namespaceSelector?: string;
 }
 
 export interface SyncResult {
@@ -39,7 +42,11 @@ export function runCustomize(composition: AnyComposition, options: RunOptions<un
 }
 
 function runWire(composition: AnyComposition, hook: HookName, options: RunOptions<unknown>) {
-  return runOverWire(composition, hook, options, { now: options.now ?? TEST_NOW, ...(options.config ? { config: options.config } : {}) });
+  return runOverWire(composition, hook, options, {
+    now: options.now ?? TEST_NOW,
+    ...(options.config ? { config: options.config } : {}),
+    ...(options.namespaceSelector !== undefined ? { namespaceSelector: parseNamespaceSelector(options.namespaceSelector) } : {}),
+  });
 }
 
 function toResult(response: Record<string, unknown>): SyncResult {

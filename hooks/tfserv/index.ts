@@ -1,8 +1,8 @@
-import { checkDeploymentUpdate, defineComposition, lastApplied, readyJsonPath, type Composed, type RelatedRule } from '../kit/index.js';
+import { checkDeploymentUpdate, defineComposition, lastApplied, podsRuleFor, readyJsonPath, type Composed, type RelatedRule } from '../kit/index.js';
 import { tfservConfig, type TfservConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { modelsFileOf } from './models-file.js';
-import { deploymentName, serviceName } from './names.js';
+import { deploymentName, selectorFor, serviceName } from './names.js';
 import { serviceFor } from './service.js';
 import { tfservSpec, type TfservSpec } from './spec.js';
 import { configMapCondition, statusFrom, tfservStatus } from './status.js';
@@ -36,7 +36,11 @@ export const tfserv = defineComposition<TfservSpec, TfservConfig>({
 
   /** The sync hook needs the models file, and must know when the ConfigMap appears. */
   customize(parent): RelatedRule[] {
-    return [{ apiVersion: 'v1', resource: 'configmaps', namespace: parent.metadata.namespace, names: [parent.spec.configMap] }];
+    return [
+      { apiVersion: 'v1', resource: 'configmaps', namespace: parent.metadata.namespace, names: [parent.spec.configMap] },
+      // The server's pods: why they do not run (image pull, crash loop…) goes to DeploymentReady.
+      podsRuleFor(parent.metadata.namespace, selectorFor(parent)),
+    ];
   },
 
   childNames: (parent) => [

@@ -4,7 +4,9 @@ import {
   condition,
   conditionsSchema,
   deploymentReadiness,
+  deploymentWorkloadReadiness,
   fromReadiness,
+  podsOf,
   isRecord,
   readyConditions,
   refusedCondition,
@@ -13,8 +15,9 @@ import {
   type Refusal,
   type KubeObject,
   type Parent,
-  type StampInput,
+  type SyncInput,
 } from '../kit/index.js';
+import { selectorFor } from './names.js';
 import type { TfservSpec } from './spec.js';
 
 export const CONFIG_MAP_FOUND = 'ConfigMapFound';
@@ -58,13 +61,14 @@ export function configMapCondition(parent: Parent<TfservSpec>, configMap: KubeOb
 }
 
 export function statusFrom(
-  input: StampInput,
+  input: SyncInput<TfservSpec>,
   configMapFound: Cond,
   deployment: KubeObject | undefined,
   service: KubeObject | undefined,
   refused: Refusal[] = [],
 ): Record<string, unknown> {
-  const server = refusedCondition(DEPLOYMENT_READY, refused) ?? fromReadiness(DEPLOYMENT_READY, deploymentReadiness(deployment));
+  const pods = deployment ? podsOf(input.related, selectorFor(input.parent)) : [];
+  const server = refusedCondition(DEPLOYMENT_READY, refused) ?? fromReadiness(DEPLOYMENT_READY, deploymentWorkloadReadiness(deploymentReadiness(deployment), deployment, pods));
   const { conditions } = conditionTree.summarise(input, [configMapFound, server]);
   const counts = isRecord(deployment?.status) ? deployment.status : {};
   return {

@@ -4,6 +4,7 @@ import {
   defineComposition,
   lastApplied,
   MANAGED_BY,
+  podsRuleFor,
   readyJsonPath,
   STORAGE_CLASSES_RULE,
   type Composed,
@@ -20,6 +21,7 @@ import {
   proxyConfigName,
   proxyServiceAccountName,
   pvcName,
+  selectorFor,
   selectorVersion,
   serviceName,
   tlsServiceName,
@@ -94,6 +96,10 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     if (parent.spec.storage.format === 'DATABASE' && secret) rules.push({ apiVersion: 'v1', resource: 'secrets', namespace, names: [secret, dbCaName(parent)] });
     // Whether the claim may grow (storage.size) depends on its StorageClass (cluster-scoped: no namespace).
     if (parent.spec.storage.format === 'PVC' || isMigration(parent.spec)) rules.push(STORAGE_CLASSES_RULE);
+    // The service's pods: why they do not run (image pull, crash loop…) goes to DeploymentReady. By
+    // the selector labels every operator release shares (the version label may be an adopted one's).
+    const { 'app.kubernetes.io/version': _version, ...podLabels } = selectorFor(parent);
+    rules.push(podsRuleFor(namespace, podLabels));
     return rules;
   },
 

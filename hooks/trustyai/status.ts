@@ -1,7 +1,9 @@
 import {
   condition,
   deploymentReadiness,
+  deploymentWorkloadReadiness,
   fromReadiness,
+  deploymentPods,
   isRecord,
   pvcReadiness,
   readyConditions,
@@ -105,7 +107,8 @@ export interface Observed {
 
 export function statusFrom(input: SyncInput<TrustyAISpec>, o: Observed): Record<string, unknown> {
   const spec = input.parent.spec;
-  const deploymentCond = refusedCondition(DEPLOYMENT_READY, o.refused?.deployment ?? []) ?? fromReadiness(DEPLOYMENT_READY, deploymentReadiness(o.deployment));
+  const deploymentCond = refusedCondition(DEPLOYMENT_READY, o.refused?.deployment ?? []) ??
+    fromReadiness(DEPLOYMENT_READY, deploymentWorkloadReadiness(deploymentReadiness(o.deployment), o.deployment, deploymentPods(input.related, o.deployment)));
   const storageCond = refusedCondition(STORAGE_READY, o.refused?.storage ?? []) ?? storageCondition(spec, o);
   const routeCond = o.withRoute ? fromReadiness(ROUTE_READY, routeReadiness(o.route)) : undefined;
   const blockers: Cond[] = [deploymentCond, storageCond, ...(routeCond ? [routeCond] : [])];

@@ -53,7 +53,7 @@ describe('InferenceService pod security (MODELHOOKS_POD_SECURITY)', () => {
     expect(after.condition('Ready')?.reason).toBe('InvalidSpec');
     expect(after.condition('Ready')?.message).toContain('spec.predictor.containers[0].securityContext.capabilities.add[0]: capability SYS_ADMIN is not allowed');
     expect(after.children).toEqual(applied.observed);
-    expect(runCustomize(inferenceservice, { parent, config: restricted })).toEqual([]);
+    expect(runCustomize(inferenceservice, { parent, config: restricted })).toEqual([{ apiVersion: 'v1', resource: 'namespaces', names: [parent.metadata.namespace] }]);
     expect(runCustomize(inferenceservice, { parent: applied.parent, config: restricted })).not.toEqual([]);
   });
 

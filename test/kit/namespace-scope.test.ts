@@ -71,7 +71,8 @@ function echo(rules: RelatedRule[]) {
 const parent = (spec: Record<string, unknown> = {}) => ({ apiVersion: 'echo.dev/v1', kind: 'Echo', metadata: { name: 'p', namespace: 'ns', uid: 'u' }, spec });
 
 describe('customize rules are scoped by the kit', () => {
-  const customize = (rules: RelatedRule[]) => runHook(echo(rules), 'customize', parseHookRequest({ parent: parent() }), ctx).relatedResources;
+  // The kit's own first rule, the parent's Namespace (tenancy.ts), is checked in test/kit/tenancy.test.ts.
+  const customize = (rules: RelatedRule[]) => (runHook(echo(rules), 'customize', parseHookRequest({ parent: parent() }), ctx).relatedResources as RelatedRule[]).slice(1);
 
   it('fills the parent namespace into every namespaced rule a composition left without one', () => {
     const rules = [

@@ -74,8 +74,9 @@ describe('runHook', () => {
     expect(() => runHook(demo, 'sync', request('type'), ctx)).toThrow(/does not declare/);
   });
 
-  it('customize without a customize function asks for nothing', () => {
-    expect(runHook(demo, 'customize', parseHookRequest({ parent: parent({}) }), ctx)).toEqual({ relatedResources: [] });
+  it('customize without a customize function asks for the parent Namespace only (tenancy.ts reads it)', () => {
+    const ns = parseHookRequest({ parent: parent({}) }).parent.metadata.namespace ?? 'default';
+    expect(runHook(demo, 'customize', parseHookRequest({ parent: parent({}) }), ctx)).toEqual({ relatedResources: [{ apiVersion: 'v1', resource: 'namespaces', names: [ns] }] });
   });
 
   it('finalize without a finalize function keeps the children and says finalized', () => {

@@ -256,7 +256,7 @@ const steps: Step[] = [
     phase: 'Failed',
     children: ['Deployment/resnet-server', 'PersistentVolumeClaim/resnet-pvc', 'Service/resnet-service'],
     serves: `/models/${A}`,
-    status: { message: 'ReplicaSet "resnet-server-6f" has timed out progressing.', downloadedHash: A },
+    status: { message: 'Deployment resnet-server: ReplicaSet "resnet-server-6f" has timed out progressing.', downloadedHash: A },
     conditions: { Ready: 'False', DeploymentReady: 'False', ModelDownloaded: 'True' },
   },
   {

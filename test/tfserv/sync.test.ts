@@ -8,7 +8,7 @@ import { main } from '../../hooks/cli.js';
 import path from 'node:path';
 import { vendorDir, referenceSamples, repoRoot } from '../support/reference.js';
 import { expectValid, validateAgainstCrd } from '../support/validate.js';
-import { compositionRules } from '../support/rules.js';
+import { compositionRules, namespaceRuleOf } from '../support/rules.js';
 
 const config = defaultHookConfig();
 
@@ -31,8 +31,8 @@ describe('Tfserv customize', () => {
     ]);
   });
 
-  it('asks for nothing when the spec is invalid (sync reports it)', () => {
-    expect(runCustomize(tfserv, { parent: parent({ grpcPort: 9000, restPort: 9000 }), config })).toEqual([]);
+  it('asks for nothing but its Namespace when the spec is invalid (sync reports it)', () => {
+    expect(runCustomize(tfserv, { parent: parent({ grpcPort: 9000, restPort: 9000 }), config })).toEqual([namespaceRuleOf('ml')]);
   });
 
   it('asks for the original fixed ConfigMap when the spec names none, as the original operator mounted', () => {

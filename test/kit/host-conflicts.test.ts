@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { inferenceservice } from '../../hooks/inferenceservice/index.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { runCustomize, runSync } from '../../hooks/testing.js';
+import { goldenCases } from '../support/golden.js';
+
+const golden = (name: string) => {
+  const c = goldenCases('inferenceservice').find((g) => g.name === name);
+  if (!c) throw new Error(name);
+  return c.options;
+};
+const owner = { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', name: 'other', uid: 'other-uid', controller: true };
+const ingress = (namespace: string, host: string, owned = true): KubeObject => ({
+  apiVersion: 'networking.k8s.io/v1',
+  kind: 'Ingress',
+  metadata: { name: 'other', namespace, ...(owned ? { ownerReferences: [owner] } : {}) },
+  spec: { rules: [{ host, http: { paths: [] } }] },
+});
+const route = (namespace: string, host: string): KubeObject => ({
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'HTTPRoute',
+  metadata: { name: 'other', namespace, ownerReferences: [owner] },
+  spec: { hostnames: [host], parentRefs: [{ name: 'gw' }] },
+});
+
+describe('HostConflict: a host another parent of the namespace already routes', () => {
+  const base = golden('ingress-ready');
+  const ns = (base.parent as KubeObject).metadata.namespace as string;
+  const ours = runSync(inferenceservice, base);
+  const host = (ours.childrenOf<{ spec: { rules: Array<{ host: string }> } }>('Ingress')[0]?.spec.rules[0]?.host) as string;
+  it('customize asks for every Ingress of the namespace, and HTTPRoutes only where the controller declares them', () => {
+    expect(runCustomize(inferenceservice, base)).toContainEqual({ apiVersion: 'networking.k8s.io/v1', resource: 'ingresses', namespace: ns });
+    expect(runCustomize(inferenceservice, base).some((r) => r.resource === 'httproutes' && !r.names)).toBe(false);
+    expect(runCustomize(inferenceservice, { ...base, variant: 'gateway-api' })).toContainEqual({ apiVersion: 'gateway.networking.k8s.io/v1', resource: 'httproutes', namespace: ns });
+  });
+  it('our own Ingress, as Metacontroller also hands it over as related, is no conflict', () => {
+    const parent = base.parent as KubeObject;
+    const withUid = { ...parent, metadata: { ...parent.metadata, uid: 'isvc-uid' } };
+    const ref = { apiVersion: parent.apiVersion, kind: parent.kind, name: parent.metadata.name, uid: 'isvc-uid', controller: true };
+    const own = (base.observed ?? []).filter((o) => o.kind === 'Ingress').map((o) => ({ ...o, metadata: { ...o.metadata, ownerReferences: [ref] } }));
+    expect(own).toHaveLength(1);
+    const out = runSync(inferenceservice, { ...base, parent: withUid, related: [...(base.related ?? []), ...own] });
+    expect(out.condition('IngressReady')?.status).toBe('True');
+    expect(out.condition('Ready')?.status).toBe('True');
+  });
+  it("another parent's Ingress with one of our hosts: IngressReady=False/HostConflict naming it, Ready with it, children kept", () => {
+    const out = runSync(inferenceservice, { ...base, related: [...(base.related ?? []), ingress(ns, host)] });
+    expect(out.condition('IngressReady')).toMatchObject({ status: 'False', reason: 'HostConflict' });
+    expect(out.condition('IngressReady')?.message).toContain(`host ${host} is already routed by Ingress/other (owner: InferenceService/other)`);
+    expect(out.condition('Ready')).toMatchObject({ status: 'False', reason: 'HostConflict' });
+    expect(out.children).toEqual(ours.children);
+  });
+  it('an Ingress without an owner holding the host is a conflict too', () => {
+    const out = runSync(inferenceservice, { ...base, related: [...(base.related ?? []), ingress(ns, host, false)] });
+    expect(out.condition('IngressReady')?.message).toContain('(owner: no owner)');
+  });
+  it("another namespace's Ingress is never read (the cross-namespace collision is not detectable)", () => {
+    const out = runSync(inferenceservice, { ...base, related: [...(base.related ?? []), ingress('bar-baz', host)] });
+    expect(out.condition('IngressReady')?.status).toBe('True');
+  });
+  it('an HTTPRoute with one of our hostnames (gateway-api)', () => {
+    const gw = golden('httproute-ready');
+    const mine = runSync(inferenceservice, gw);
+    const hostname = mine.childrenOf<{ spec: { hostnames: string[] } }>('HTTPRoute')[0]?.spec.hostnames[0] as string;
+    const gns = (gw.parent as KubeObject).metadata.namespace as string;
+    const out = runSync(inferenceservice, { ...gw, related: [...(gw.related ?? []), route(gns, hostname)] });
+    expect(out.condition('IngressReady')).toMatchObject({ status: 'False', reason: 'HostConflict' });
+    expect(out.condition('IngressReady')?.message).toContain('HTTPRoute/other');
+  });
+});
