@@ -12,6 +12,7 @@ import { loadConfig } from '../hooks/config.js';
 import { ConfigError } from '../hooks/errors.js';
 import { syncRequest } from '../hooks/testing.js';
 import { trustyai } from '../hooks/trustyai/index.js';
+import { freePort } from './support/free-port.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -325,7 +326,7 @@ describe('modelhooks manifests', () => {
 
 describe('modelhooks serve', () => {
   it('serves, then on SIGTERM stops accepting, finishes and exits 0', async () => {
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const port = String(await freePort());
     const child = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
       cwd: root,
       env: { ...process.env, MODELHOOKS_LOG_LEVEL: 'info', MODELHOOKS_HOST: '127.0.0.1', MODELHOOKS_DRAIN_SECONDS: '0' },

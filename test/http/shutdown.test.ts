@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syncRequest } from '../../hooks/testing.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
+import { freePort } from '../support/free-port.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const DRAIN_SECONDS = 2;
@@ -38,7 +39,7 @@ function post(agent: http.Agent, port: string, body: string): Promise<Omit<Outco
 
 describe('shutdown under keep-alive load (the real `modelhooks serve`)', () => {
   it("on SIGTERM: /readyz fails at once, answers close their connections, no request started before the drain's last moments fails, exit 0", async () => {
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const port = String(await freePort());
     const child = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
       cwd: root,
       env: { ...process.env, MODELHOOKS_LOG_LEVEL: 'info', MODELHOOKS_HOST: '127.0.0.1', MODELHOOKS_DRAIN_SECONDS: String(DRAIN_SECONDS) },

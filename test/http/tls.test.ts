@@ -13,6 +13,7 @@ import { createMetrics } from '../../hooks/metrics.js';
 import { createApp, createHealthApp } from '../../hooks/server.js';
 import { syncRequest } from '../../hooks/testing.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
+import { freePort } from '../support/free-port.js';
 
 /** A CA, a server certificate for 127.0.0.1, a client certificate it signed and one from another CA. */
 function certificates(dir: string) {
@@ -31,7 +32,6 @@ function certificates(dir: string) {
   return { file: (f: string) => path.join(dir, f), ca: read('ca.crt'), client: { cert: read('client.crt'), key: read('client.key') }, stranger: { cert: read('stranger.crt'), key: read('stranger.key') } };
 }
 
-const port = () => String(20000 + Math.floor(Math.random() * 20000));
 
 interface Answer {
   status: number;
@@ -78,7 +78,7 @@ describe('TLS with client certificates, a bearer token and a plain metrics port'
     dir = mkdtempSync(path.join(tmpdir(), 'modelhooks-tls-'));
     certs = certificates(dir);
     writeFileSync(certs.file('token'), 'the-token\n');
-    ports = { main: Number(port()), metrics: Number(port()) };
+    ports = { main: await freePort(), metrics: await freePort() };
     const config = loadConfig({
       PORT: String(ports.main),
       MODELHOOKS_METRICS_PORT: String(ports.metrics),

@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
+import { freePort } from '../support/free-port.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.SOAK_REQUESTS ?? 1000);
@@ -18,7 +19,7 @@ const CONCURRENCY = 4;
 const MEMORY_LIMIT = 512 * 1024 * 1024; // deploy/base/deployment.yaml's limits.memory
 const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
-const port = String(20000 + Math.floor(Math.random() * 20000));
+const port = String(await freePort());
 const server = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
   cwd: root,
   env: {
