@@ -3,7 +3,9 @@ import { checkDeploymentUpdate, defineComposition, keepObserved, MANAGED_BY, rea
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { exposureFor } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
-import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, STORAGE_SECRET_ANNOTATION, workloadName, type Role } from './names.js';
+import { credentialRules } from './credentials/rules.js';
+import { credentialsBlock } from './credentials-status.js';
+import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, workloadName, type Role } from './names.js';
 import { planFor, type Input, type Plan } from './plan.js';
 import { podSecurityProblems } from './pod-security.js';
 import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
@@ -46,13 +48,9 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   optionalChildren: [{ ...HTTPROUTE, resource: 'httproutes' }],
   variants: [{ name: 'gateway-api', description: 'Gateway API: HTTPRoutes (with canary traffic splits) instead of an Ingress', optionalChildren: ['httproutes'] }],
 
-  customize(parent) {
-    // Storage credentials: only the Secret's key names are read, never its values.
-    const secret = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
-    const rules = secret ? [{ apiVersion: 'v1', resource: 'secrets', namespace: parent.metadata.namespace, names: [secret] }] : [];
-    // The namespace's TrustyAIServices: the predictor logs to one unless it has a logger (trustyai-logger.ts).
-    return [...rules, trustyaiRule(parent.metadata.namespace)];
-  },
+  // Storage credentials: ServiceAccounts and Secrets by name, in the parent's namespace; the
+  // namespace's TrustyAIServices: the predictor logs to one unless it has a logger (trustyai-logger.ts).
+  customize: (parent) => [...credentialRules(parent), trustyaiRule(parent.metadata.namespace)],
 
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
   validate: (spec, config, metadata) => [...podSecurityProblems(spec, config.podSecurity, metadata.annotations), ...servicePortProblems(spec)],
@@ -81,6 +79,8 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     // An unservable model keeps whatever runs now and says why.
     if ('failure' in outcome) return { status: noRuntimeStatus(input, outcome.failure), children: keepObserved(input) };
     const { plan } = outcome;
+    // Credentials that are missing, or a storage spec they cannot serve: keep what runs, say why.
+    if (credentialsBlock(plan)) return { status: statusFrom(input, plan, observe(input, plan)), children: keepObserved(input) };
 
     // 2. Observe the children the status is judged from.
     const observed = observe(input, plan);
