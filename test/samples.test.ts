@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
 import { defaultHookConfig } from '../hooks/config.js';
-import { crdFor } from '../hooks/kit/index.js';
+import { crdFor, type KubeObject } from '../hooks/kit/index.js';
 import { runSync } from '../hooks/testing.js';
 import { readYamlDocs } from './support/golden.js';
 import { referenceSamples } from './support/reference.js';
@@ -20,7 +20,7 @@ const ours = (o: { apiVersion?: string; kind?: string }) =>
 
 // The ServiceAccounts and Secrets the KServe samples ship beside their InferenceServices.
 const credentialsOf = (composition: string) =>
-  composition === 'inferenceservice' ? referenceSamples().map((s) => s.object).filter((o) => o.apiVersion === 'v1' && (o.kind === 'ServiceAccount' || o.kind === 'Secret')) : [];
+  composition === 'inferenceservice' ? referenceSamples().map((s) => s.object).filter((o) => o.apiVersion === 'v1' && (o.kind === 'ServiceAccount' || o.kind === 'Secret')) as KubeObject[] : [];
 
 describe.each([...referenceSamples(), ...examples].filter((s) => ours(s.object as object)))('$file', ({ object }) => {
   const composition = ours(object as object)!;

@@ -28,7 +28,7 @@ describe('InferenceService samples', () => {
     it('validates against our CRD', () => expect(validateAgainstCrd(crdFor(inferenceservice), object)).toEqual([]));
     it.each(['default', 'gateway-api'])('renders valid children (%s variant)', (variant) => {
       // The ServiceAccounts and Secrets the samples ship beside their InferenceServices.
-      const related = referenceSamples().map((s) => s.object).filter((o) => o.kind === 'ServiceAccount' || o.kind === 'Secret');
+      const related = referenceSamples().map((s) => s.object).filter((o) => o.kind === 'ServiceAccount' || o.kind === 'Secret') as KubeObject[];
       const out = runSync(inferenceservice, { parent: object, config, variant, related });
       expect(out.condition('Ready')?.reason).not.toBe('InvalidSpec');
       expect(out.children.length).toBeGreaterThan(0);
