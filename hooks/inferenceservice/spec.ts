@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { conditionSchema, quantity } from '../kit/index.js';
 import { canaryPercentRange, canarySum, CANARY_NAME_REQUIRED, componentRules, MAX_CANARIES, MIN_ABOVE_MAX, PREDICTOR_EXACTLY_ONE, predictorRules, canaryPredictorRules, canaryRules, specRules, unsupportedMetric, validations } from './admission.js';
-import { storageUriProblem } from './storage.js';
+import { commonParentPath, MODEL_DIR, storageUriProblem } from './storage.js';
 
 /*
  * KServe's InferenceService spec, as far as raw-deployment mode acts on it. KServe's own CRD
@@ -147,6 +147,11 @@ export const inferenceserviceSpec = z
         const bad = storageUriProblem(u.uri);
         if (bad) ctx.addIssue({ code: 'custom', path: [c, 'storageUris', i, 'uri'], message: bad });
       });
+      // KServe mounts one emptyDir at the downloads' common parent: / would hide the whole image.
+      const downloads = (spec[c]?.storageUris ?? []).filter((u) => !/^(pvc|oci):\/\//.test(u.uri)).map((u) => u.mountPath || MODEL_DIR);
+      if (downloads.length > 1 && commonParentPath(downloads) === '/') {
+        ctx.addIssue({ code: 'custom', path: [c, 'storageUris'], message: `the mount paths ${downloads.join(', ')} share no parent directory but /: one emptyDir is mounted at their common parent` });
+      }
     }
     for (const c of ['predictor', 'transformer', 'explainer'] as const) {
       const comp = spec[c];
