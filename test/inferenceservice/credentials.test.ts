@@ -41,7 +41,7 @@ describe('the KServe docs sample "S3 with serviceAccountName" (docs/samples/stor
   const samples = loadYamlFile(path.join(vendorDir(), 'samples/kserve-storage-s3-s3_secret.yaml'));
   const [parent] = loadYamlFile(path.join(vendorDir(), 'samples/kserve-storage-s3-tensorflow_s3.yaml'));
   const inNs = (o: KubeObject): KubeObject => ({ ...o, metadata: { ...o.metadata, namespace: NS, generation: 1 } });
-  const out = runSync(inferenceservice, { parent: inNs(parent as KubeObject), related: samples.map(inNs), config });
+  const out = runSync(inferenceservice, { parent: inNs(parent as KubeObject), related: (samples as KubeObject[]).map(inNs), config });
   const env = init(out, 'mnist-s3').env;
 
   it.each([
@@ -82,7 +82,7 @@ describe('the KServe docs sample "S3 with serviceAccountName" (docs/samples/stor
 });
 
 describe('credential builders (pkg/credentials/*, v0.20.0)', () => {
-  const run = (related: KubeObject[], spec = s3Model({ serviceAccountName: 'sa' }), meta: Record<string, unknown> = {}) => runSync(inferenceservice, { parent: isvc(spec, meta), related, config });
+  const run = (related: KubeObject[], spec: Record<string, unknown> = s3Model({ serviceAccountName: 'sa' }), meta: Record<string, unknown> = {}) => runSync(inferenceservice, { parent: isvc(spec, meta), related, config });
 
   it.each([
     {
