@@ -139,7 +139,8 @@ describe('credential builders (pkg/credentials/*, v0.20.0)', () => {
 });
 
 describe('customize: ServiceAccounts and Secrets by name, in the parent\'s namespace', () => {
-  const rules = (parent: KubeObject) => compositionRules(runCustomize(inferenceservice, { parent, config }));
+  // Only the credential rules (the TrustyAIService rule is trustyai-logger.ts's).
+  const rules = (parent: KubeObject) => compositionRules(runCustomize(inferenceservice, { parent, config })).filter((r) => r.resource === 'serviceaccounts' || r.resource === 'secrets');
 
   it('asks for the Secrets the last status remembered from the ServiceAccount, and never a malformed name', () => {
     const parent = { ...isvc(s3Model({ serviceAccountName: 'sa' })), status: { serviceAccountSecrets: ['s3creds', '../other', 'UPPER', 42] } } as KubeObject;
