@@ -4,7 +4,7 @@ import { defaultHookConfig } from '../hooks/config.js';
 import { crdFor } from '../hooks/kit/index.js';
 import { runSync } from '../hooks/testing.js';
 import { readYamlDocs } from './support/golden.js';
-import { referenceSamples } from './support/reference.js';
+import { referenceSamples, sampleCredentials } from './support/reference.js';
 import { validateAgainstCrd, expectValid } from './support/validate.js';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -18,13 +18,16 @@ const examples = readdirSync(examplesDir)
 const ours = (o: { apiVersion?: string; kind?: string }) =>
   builtinCompositions.find((c) => o.apiVersion?.startsWith(`${c.parent.group}/`) && c.parent.kind === o.kind);
 
+// The ServiceAccounts and Secrets the KServe samples need beside their InferenceServices.
+const credentialsOf = (composition: string) => (composition === 'inferenceservice' ? sampleCredentials() : []);
+
 describe.each([...referenceSamples(), ...examples].filter((s) => ours(s.object as object)))('$file', ({ object }) => {
   const composition = ours(object as object)!;
   it('validates against our CRD', () => {
     expect(validateAgainstCrd(crdFor(composition), object)).toEqual([]);
   });
   it('renders valid children without a False Ready for an invalid spec', () => {
-    const out = runSync(composition, { parent: object, config: defaultHookConfig() });
+    const out = runSync(composition, { parent: object, config: defaultHookConfig(), related: credentialsOf(composition.name) });
     expect(out.condition('Ready')?.reason).not.toBe('InvalidSpec');
     expect(out.children.length).toBeGreaterThan(0);
     for (const child of out.children) expectValid(child);

@@ -1,13 +1,14 @@
 import type { V1Container, V1PodSpec, V1Volume } from '@kubernetes/client-node';
-import type { KubeObject, Parent } from '../kit/index.js';
+import type { Parent } from '../kit/index.js';
 import type { InferenceServiceConfig } from './config.js';
 import { serviceName } from './names.js';
 import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults } from './pod.js';
 import { runtimePredictor } from './predictor-runtime.js';
 import type { ServingRuntime } from './runtimes.js';
-import { modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec } from './spec.js';
-import { MODEL_DIR, storagePlanFor } from './storage.js';
+import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec } from './spec.js';
+import { MODEL_DIR, storagePlanFor, type StorageContext } from './storage.js';
 import { withKServeEnv } from './env.js';
+import { modelStorageSource, serverWithStorage, storageUrisOf } from './storage-source.js';
 
 /** One component's pod and the port its Service targets. */
 export interface ComponentPlan {
@@ -26,8 +27,8 @@ export type PredictorOutcome = { plan: ComponentPlan } | { failure: { reason: st
 export interface BuildContext {
   parent: Parent<InferenceServiceSpec>;
   config: InferenceServiceConfig;
-  /** The Secret named by serving.kserve.io/storageSecretName, when it exists. */
-  storageSecret: KubeObject | undefined;
+  /** The related ServiceAccounts and Secrets the storage initializer's credentials come from. */
+  storage: StorageContext;
   /** The namespace's ServingRuntimes and the cluster's (or the built-in) ClusterServingRuntimes. */
   runtimes: { namespaced: ServingRuntime[]; cluster: ServingRuntime[] };
 }
@@ -55,8 +56,9 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const { container: merged, readinessProbe, startupProbe } = resolved;
   const runAsUser = merged.securityContext?.runAsUser;
   const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), { nonRoot: true, ...(runAsUser !== undefined ? { runAsUser } : {}), readinessProbe, startupProbe });
-  const storage = storagePlanFor(model.storageUri, ctx.config.images['storage-initializer'], ctx.storageSecret);
-  const server = inUsualOrder({ ...container, volumeMounts: [...(container.volumeMounts ?? []), ...storage.serverMounts] });
+  const field = `spec.predictor.${FRAMEWORK_KEYS.find((k) => spec[k] !== undefined) ?? 'model'}`;
+  const storage = storagePlanFor(modelStorageSource(spec, model, field), ctx.storage, { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' });
+  const server = inUsualOrder(serverWithStorage(container, storage));
   // The runtime's pod fields under the user's (MergePodSpec); its volumes unless the user has a namesake.
   const userVolumes = new Set((Array.isArray(spec.volumes) ? (spec.volumes as V1Volume[]) : []).map((v) => v.name));
   const podSpec = { ...resolved.pod.fields, ...spec } as ComponentSpec;
@@ -75,14 +77,16 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
 function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec): ComponentPlan {
   const [first = {}, ...rest] = spec.containers ?? [];
   const uri = (first.env ?? []).find((e) => e.name === STORAGE_URI_ENV && typeof e.value === 'string' && e.value !== '')?.value as string | undefined;
-  const storage = storagePlanFor(uri, ctx.config.images['storage-initializer'], ctx.storageSecret);
+  const uris = storageUrisOf(spec);
+  const source = uris.length > 0 ? { uris, legacy: false, field: `spec.${role}.storageUris` } : { uris: uri ? [{ uri, mountPath: MODEL_DIR }] : [], legacy: true, field: `spec.${role}.containers[0].env` };
+  const storage = storagePlanFor(source, ctx.storage, { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` });
   const env = uri ? (first.env ?? []).map((e) => (e.name === STORAGE_URI_ENV ? { name: STORAGE_URI_ENV, value: MODEL_DIR } : e)) : first.env;
   // KServe gives a transformer and an explainer the same three arguments.
   const args = role === 'predictor' ? first.args : componentArgs(ctx.parent, first.args ?? []);
   const user: ContainerSpec = { ...first, ...(env ? { env } : {}), ...(args ? { args } : {}) };
   const port = portsOf(user)[0]?.containerPort ?? 8080;
   const main = withDefaults(user, serverName(first), { nonRoot: false, readinessProbe: tcpReadiness(port) });
-  const server = storage.serverMounts.length > 0 ? { ...main, volumeMounts: [...(main.volumeMounts ?? []), ...storage.serverMounts] } : main;
+  const server = serverWithStorage(main, storage);
   const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`));
   return { role, spec, pod: withKServeEnv(podSpecFor(spec, [server, ...others], storage), role, ctx.parent.metadata.name), port: portOf(server) };
 }

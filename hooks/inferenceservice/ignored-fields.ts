@@ -29,6 +29,8 @@ const COMPONENT_FIELDS = [
   'containers', 'initContainers', 'volumes', 'securityContext', 'serviceAccountName',
   // KServe's agent sidecar (agent.ts)
   'logger',
+  // storage forms (storage-source.ts, storage.ts)
+  'storageUris',
 ];
 
 /** The predictor's model: `model` or one framework key (spec.ts). */

@@ -3,7 +3,9 @@ import { checkDeploymentUpdate, defineComposition, hostConflicts, hostRules, kee
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { exposureFor } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
-import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, STORAGE_SECRET_ANNOTATION, workloadName, type Role } from './names.js';
+import { credentialRules } from './credentials/rules.js';
+import { credentialsBlock } from './credentials-status.js';
+import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, workloadName, type Role } from './names.js';
 import { planFor, type Input, type Plan } from './plan.js';
 import { podSecurityProblems } from './pod-security.js';
 import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
@@ -52,9 +54,8 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   variants: [{ name: 'gateway-api', description: 'Gateway API: HTTPRoutes (with canary traffic splits) instead of an Ingress', optionalChildren: ['httproutes'] }],
 
   customize(parent, _config, declares) {
-    // Storage credentials: only the Secret's key names are read, never its values.
-    const secret = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
-    const rules: RelatedRule[] = secret ? [{ apiVersion: 'v1', resource: 'secrets', namespace: parent.metadata.namespace, names: [secret] }] : [];
+    // Storage credentials: ServiceAccounts and Secrets by name, in the parent's namespace (credentials/rules.ts).
+    const rules: RelatedRule[] = credentialRules(parent);
     // The namespace's TrustyAIServices: the predictor logs to one unless it has a logger (trustyai-logger.ts).
     rules.push(trustyaiRule(parent.metadata.namespace));
     // The namespace's ServingRuntimes and every ClusterServingRuntime (runtimes.ts).
@@ -93,6 +94,8 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     // An unservable model keeps whatever runs now and says why.
     if ('failure' in outcome) return { status: noRuntimeStatus(input, outcome.failure), children: keepObserved(input) };
     const { plan } = outcome;
+    // Credentials that are missing, or a storage spec they cannot serve: keep what runs, say why.
+    if (credentialsBlock(plan)) return { status: statusFrom(input, plan, observe(input, plan)), children: keepObserved(input) };
 
     // 2. Observe the children the status is judged from.
     const observed = observe(input, plan);

@@ -1,4 +1,4 @@
-import type { KubeObject, SyncInput } from '../kit/index.js';
+import type { SyncInput } from '../kit/index.js';
 import { canaryDecision, type CanaryDecision } from './canary.js';
 import { componentPlans, type ComponentPlan } from './components.js';
 import type { InferenceServiceConfig } from './config.js';
@@ -7,6 +7,7 @@ import { HTTPROUTE } from './httproute.js';
 import { kserveRuntimes } from './kserve-runtimes.js';
 import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtimes.js';
 import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
+import { emptyReport, type CredentialReport } from './storage.js';
 import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
 import { predictorHash } from './workloads.js';
 import { agentWorkOf, withAgent } from './agent.js';
@@ -30,22 +31,28 @@ export interface Plan {
   split: boolean;
   /** canaryTrafficPercent below 100 where no split is possible: the new spec rolls out in place. */
   inPlace?: { percent: number; why: 'ingress' | 'transformer' | 'no-route' };
-  /** The storage Secret the annotation names, and whether it exists. */
-  storageSecret?: { name: string; object: KubeObject | undefined };
+  /** What the storage credentials lookups found: missing objects, problems, the ServiceAccounts' Secret names. */
+  credentials: CredentialReport;
 }
 
 export type PlanOutcome = { plan: Plan } | { failure: { reason: string; message: string } };
 
 export function planFor(input: Input): PlanOutcome {
   const { parent, config } = input;
-  const secretName = parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION];
-  const storageSecret = secretName ? { name: secretName, object: input.related.get('v1', 'Secret', secretName) } : undefined;
+  const credentials = emptyReport();
+  const storage = {
+    image: config.images['storage-initializer'],
+    related: input.related,
+    annotations: parent.metadata.annotations ?? {},
+    annotation: STORAGE_SECRET_ANNOTATION,
+    report: credentials,
+  };
   const runtimes = runtimesFrom(
     [...input.related.list(SERVING_RUNTIME.apiVersion, SERVING_RUNTIME.kind), ...input.related.list(CLUSTER_SERVING_RUNTIME.apiVersion, CLUSTER_SERVING_RUNTIME.kind)],
     parent.metadata.namespace ?? '',
     kserveRuntimes(config.images),
   );
-  const planned = componentPlans({ parent, config, storageSecret: storageSecret?.object, runtimes });
+  const planned = componentPlans({ parent, config, storage, runtimes });
   if ('failure' in planned) return planned;
   const plans = withAgents(input, planned.plans);
   const [predictor] = plans as [ComponentPlan];
@@ -59,9 +66,9 @@ export function planFor(input: Input): PlanOutcome {
   // The stable predictor, as observed, decides whether a canary runs.
   const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
   const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, predictorHash(parent, predictor));
-  const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, exposure, split: canary.canary };
+  const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, exposure, split: canary.canary, credentials };
   if (noSplit && percent !== undefined && percent < 100) plan.inPlace = { percent, why: noSplit };
-  return { plan: storageSecret ? { ...plan, storageSecret } : plan };
+  return { plan };
 }
 
 /** Why traffic cannot be split by weight here, if it cannot. */

@@ -21,8 +21,10 @@ export function podSpecFor(component: ComponentSpec, containers: V1Container[], 
     ...(component.serviceAccountName ? { serviceAccountName: component.serviceAccountName } : {}),
     // The restricted pod defaults under the user's fields (the pod security check ran on the same merge).
     securityContext: mergedPodSecurity(component.securityContext),
+    // A model car reaches the server through /proc: the pod shares one process namespace.
+    ...(storage.shareProcessNamespace ? { shareProcessNamespace: true } : {}),
     ...(initContainers.length > 0 ? { initContainers } : {}),
-    containers,
+    containers: [...containers, ...(storage.sidecars ?? [])],
     ...(volumes.length > 0 ? { volumes } : {}),
   };
 }

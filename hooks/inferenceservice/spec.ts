@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { conditionSchema, quantity } from '../kit/index.js';
 import { canaryPercentRange, canarySum, CANARY_NAME_REQUIRED, componentRules, MAX_CANARIES, MIN_ABOVE_MAX, PREDICTOR_EXACTLY_ONE, predictorRules, canaryPredictorRules, canaryRules, specRules, unsupportedMetric, validations } from './admission.js';
-import { storageUriProblem } from './storage.js';
+import { commonParentPath, MODEL_DIR, storageUriProblem } from './storage.js';
 
 /*
  * KServe's InferenceService spec, as far as raw-deployment mode acts on it. KServe's own CRD
@@ -36,6 +36,14 @@ const predictorExtension = {
   storageUri: z.string().optional().describe('Where the model is: gs://, s3://, https://, hf://, pvc://claim/path …'),
   protocolVersion: z.enum(['v1', 'v2', 'grpc-v1', 'grpc-v2']).optional(),
   runtimeVersion: z.string().optional().describe('Image tag of the runtime.'),
+  storage: z
+    .looseObject({
+      key: z.string().optional().describe('Key of the storage-config Secret (default: default or default_<type>).'),
+      path: z.string().optional().describe('Path of the model in the storage.'),
+      parameters: z.record(z.string(), z.string()).optional().describe('Overrides of the Secret\'s settings (type, bucket …).'),
+    })
+    .optional()
+    .describe('The model in a storage described by the storage-config Secret (KServe storage spec).'),
 };
 const frameworkSchema = z.looseObject(predictorExtension);
 const modelSchema = z.looseObject({
@@ -75,7 +83,11 @@ const componentFields = {
   scaleMetric: z.enum(['cpu', 'memory', 'concurrency', 'rps']).optional(),
   canaryTrafficPercent: z.number().int().min(0).max(100).optional(),
   timeout: z.number().int().min(1).optional().describe('Request timeout in seconds (HTTPRoutes).'),
-  serviceAccountName: z.string().optional(),
+  serviceAccountName: z.string().optional().describe('Its Secrets (or the default ServiceAccount\'s) give the storage initializer its credentials.'),
+  storageUris: z
+    .array(z.looseObject({ uri: z.string().min(1), mountPath: z.string().regex(/^\//, 'an absolute path').max(255).optional().describe('Default /mnt/models.') }))
+    .optional()
+    .describe('Several models (e.g. a base model and adapters), each downloaded to its mountPath.'),
   containers: z.array(containerSchema).optional(),
   labels: z.record(z.string(), z.string()).optional(),
   annotations: z.record(z.string(), z.string()).optional(),
@@ -130,6 +142,17 @@ export const inferenceserviceSpec = z
     const uri = modelOf(p)?.storageUri;
     const problem = uri === undefined ? undefined : storageUriProblem(uri);
     if (problem) ctx.addIssue({ code: 'custom', path: ['predictor', chosen[0] ?? 'model', 'storageUri'], message: problem });
+    for (const c of ['predictor', 'transformer', 'explainer'] as const) {
+      (spec[c]?.storageUris ?? []).forEach((u, i) => {
+        const bad = storageUriProblem(u.uri);
+        if (bad) ctx.addIssue({ code: 'custom', path: [c, 'storageUris', i, 'uri'], message: bad });
+      });
+      // KServe mounts one emptyDir at the downloads' common parent: / would hide the whole image.
+      const downloads = (spec[c]?.storageUris ?? []).filter((u) => !/^(pvc|oci):\/\//.test(u.uri)).map((u) => u.mountPath || MODEL_DIR);
+      if (downloads.length > 1 && commonParentPath(downloads) === '/') {
+        ctx.addIssue({ code: 'custom', path: [c, 'storageUris'], message: `the mount paths ${downloads.join(', ')} share no parent directory but /: one emptyDir is mounted at their common parent` });
+      }
+    }
     for (const c of ['predictor', 'transformer', 'explainer'] as const) {
       const comp = spec[c];
       if (!comp) continue;
@@ -210,4 +233,8 @@ export const inferenceserviceStatus = z.looseObject({
   deploymentMode: z.string().optional(),
   modelStatus: z.looseObject({}).optional(),
   observedGeneration: z.number().int().optional(),
+  serviceAccountSecrets: z
+    .array(z.string())
+    .optional()
+    .describe('Names (never values) of the Secrets the ServiceAccounts list: customize, which sees only this object, asks for them.'),
 });

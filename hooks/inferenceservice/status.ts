@@ -16,8 +16,9 @@ import {
   type StampInput,
 } from '../kit/index.js';
 import { trafficOf } from './canary.js';
+import { credentialsCondition, rememberedStatus, STORAGE_SECRET_FOUND } from './credentials-status.js';
 import { hostOf, internalUrl } from './hosts.js';
-import { serviceName, STORAGE_SECRET_ANNOTATION, workloadName, type Role } from './names.js';
+import { serviceName, workloadName, type Role } from './names.js';
 import type { Input, Plan } from './plan.js';
 import { resumedCondition, STOP_ANNOTATION, STOPPED, STOPPED_REASON, stoppedConditions } from './stop.js';
 import { entryComponentOf, type ComponentName } from './spec.js';
@@ -31,7 +32,7 @@ export const EXPLAINER_READY = 'ExplainerReady';
 export const INGRESS_READY = 'IngressReady';
 export const TRAFFIC_SPLIT = 'CanaryTrafficSplit';
 /** Informational, like TRAFFIC_SPLIT: a bucket may be public, so it does not block Ready. */
-export const STORAGE_SECRET_FOUND = 'StorageSecretFound';
+export { STORAGE_SECRET_FOUND };
 
 /** Ready ← every component and the way in; the traffic split and the storage Secret are reported beside it. */
 export const conditionTree = readyConditions(
@@ -49,7 +50,11 @@ export const conditionTree = readyConditions(
   {
     ready: { reason: 'InferenceServiceReady', message: 'every component is ready' },
     informational: [
-      { type: STORAGE_SECRET_FOUND, means: 'the storage Secret exists', reasons: { found: 'StorageSecretFound', notFound: 'StorageSecretNotFound' } },
+      {
+        type: STORAGE_SECRET_FOUND,
+        means: '(with storage credentials) the ServiceAccount and Secrets they come from exist',
+        reasons: { found: 'StorageSecretFound', notFound: 'StorageSecretNotFound', noServiceAccount: 'ServiceAccountNotFound', invalid: 'InvalidStorageSpec' },
+      },
       { type: TRAFFIC_SPLIT, means: '(with canaryTrafficPercent below 100) traffic is split by weight; False: no split is possible and the spec rolls out in place', reasons: { split: 'TrafficSplit', inPlace: 'RolledOutInPlace' } },
       { type: STOPPED, means: `annotation ${STOP_ANNOTATION} is "true" and nothing serves`, reasons: { stopped: STOPPED_REASON, serving: 'Serving' } },
       { type: IGNORED_FIELDS, means: '(when the spec has fields modelhooks does not act on) their JSON paths', reasons: { ignored: 'FieldsIgnored' } },
@@ -117,7 +122,8 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
   const readiness = new Map(roles.map((role) => [role, componentReadiness(o.deployments[role])]));
   const byRole = (role: Role) => fromReadiness(READY_TYPE[role], readiness.get(role) as Readiness);
   const decided = [...roles.map((role) => refusedCondition(READY_TYPE[role], refused[role] ?? []) ?? byRole(role)), exposureCondition(plan, o)];
-  if (plan.storageSecret) decided.push(storageSecretNote(input, plan.storageSecret.name, plan.storageSecret.object !== undefined));
+  const credentials = credentialsCondition(input, plan);
+  if (credentials) decided.push(credentials);
   if (plan.canary.canary) decided.push(trafficSplitNote(input, plan.canary.percent));
   if (plan.inPlace) decided.push(inPlaceNote(input, plan.inPlace));
   const resumed = resumedCondition(input);
@@ -141,6 +147,7 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
     conditions: summary.conditions,
     deploymentMode: RAW_DEPLOYMENT,
     modelStatus: modelStatusFrom({ predictor: byRole('predictor'), ready: summary.ready.status === 'True', deployment: o.deployments.predictor, pods: o.predictorPods, previous: parent.status.modelStatus }),
+    ...rememberedStatus(plan),
   };
 }
 
@@ -168,22 +175,6 @@ function exposureCondition(plan: Plan, o: Observed): Cond {
   if (plan.exposure.kind === 'httproutes') return routesCondition(o.routes);
   if (plan.exposure.why === 'cluster-local') return condition.true(INGRESS_READY, 'ClusterLocal', 'networking.kserve.io/visibility is cluster-local: served inside the cluster only');
   return condition.false(INGRESS_READY, 'InvalidHost', `the domain template gives a host that is not a valid DNS name (${plan.hosts.service})`);
-}
-
-/**
- * Metacontroller caches the customize answer per (uid, generation): an annotation added later
- * reaches the hook only after the next spec change or within 20 minutes. Say so, rather than
- * silently starting the storage initializer without credentials.
- */
-function storageSecretNote(input: Input, name: string, found: boolean): Cond {
-  const ns = input.parent.metadata.namespace;
-  return found
-    ? condition.true(STORAGE_SECRET_FOUND, 'StorageSecretFound', `storage credentials from Secret ${name}`)
-    : condition.false(
-        STORAGE_SECRET_FOUND,
-        'StorageSecretNotFound',
-        `Secret ${name} (annotation ${STORAGE_SECRET_ANNOTATION}) was not found in ${ns}; the storage initializer runs without credentials. A Secret or annotation added after the last spec change is seen within 20 minutes, or at once on the next spec change`,
-      );
 }
 
 function trafficSplitNote(input: Input, percent: number): Cond {

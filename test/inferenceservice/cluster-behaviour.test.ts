@@ -19,7 +19,8 @@ const sklearn = { predictor: { sklearn: { storageUri: 's3://bucket/model' } } };
 describe('storage credentials', () => {
   const secret = (keys: string[]) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds', namespace: 'ml' }, data: Object.fromEntries(keys.map((k) => [k, 'c2VjcmV0'])) }) as KubeObject;
   const annotated = isvc(sklearn, { annotations: { 'serving.kserve.io/storageSecretName': 'creds' } });
-  const initEnv = (related: KubeObject[]) => podOf(runSync(inferenceservice, { parent: annotated, config, related }).child('Deployment', 'demo-predictor')).initContainers[0].env;
+  const sa = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'ml' } } as KubeObject;
+  const initEnv = (related: KubeObject[]) => podOf(runSync(inferenceservice, { parent: annotated, config, related: [sa, ...related] }).child('Deployment', 'demo-predictor')).initContainers[0].env;
 
   it.each([
     { reason: "KServe's default key names", keys: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] },

@@ -3,7 +3,7 @@ import { compositeControllerFor, crdFor, LAST_APPLIED_ANNOTATION, type KubeObjec
 import { runCustomize, runSync } from '../../hooks/testing.js';
 import { defaultHookConfig, type HookConfig } from '../../hooks/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
-import { loadYamlFile, referenceSamples, repoRoot } from '../support/reference.js';
+import { loadYamlFile, referenceSamples, repoRoot, sampleCredentials } from '../support/reference.js';
 import { expectValid, validateAgainstCrd } from '../support/validate.js';
 import path from 'node:path';
 import { compositionRules } from '../support/rules.js';
@@ -20,14 +20,16 @@ const server = (d: any) => d.spec.template.spec.containers[0];
 
 describe('InferenceService samples', () => {
   const samples = [
-    ...referenceSamples().filter((s) => s.file.startsWith('kserve-')),
+    ...referenceSamples().filter((s) => s.file.startsWith('kserve-') && s.object.kind === 'InferenceService'),
     ...loadYamlFile(path.join(repoRoot(), 'examples/inferenceservice.yaml')).map((object) => ({ file: 'examples/inferenceservice.yaml', object })),
   ];
   it('has the KServe samples', () => expect(samples.length).toBeGreaterThanOrEqual(5));
   describe.each(samples)('$file', ({ object }) => {
     it('validates against our CRD', () => expect(validateAgainstCrd(crdFor(inferenceservice), object)).toEqual([]));
     it.each(['default', 'gateway-api'])('renders valid children (%s variant)', (variant) => {
-      const out = runSync(inferenceservice, { parent: object, config, variant });
+      // The ServiceAccounts and Secrets the samples need beside their InferenceServices.
+      const related = sampleCredentials();
+      const out = runSync(inferenceservice, { parent: object, config, variant, related });
       expect(out.condition('Ready')?.reason).not.toBe('InvalidSpec');
       expect(out.children.length).toBeGreaterThan(0);
       for (const child of out.children) expectValid(child);
@@ -59,7 +61,8 @@ describe('InferenceService spec checks', () => {
     { reason: 'a Knative-only scale metric', spec: sklearn({ scaleMetric: 'rps' }), field: 'spec.predictor.scaleMetric' },
     { reason: 'maxReplicas below minReplicas', spec: sklearn({ minReplicas: 3, maxReplicas: 2 }), field: 'spec.predictor.maxReplicas' },
     { reason: 'an unsupported storage scheme', spec: { predictor: { sklearn: { storageUri: 'ftp://host/model' } } }, field: 'spec.predictor.sklearn.storageUri' },
-    { reason: 'an OCI model car', spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storageUri: 'oci://registry/model:1' } } }, field: 'spec.predictor.model.storageUri' },
+    { reason: 'an OCI ImageVolume (oci+native://)', spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storageUri: 'oci+native://registry/model:1' } } }, field: 'spec.predictor.model.storageUri' },
+    { reason: 'a storageUris entry of an unknown scheme', spec: { predictor: { model: { modelFormat: { name: 'sklearn' } }, storageUris: [{ uri: 'ftp://x/y' }] } }, field: 'spec.predictor.storageUris[0].uri' },
     { reason: 'pvc:// without a claim', spec: { predictor: { sklearn: { storageUri: 'pvc:///models' } } }, field: 'spec.predictor.sklearn.storageUri' },
     { reason: 'canaryTrafficPercent above 100', spec: sklearn({ canaryTrafficPercent: 120 }), field: 'spec.predictor.canaryTrafficPercent' },
   ])('rejects $reason, naming $field, and keeps the children', ({ spec, field }) => {
@@ -101,17 +104,20 @@ describe('InferenceService predictor', () => {
     const secret = (data: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds', namespace: 'ml' }, data });
     const secrets: Array<Record<string, string>> = [{ awsAccessKeyID: 'QUtJQQ==', awsSecretAccessKey: 'c2VjcmV0' }, { 'gcloud-application-credentials.json': 'e30=' }, { AZURE_CLIENT_SECRET: 'eA==', AZURE_CLIENT_ID: 'eQ==' }, { HF_TOKEN: 'aGY=' }];
     for (const data of secrets) {
-      const out = runSync(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/storageSecretName': 'creds' } }), related: [secret(data)], config });
+      const sa: KubeObject = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'ml' } };
+      const out = runSync(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/storageSecretName': 'creds' } }), related: [sa, secret(data)], config });
       const text = JSON.stringify(out.children);
       for (const value of Object.values(data)) expect(text).not.toContain(value);
       expect(text).toContain('"creds"');
     }
   });
 
-  it('asks Metacontroller for the storage Secret only when one is named, in its own namespace only', () => {
-    const secretRules = (rules: Array<{ resource: string }>) => rules.filter((r) => r.resource === 'secrets');
-    expect(secretRules(compositionRules(runCustomize(inferenceservice, { parent: isvc(sklearn()), config })))).toEqual([]);
-    expect(secretRules(compositionRules(runCustomize(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/storageSecretName': 's3creds' } }), config })))).toEqual([
+  it('asks Metacontroller for the ServiceAccount (default when none is named) and the named storage Secret, in its own namespace only', () => {
+    const credentialRules = (rules: ReturnType<typeof runCustomize>) => compositionRules(rules).filter((r) => r.resource === 'secrets' || r.resource === 'serviceaccounts');
+    const account = (name: string) => ({ apiVersion: 'v1', resource: 'serviceaccounts', namespace: 'ml', names: [name] });
+    expect(credentialRules(runCustomize(inferenceservice, { parent: isvc(sklearn()), config }))).toEqual([account('default')]);
+    expect(credentialRules(runCustomize(inferenceservice, { parent: isvc(sklearn({ serviceAccountName: 'sa' }), { annotations: { 'serving.kserve.io/storageSecretName': 's3creds' } }), config }))).toEqual([
+      account('sa'),
       { apiVersion: 'v1', resource: 'secrets', namespace: 'ml', names: ['s3creds'] },
     ]);
   });

@@ -43,7 +43,9 @@ describe('IgnoredFields: every component field is acted on, named, or refused', 
       fc.property(fc.uniqueArray(fieldArb, { selector: ([f]) => f, minLength: 1, maxLength: 6 }), (fields) => {
         const extra = Object.fromEntries(fields);
         const parent = { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'p', namespace: 'ml', generation: 1 }, spec: { predictor: { ...extra, sklearn: { storageUri: 'gs://b/m' } } } };
-        const out = runSync(inferenceservice, { parent, config });
+        // The named ServiceAccount exists (a missing one keeps what runs and creates nothing: credentials-status.ts).
+        const sa = typeof extra.serviceAccountName === 'string' ? [{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: extra.serviceAccountName, namespace: 'ml' } } as KubeObject] : [];
+        const out = runSync(inferenceservice, { parent, config, related: sa });
         const ready = out.condition('Ready');
         const ignored = out.condition('IgnoredFields');
         const pod = deploymentOf(out.children as KubeObject[]);

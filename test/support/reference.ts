@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import type { KubeObject as KitObject } from '../../hooks/kit/index.js';
 
 export type KubeObject = Record<string, unknown> & { apiVersion?: unknown; kind?: unknown };
 
@@ -90,4 +91,22 @@ function crdKind(crd: KubeObject): string {
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The ServiceAccounts and Secrets the vendored KServe samples ship beside their
+ * InferenceServices, plus a bare ServiceAccount for each one a sample names but does not ship
+ * (the Hugging Face docs' hf_secret.yaml is not vendored: its HF_TOKEN is not valid base64).
+ * KServe refuses the pods of an InferenceService whose ServiceAccount is missing, so without
+ * these a sample renders nothing.
+ */
+export function sampleCredentials(): KitObject[] {
+  const objects = referenceSamples().map((s) => s.object as KitObject);
+  const shipped = objects.filter((o) => o.apiVersion === 'v1' && (o.kind === 'ServiceAccount' || o.kind === 'Secret'));
+  const accounts = new Set(shipped.filter((o) => o.kind === 'ServiceAccount').map((o) => o.metadata?.name));
+  const named = objects
+    .filter((o) => o.kind === 'InferenceService')
+    .flatMap((o) => Object.values((o.spec ?? {}) as Record<string, { serviceAccountName?: unknown }>).map((c) => c?.serviceAccountName))
+    .filter((n): n is string => typeof n === 'string' && !accounts.has(n));
+  return [...shipped, ...[...new Set(named)].map((name) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } }))];
 }
