@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../hooks/config.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
+import { runCustomize, runSync } from '../../hooks/testing.js';
 import { CERT_ISSUER_VARIABLE } from '../../hooks/trustyai/config.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { SERVING_CERT_ANNOTATION } from '../../hooks/trustyai/service.js';
@@ -81,6 +81,21 @@ describe('the Certificate only where the CompositeController declares Certificat
     const openshift = runSync(trustyai, { parent, variant: 'openshift', config: withIssuer() });
     expect(openshift.childrenOf('Certificate')).toEqual([]);
     expect(annotation(openshift, 'trusty')).toBe('trusty-internal');
+  });
+});
+
+describe('a Certificate <n>-internal someone else made', () => {
+  it('customize asks for certificates named <n>-internal in the namespace only with the variant', () => {
+    const rule = { apiVersion: 'cert-manager.io/v1', resource: 'certificates', namespace: 'fairness', names: ['trusty-internal'] };
+    expect(runCustomize(trustyai, { parent, variant: 'cert-manager', config: withIssuer() })).toContainEqual(rule);
+    expect(runCustomize(trustyai, { parent, config: withIssuer() }).some((r) => r.resource === 'certificates')).toBe(false);
+  });
+  it('is left alone: no Certificate answered, Ready=False ChildNameConflict naming it', () => {
+    const foreign = { ...certificate({ status: 'True', observedGeneration: 1 }), metadata: { name: 'trusty-internal', namespace: 'fairness' } };
+    const out = runSync(trustyai, { parent, variant: 'cert-manager', config: withIssuer(), related: [foreign] });
+    expect(out.childrenOf('Certificate')).toEqual([]);
+    expect(out.condition('Ready')).toMatchObject({ status: 'False', reason: 'ChildNameConflict' });
+    expect(out.condition('Ready')?.message).toContain('Certificate trusty-internal exists and is not ours');
   });
 });
 
