@@ -189,7 +189,7 @@ describe('modelhooks render', () => {
   });
 
   it('exits 1 for an unknown variant and a malformed --now', async () => {
-    expect((await run(['render', 'examples/trustyai.yaml', '--variant', 'mars'])).err).toMatch(/no variant "mars"; variants: default, gateway-api, openshift, prometheus/);
+    expect((await run(['render', 'examples/trustyai.yaml', '--variant', 'mars'])).err).toMatch(/no variant "mars"; variants: default, cert-manager, gateway-api, openshift, prometheus/);
     expect((await run(['render', 'examples/trustyai.yaml', '--variant', 'default,openshift'])).err).toMatch(/--variant: variant "default" means no variant/);
     expect((await run(['render', 'examples/trustyai.yaml', '--now', 'yesterday'])).code).toBe(1);
   });

@@ -12,12 +12,23 @@ export const MODELMESH_NAMESPACE_VARIABLE = 'MODELHOOKS_MODELMESH_NAMESPACE';
 /** The namespace modelmesh-serving's quick start installs its controller into. */
 export const DEFAULT_MODELMESH_NAMESPACE = 'modelmesh-serving';
 
-export type TrustyAIConfig = { images: Record<keyof typeof TRUSTYAI_IMAGES, string>; modelMeshNamespace: string };
+/**
+ * The cert-manager issuer of the `cert-manager` variant's serving certificates: `ClusterIssuer/<name>`,
+ * or `Issuer/<name>` for an Issuer in each TrustyAIService's own namespace. No default: no issuer
+ * exists in every cluster, and a certificate from a guessed one would never be issued.
+ */
+export const CERT_ISSUER_VARIABLE = 'MODELHOOKS_TRUSTYAI_CERT_ISSUER';
+export type CertIssuer = { kind: 'ClusterIssuer' | 'Issuer'; name: string };
+/** `Kind/name`, the name a DNS subdomain as cert-manager's issuers are named. */
+const CERT_ISSUER = /^(ClusterIssuer|Issuer)\/([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)$/;
+
+export type TrustyAIConfig = { images: Record<keyof typeof TRUSTYAI_IMAGES, string>; modelMeshNamespace: string; certIssuer?: CertIssuer };
 
 /**
  * TrustyAIService's settings: its images (`MODELHOOKS_IMAGE_TRUSTYAI_SERVICE`,
  * `MODELHOOKS_IMAGE_KUBE_RBAC_PROXY`) and the namespace of ModelMesh's controller
- * (`MODELHOOKS_MODELMESH_NAMESPACE`), the only one whose model-serving-config ModelMesh reads.
+ * (`MODELHOOKS_MODELMESH_NAMESPACE`), the only one whose model-serving-config ModelMesh reads,
+ * and the cert-manager issuer of the serving certificates (`MODELHOOKS_TRUSTYAI_CERT_ISSUER`).
  */
 export const trustyaiConfig = z
   .looseObject({
@@ -26,10 +37,20 @@ export const trustyaiConfig = z
       .string()
       .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a namespace name')
       .optional(),
+    [CERT_ISSUER_VARIABLE]: z
+      .string()
+      .refine((v) => v === '' || (CERT_ISSUER.exec(v)?.[2]?.length ?? 254) <= 253, 'ClusterIssuer/<name> or Issuer/<name> (a DNS subdomain name)')
+      .optional(),
   })
   .transform(
     (env): TrustyAIConfig => ({
       images: imagesFrom(TRUSTYAI_IMAGES, env as Env),
       modelMeshNamespace: (env[MODELMESH_NAMESPACE_VARIABLE] as string | undefined) || DEFAULT_MODELMESH_NAMESPACE,
+      ...certIssuerOf(env[CERT_ISSUER_VARIABLE] as string | undefined),
     }),
   );
+
+function certIssuerOf(value: string | undefined): { certIssuer?: CertIssuer } {
+  const match = value ? CERT_ISSUER.exec(value) : null;
+  return match ? { certIssuer: { kind: match[1] as CertIssuer['kind'], name: match[2] as string } } : {};
+}

@@ -10,6 +10,7 @@ import {
   type Composed,
   type RelatedRule,
 } from '../kit/index.js';
+import { CERTIFICATE, certificateFor } from './certificate.js';
 import { trustyaiConfig, type TrustyAIConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { modelMeshFor } from './configmap.js';
@@ -17,6 +18,7 @@ import { inferenceServiceCounts, inferenceServicesRule } from './inference-servi
 import {
   dbCaName,
   deploymentName,
+  internalCertName,
   MODEL_SERVING_CONFIG,
   proxyConfigName,
   proxyServiceAccountName,
@@ -69,6 +71,7 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     { ...ROUTE, resource: 'routes' },
     { ...SERVICE_MONITOR, resource: 'servicemonitors' },
     { ...SERVICE_ACCOUNT, resource: 'serviceaccounts' },
+    { ...CERTIFICATE, resource: 'certificates' },
   ],
   variants: [
     {
@@ -77,6 +80,11 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
       optionalChildren: ['routes', 'serviceaccounts'],
     },
     { name: 'prometheus', description: 'Prometheus Operator: a ServiceMonitor', optionalChildren: ['servicemonitors'] },
+    {
+      name: 'cert-manager',
+      description: "cert-manager: the service's serving certificate `<n>-internal` (HTTPS on the Service's 443) from the issuer in MODELHOOKS_TRUSTYAI_CERT_ISSUER",
+      optionalChildren: ['certificates'],
+    },
   ],
   // A safety net for changes Metacontroller does not watch (another service's ConfigMap).
   resyncPeriodSeconds: 300,
@@ -112,6 +120,7 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     { apiVersion: 'v1', kind: 'PersistentVolumeClaim', names: [pvcName(parent)] },
     { ...ROUTE, names: [serviceName(parent)] },
     { ...SERVICE_MONITOR, names: [serviceName(parent)] },
+    { ...CERTIFICATE, names: [internalCertName(parent)] },
   ],
 
   sync(input) {
@@ -122,11 +131,16 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     // OpenShift (the variant declares Routes and ServiceAccounts): the service CA issues the
     // certificates, kube-rbac-proxy authenticates, the Route re-encrypts to it.
     const openshift = withRoute && input.declares(SERVICE_ACCOUNT.apiVersion, SERVICE_ACCOUNT.kind);
+    // cert-manager (the variant declares Certificates) issues `<n>-internal` once an issuer is
+    // configured; on OpenShift too it then replaces the service CA for that Secret (one writer).
+    const withCertificate = input.declares(CERTIFICATE.apiVersion, CERTIFICATE.kind);
+    const issuer = withCertificate ? config.certIssuer : undefined;
 
     // 1. Observe what exists.
     const deployment = observed.get('apps/v1', 'Deployment', deploymentName(parent));
     const pvc = observed.get('v1', 'PersistentVolumeClaim', pvcName(parent));
     const route = observed.get(ROUTE.apiVersion, ROUTE.kind, serviceName(parent));
+    const certificate = observed.get(CERTIFICATE.apiVersion, CERTIFICATE.kind, internalCertName(parent));
     const secret = spec.storage.databaseConfigurations;
     const dbSecret = secret ? related.get('v1', 'Secret', secret) : undefined;
     const dbCa = spec.storage.format === 'DATABASE' && related.get('v1', 'Secret', dbCaName(parent)) !== undefined;
@@ -139,7 +153,7 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
       image: config.images['trustyai-service'],
       version,
       setFsGroup: !withRoute,
-      internalCert: openshift,
+      internalCert: openshift || issuer !== undefined,
       dbCa,
       ...(openshift ? { proxy: { image: config.images['kube-rbac-proxy'] } } : {}),
     });
@@ -155,6 +169,7 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
       dbSecret,
       route,
       withRoute,
+      ...(withCertificate ? { certificate: { observed: certificate, issuerConfigured: issuer !== undefined } } : {}),
       modelMesh: modelMesh.condition,
       inferenceServices: inferenceServiceCounts(input),
       refused,
@@ -163,12 +178,13 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     // 4. Desired children.
     // The Service selects the pods the Deployment keeps (its old selector when a new one was refused).
     const podSelector = server.child.spec?.selector?.matchLabels ?? {};
-    const children: Composed[] = [server.child, serviceFor(parent, { version, serviceCA: openshift, selector: podSelector })];
+    const children: Composed[] = [server.child, serviceFor(parent, { version, serviceCA: openshift && !issuer, selector: podSelector })];
     if (claim) children.push(claim.child);
     // Switching to DATABASE must not delete the data already on the volume.
     else if (pvc) children.push(lastApplied(pvc));
     if (modelMesh.configMap) children.push(modelMesh.configMap);
     if (openshift) children.push(tlsServiceFor(parent, { version }), proxyServiceAccountFor(parent, version), proxyConfigFor(parent, version));
+    if (issuer) children.push(certificateFor(parent, issuer, version));
     if (withRoute) children.push(routeFor(parent));
     if (withMonitor) children.push(serviceMonitorFor(parent));
     return { status, children };

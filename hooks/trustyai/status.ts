@@ -16,6 +16,8 @@ import {
   type KubeObject,
   type SyncInput,
 } from '../kit/index.js';
+import { certificateReadiness } from './certificate.js';
+import { CERT_ISSUER_VARIABLE } from './config.js';
 import { DATABASE_KEYS } from './deployment.js';
 import {
   available,
@@ -34,6 +36,7 @@ export const DEPLOYMENT_READY = 'DeploymentReady';
 export const STORAGE_READY = 'StorageReady';
 export const MODELMESH_READY = 'ModelMeshReady';
 export const ROUTE_READY = 'RouteReady';
+export const SERVING_CERTIFICATE_READY = 'ServingCertificateReady';
 
 /** Reasons this composition sets itself (the others come from the kit's readiness judgements). */
 export const REASONS = {
@@ -44,6 +47,7 @@ export const REASONS = {
   waitingForConfigMapOwner: 'WaitingForConfigMapOwner',
   configMapNotManaged: 'ConfigMapNotManaged',
   notModelMeshNamespace: 'NotModelMeshNamespace',
+  issuerNotConfigured: 'IssuerNotConfigured',
 } as const;
 
 const info = (type: string, means: string) => ({ type, means });
@@ -80,6 +84,11 @@ export const conditionTree = readyConditions(
       info(OPERATOR.provisioningSucceeded, 'every component is provisioned'),
       info(OPERATOR.degraded, 'the service is not fully functional'),
       {
+        type: SERVING_CERTIFICATE_READY,
+        means: "(cert-manager variant only) cert-manager's Ready condition of the Certificate `<n>-internal`",
+        reasons: { issued: 'CertificateIssued', noIssuer: REASONS.issuerNotConfigured },
+      },
+      {
         type: MODELMESH_READY,
         means: "ModelMesh's model-serving-config lists this service",
         reasons: {
@@ -99,6 +108,8 @@ export interface Observed {
   dbSecret?: KubeObject;
   route?: KubeObject;
   withRoute: boolean;
+  /** Where the CompositeController declares Certificates: the observed one, and whether an issuer is set. */
+  certificate?: { observed?: KubeObject; issuerConfigured: boolean };
   modelMesh: Cond;
   inferenceServices: { total: number; loggingHere: number };
   /** Spec changes the API server would refuse, kept out of the children. */
@@ -127,10 +138,22 @@ export function statusFrom(input: SyncInput<TrustyAISpec>, o: Observed): Record<
     provisioning(allReady),
     degraded(allReady, anyUp),
     o.modelMesh,
+    ...(o.certificate ? [certificateCondition(o.certificate)] : []),
   ];
   const { ready, conditions, phase } = conditionTree.summarise(input, [...blockers, ...operator]);
   const status = o.deployment?.status as { replicas?: number } | undefined;
   return { phase, replicas: status?.replicas ?? 0, ready: ready.status === 'True' ? 'True' : 'False', conditions };
+}
+
+/**
+ * Not part of Ready: the operator's IsAllReady does not wait for a certificate, and the pods,
+ * which mount the Secret, do not start without it, so DeploymentReady already waits for it.
+ */
+function certificateCondition(c: NonNullable<Observed['certificate']>): Cond {
+  if (!c.issuerConfigured) {
+    return condition.false(SERVING_CERTIFICATE_READY, REASONS.issuerNotConfigured, `${CERT_ISSUER_VARIABLE} is not set on the hook server, so no Certificate is requested and the service serves plain HTTP only`);
+  }
+  return fromReadiness(SERVING_CERTIFICATE_READY, certificateReadiness(c.observed));
 }
 
 /** DBAvailable from the credentials check and whether the service's pods run (they fail their probes without a database). */

@@ -17,7 +17,15 @@ import { selectRelated } from './support/related.js';
 // Every golden case, example and reference sample goes through the real hook server, and
 // every child it answers with is dry-run created: the API server is the judge of validity.
 // The request is built by hooks/testing.ts, the same builder the unit golden tests use.
-const app = createApp({ compositions: builtinCompositions, config: loadConfig({}) });
+const serverConfig = loadConfig({});
+const app = createApp({ compositions: builtinCompositions, config: serverConfig });
+// A golden case with server variables of its own (case.yaml `env`) goes to a server started with them.
+const appsByConfig = new Map<object, typeof app>();
+const appFor = (hooks: object | undefined) => {
+  if (!hooks || JSON.stringify(hooks) === JSON.stringify(serverConfig.hooks)) return app;
+  if (!appsByConfig.has(hooks)) appsByConfig.set(hooks, createApp({ compositions: builtinCompositions, config: { ...serverConfig, hooks: hooks as HookConfig } }));
+  return appsByConfig.get(hooks) as typeof app;
+};
 const sources = [objectsIn(fromRoot('examples')), objectsIn(path.join(vendorDir, 'samples'))];
 const NS = 'e2e-hooks';
 const crds = ourCrds();
@@ -69,12 +77,12 @@ describe.each(builtinCompositions.map((c) => [c.name, c] as const))('%s: hook an
     const stored = await k.dryRunCreate(withoutServerFields(parent));
     let options = c.asStored ? { ...c.options, parent: stored } : c.options;
     if (c.candidates) {
-      const customize = await post(`/hooks/${name}/customize`, syncRequest(composition, options));
+      const customize = await post(`/hooks/${name}/customize`, syncRequest(composition, options), appFor(c.options.config));
       const rules = (customize as { relatedResources: RelatedRule[] }).relatedResources;
       options = { ...options, related: await selectRelated(rules, c.candidates, (v, r) => k.kindOf(v, r)) };
     }
 
-    const answer = (await post(`/hooks/${name}/sync`, syncRequest(composition, options))) as { children?: KubeObject[] };
+    const answer = (await post(`/hooks/${name}/sync`, syncRequest(composition, options), appFor(c.options.config))) as { children?: KubeObject[] };
     expect(Array.isArray(answer.children), 'answer without a children list').toBe(true);
     for (const child of answer.children!) {
       expect(child.metadata.namespace ?? ns, `${child.kind} ${child.metadata.name}`).toBe(ns);
@@ -83,8 +91,8 @@ describe.each(builtinCompositions.map((c) => [c.name, c] as const))('%s: hook an
   });
 });
 
-async function post(url: string, body: unknown): Promise<unknown> {
-  const res = await request(app).post(url).send(body as object);
+async function post(url: string, body: unknown, server = app): Promise<unknown> {
+  const res = await request(server).post(url).send(body as object);
   expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(200);
   return res.body;
 }

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import type { KubeObject } from '../../hooks/kit/index.js';
 import type { RunOptions, SyncResult } from '../../hooks/testing.js';
-import { defaultHookConfig, type HookConfig } from '../../hooks/config.js';
+import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/config.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 
 /**
  * One golden case: a folder under test/fixtures/<composition>/ with
- *   case.yaml      (optional) reason, variant, now, hookVersion
+ *   case.yaml      (optional) reason, variant, now, hookVersion, env (the hook server's variables)
  *   parent.yaml    the custom resource
  *   observed.yaml  (optional) observed children, one document each
  *   related.yaml   (optional) related objects, one document each
@@ -39,13 +39,13 @@ export function goldenCases(composition: string): GoldenCase[] {
     .sort()
     .map((name) => {
       const dir = path.join(root, name);
-      const meta = (readYamlDocs(path.join(dir, 'case.yaml'))[0] ?? {}) as Record<string, string>;
+      const meta = (readYamlDocs(path.join(dir, 'case.yaml'))[0] ?? {}) as Record<string, string> & { env?: Record<string, string> };
       const [parent] = readYamlDocs(path.join(dir, 'parent.yaml'));
       const options: RunOptions<HookConfig> = {
         parent,
         observed: readYamlDocs(path.join(dir, 'observed.yaml')) as KubeObject[],
         related: readYamlDocs(path.join(dir, 'related.yaml')) as KubeObject[],
-        config: defaultHookConfig(),
+        config: meta.env ? loadConfig(meta.env).hooks : defaultHookConfig(),
       };
       if (meta.variant) options.variant = meta.variant;
       if (meta.now) options.now = meta.now;
