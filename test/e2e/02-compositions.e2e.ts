@@ -44,7 +44,7 @@ describe('compositions/', () => {
 
   it('holds the CompositeController manifests, a component per variant and the https one', () => {
     expect(compositionManifests(), 'compositions/ is empty or missing: run `npm run manifests`').not.toHaveLength(0);
-    expect(components).toEqual(['gateway-api', 'https', 'openshift', 'prometheus']);
+    expect(components).toEqual(['cert-manager', 'gateway-api', 'https', 'openshift', 'prometheus']);
   });
 
   describe.each(combinations.map((enabled, i) => [enabled.length === 0 ? 'base' : `base + ${enabled.join(' + ')}`, enabled, i] as const))(
