@@ -101,7 +101,8 @@ export function portsOf(c: ContainerSpec): V1ContainerPort[] {
   return [{ name: 'http', containerPort: HTTP_PORT, protocol: 'TCP' }];
 }
 
-export const tcpReadiness = (port: number): V1Probe => ({ tcpSocket: { port }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5 });
+/** KServe v0.20's default readiness for a served container without one (deployment_reconciler.go). */
+export const tcpReadiness = (port: number): V1Probe => ({ tcpSocket: { port }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
 
 /** Env of `base` overridden by `over` on the same name, order kept. */
 export function mergeEnv(base: V1EnvVar[], over: V1EnvVar[]): V1EnvVar[] {
