@@ -26,6 +26,8 @@ export interface Plan {
   entry: ComponentName;
   hosts: ExternalHosts;
   canary: CanaryDecision;
+  /** The hash of what the predictor runs (workloads.ts), computed once per sync. */
+  predictorHash: string;
   exposure: Exposure;
   /** Whether traffic really splits between the stable predictor and its canary. */
   split: boolean;
@@ -65,8 +67,9 @@ export function planFor(input: Input): PlanOutcome {
   const noSplit = splitBlocker(exposure, parent.spec.transformer !== undefined);
   // The stable predictor, as observed, decides whether a canary runs.
   const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
-  const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, predictorHash(parent, predictor));
-  const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, exposure, split: canary.canary, credentials };
+  const hash = predictorHash(parent, predictor);
+  const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, hash);
+  const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, predictorHash: hash, exposure, split: canary.canary, credentials };
   if (noSplit && percent !== undefined && percent < 100) plan.inPlace = { percent, why: noSplit };
   return { plan };
 }
