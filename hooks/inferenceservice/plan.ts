@@ -4,7 +4,7 @@ import { componentPlans, type ComponentPlan } from './components.js';
 import type { InferenceServiceConfig } from './config.js';
 import { externalHostsFor, isClusterLocal, type ExternalHosts } from './hosts.js';
 import { HTTPROUTE } from './httproute.js';
-import { kserveRuntimes } from './kserve-runtimes.js';
+import { builtinRuntimes } from './kserve-runtimes.js';
 import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtimes.js';
 import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
 import { emptyReport, type CredentialReport } from './storage.js';
@@ -52,7 +52,7 @@ export function planFor(input: Input): PlanOutcome {
   const runtimes = runtimesFrom(
     [...input.related.list(SERVING_RUNTIME.apiVersion, SERVING_RUNTIME.kind), ...input.related.list(CLUSTER_SERVING_RUNTIME.apiVersion, CLUSTER_SERVING_RUNTIME.kind)],
     parent.metadata.namespace ?? '',
-    kserveRuntimes(config.images),
+    builtinRuntimes(config.images),
   );
   const planned = componentPlans({ parent, config, storage, runtimes });
   if ('failure' in planned) return planned;
