@@ -23,6 +23,6 @@ describe('the node flags the bench gives our server', () => {
     expect(parseBenchArgs([])).toMatchObject({ nodeFlags: undefined });
   });
   it('of this checkout keep the heap limit deploy/base sets', () => {
-    expect(shippedNodeFlags(ROOT)).toEqual(['--max-old-space-size=384', '--max-semi-space-size=4']);
+    expect(shippedNodeFlags(ROOT)).toEqual(['--max-old-space-size=384', '--max-semi-space-size=8']);
   });
 });
