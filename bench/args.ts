@@ -24,6 +24,8 @@ export interface BenchOptions {
   concurrency: number;
   /** Where .cpuprofile files go. */
   outDir: string;
+  /** Node flags for our server instead of the Deployment's NODE_OPTIONS (bench/node-flags.ts). */
+  nodeFlags: string[] | undefined;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -39,6 +41,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --profile           CPU profile of our server (node --cpu-prof) and its top self-time functions
   --hook-profile NAME profile NAME's first case in-process, hook only (no HTTP) [--iterations N]
   --out DIR           where .cpuprofile files go (default .cache/bench)
+  --node-flags=TEXT   our server's node flags (default: NODE_OPTIONS of deploy/base/deployment.yaml)
   --help`;
 
 function number(text: string | undefined, name: string, min: number, max: number, fallback: number): number {
@@ -70,6 +73,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
       warmup: { type: 'string' },
       concurrency: { type: 'string' },
       out: { type: 'string' },
+      'node-flags': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -91,5 +95,6 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     warmupS: number(v.warmup, 'warmup', 0, 30, quick ? 0.1 : 1),
     concurrency: Math.round(number(v.concurrency, 'concurrency', 1, 256, 16)),
     outDir: v.out ?? '.cache/bench',
+    nodeFlags: v['node-flags'] === undefined ? undefined : v['node-flags'].split(/\s+/).filter((f) => f !== ''),
   };
 }

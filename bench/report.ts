@@ -68,6 +68,8 @@ export interface Report {
     cores: number;
     loadAverage: { before: number; after: number };
     pinned: boolean;
+    /** The node flags our server ran with (the Deployment's NODE_OPTIONS). */
+    nodeFlags?: string[];
     concurrency: number;
     durationS: number;
     warmupS: number;

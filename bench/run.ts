@@ -21,9 +21,12 @@ import { transpileServer } from './compile.js';
 import { cores, cpuModel, load1m, revision } from './env.js';
 import { hookProfile } from './hook-profile.js';
 import { measure, pin, post, ServerChild, type Shot, soak } from './load.js';
+import { shippedNodeFlags } from './node-flags.js';
 import { type BenchCase, scaled, selectCases } from './requests/index.js';
 import { type CaseResult, formatReport, type Measurement, PATH_LABELS, PATHS, type PathName, type Report, reportJson, type ScaleResult, table } from './report.js';
 
+/** Requests per case and path sent before the first measurement (see bench()). */
+const WARMUP_REQUESTS = 300;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -76,9 +79,12 @@ async function bench(o: BenchOptions): Promise<Report> {
   const cases = selectCases(o.only);
   log('transpiling the server for plain node …');
   const script = transpileServer(ROOT, path.join(o.outDir, 'js'));
+  // Our server runs with the Deployment's node flags (its heap sizes), the floor with node's defaults.
+  const nodeFlags = o.nodeFlags ?? shippedNodeFlags(ROOT);
+  log(`our server's node flags: ${nodeFlags.join(' ') || '(none)'}`);
   const [floor, ours] = await Promise.all([
     ServerChild.start(script, 'floor', pinned ? { core: serverCore } : {}),
-    ServerChild.start(script, 'ours', { ...(pinned ? { core: serverCore } : {}), ...(o.profile ? { execArgv: ['--enable-source-maps'] } : {}) }),
+    ServerChild.start(script, 'ours', { ...(pinned ? { core: serverCore } : {}), execArgv: [...nodeFlags, ...(o.profile ? ['--enable-source-maps'] : [])] }),
   ]);
   const load = { concurrency: o.concurrency, warmupS: o.warmupS, durationS: o.durationS, minRequests: o.quick ? 30 : 200 };
 
@@ -87,6 +93,15 @@ async function bench(o: BenchOptions): Promise<Report> {
     const p = await prepare(ours, c);
     await floor.setAnswers({ [p.floorPath]: p.answer });
     prepared.set(c.name, p);
+  }
+  // Every path of every case once through both servers before anything is measured, so the
+  // first case measured does not pay alone for the JIT compiling the shared code (the cached
+  // and 304 paths are the same code for every composition).
+  const rounds = o.quick ? 20 : WARMUP_REQUESTS;
+  log(`warming both servers up: ${rounds} requests per case and path …`);
+  for (const c of cases) {
+    const next = shots(prepared.get(c.name) as Prepared);
+    for (const way of PATHS) await soak(way === 'floor' ? floor : ours, next[way], rounds, o.concurrency);
   }
 
   const profiles: Report['profiles'] = [];
@@ -125,7 +140,7 @@ async function bench(o: BenchOptions): Promise<Report> {
     log(`  soak: ${o.soakRequests} mixed requests over ${cases.length} cases, on a fresh server …`);
     // A server of its own: what it holds after the soak, not what the earlier scenarios
     // (the --scale ones send 10× requests) left in its heap.
-    const soaked = await ServerChild.start(script, 'ours', pinned ? { core: serverCore } : {});
+    const soaked = await ServerChild.start(script, 'ours', { ...(pinned ? { core: serverCore } : {}), execArgv: nodeFlags });
     const all: Record<PathName, (i: number) => Shot>[] = [];
     for (const c of cases) all.push(shots({ ...(await prepare(soaked, c)), floorPath: '' }));
     const mixed = ['distinct', 'identical', 'notModified'] as const;
@@ -150,7 +165,7 @@ async function bench(o: BenchOptions): Promise<Report> {
   await Promise.all([floor.stop(), ours.stop()]);
 
   return {
-    meta: { revision: revision(), node: process.version, cpu: cpuModel(), cores: n, loadAverage: { before: loadBefore, after: load1m() }, pinned, concurrency: o.concurrency, durationS: o.durationS, warmupS: o.warmupS, quick: o.quick },
+    meta: { revision: revision(), node: process.version, cpu: cpuModel(), cores: n, loadAverage: { before: loadBefore, after: load1m() }, pinned, nodeFlags, concurrency: o.concurrency, durationS: o.durationS, warmupS: o.warmupS, quick: o.quick },
     cases: results,
     scale,
     ...(soakResult ? { soak: soakResult } : {}),

@@ -106,7 +106,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     const stableService = input.observed.get('v1', 'Service', serviceName(input.parent, 'predictor'));
     const refused: Partial<Record<Role, Refusal[]>> = {};
     const children = [
-      ...(predictor ? predictorWorkloads(input.parent, predictor, plan.canary, stableService) : []),
+      ...(predictor ? predictorWorkloads(input.parent, predictor, plan.canary, stableService, plan.predictorHash) : []),
       ...others.flatMap((component) => workloadFor(input.parent, component.role, component)),
       ...exposureFor(input, plan),
     ].map((child) => {

@@ -191,3 +191,28 @@ export function kserveRuntimes(images: InferenceServiceConfig['images']): Servin
     }),
   ];
 }
+
+/**
+ * kserveRuntimes for one configuration's images, built on its first sync and kept: every sync
+ * of every InferenceService reads the set, and building it was a measurable part of a sync.
+ * Frozen all the way down, so code that tried to change a kept runtime would throw instead of
+ * changing what later syncs read.
+ */
+const builtFor = new WeakMap<InferenceServiceConfig['images'], ServingRuntime[]>();
+
+export function builtinRuntimes(images: InferenceServiceConfig['images']): ServingRuntime[] {
+  let runtimes = builtFor.get(images);
+  if (runtimes === undefined) {
+    runtimes = deepFreeze(kserveRuntimes(images));
+    builtFor.set(images, runtimes);
+  }
+  return runtimes;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

@@ -4,7 +4,7 @@ import { componentPlans, type ComponentPlan } from './components.js';
 import type { InferenceServiceConfig } from './config.js';
 import { externalHostsFor, isClusterLocal, type ExternalHosts } from './hosts.js';
 import { HTTPROUTE } from './httproute.js';
-import { kserveRuntimes } from './kserve-runtimes.js';
+import { builtinRuntimes } from './kserve-runtimes.js';
 import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtimes.js';
 import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
 import { emptyReport, type CredentialReport } from './storage.js';
@@ -26,6 +26,8 @@ export interface Plan {
   entry: ComponentName;
   hosts: ExternalHosts;
   canary: CanaryDecision;
+  /** The hash of what the predictor runs (workloads.ts), computed once per sync. */
+  predictorHash: string;
   exposure: Exposure;
   /** Whether traffic really splits between the stable predictor and its canary. */
   split: boolean;
@@ -50,7 +52,7 @@ export function planFor(input: Input): PlanOutcome {
   const runtimes = runtimesFrom(
     [...input.related.list(SERVING_RUNTIME.apiVersion, SERVING_RUNTIME.kind), ...input.related.list(CLUSTER_SERVING_RUNTIME.apiVersion, CLUSTER_SERVING_RUNTIME.kind)],
     parent.metadata.namespace ?? '',
-    kserveRuntimes(config.images),
+    builtinRuntimes(config.images),
   );
   const planned = componentPlans({ parent, config, storage, runtimes });
   if ('failure' in planned) return planned;
@@ -65,8 +67,9 @@ export function planFor(input: Input): PlanOutcome {
   const noSplit = splitBlocker(exposure, parent.spec.transformer !== undefined);
   // The stable predictor, as observed, decides whether a canary runs.
   const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
-  const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, predictorHash(parent, predictor));
-  const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, exposure, split: canary.canary, credentials };
+  const hash = predictorHash(parent, predictor);
+  const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, hash);
+  const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, predictorHash: hash, exposure, split: canary.canary, credentials };
   if (noSplit && percent !== undefined && percent < 100) plan.inPlace = { percent, why: noSplit };
   return { plan };
 }

@@ -31,8 +31,7 @@ export function workloadFor(parent: IsvcParent, role: Role, plan: ComponentPlan,
  * The predictor's children: one Deployment with the new spec, or, while a canary runs, the
  * stable Deployment and Service kept exactly as last applied plus a `-canary` pair.
  */
-export function predictorWorkloads(parent: IsvcParent, plan: ComponentPlan, decision: CanaryDecision, observedStableService: KubeObject | undefined): Composed[] {
-  const hash = predictorHash(parent, plan);
+export function predictorWorkloads(parent: IsvcParent, plan: ComponentPlan, decision: CanaryDecision, observedStableService: KubeObject | undefined, hash = predictorHash(parent, plan)): Composed[] {
   if (!decision.canary) return workloadFor(parent, 'predictor', plan, hash);
   const fresh = workloadFor(parent, 'predictor', plan, hash).filter((c) => c.kind === 'HorizontalPodAutoscaler');
   const stableService = observedStableService ? kept(observedStableService) : serviceFor(parent, 'predictor', plan, componentMeta(parent, 'predictor', plan.spec, plan.runtime));

@@ -45,6 +45,13 @@ const RESTRICTED_VOLUMES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephe
 /** check_seccompProfile_baseline.go validSeccomp; check_appArmorProfile.go allowedProfileType. */
 const CONFINED_PROFILES = new Set(['RuntimeDefault', 'Localhost']);
 
+const SELINUX_FIELDS = ['user', 'role'] as const;
+const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] as const;
+const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
+const LIFECYCLE_HOOKS = ['postStart', 'preStop'] as const;
+const HOST_HANDLERS = ['httpGet', 'tcpSocket'] as const;
+const HOST_NAMESPACES = ['hostNetwork', 'hostPID', 'hostIPC'] as const;
+
 const APPARMOR_ANNOTATION = 'container.apparmor.security.beta.kubernetes.io/';
 
 const rank: Record<PodSecurityLevel, number> = { privileged: 0, baseline: 1, restricted: 2 };
@@ -77,7 +84,7 @@ export function podSecurityViolations(pod: Obj, level: PodSecurityLevel, prefix:
     }
   }
   // check_hostNamespaces.go
-  for (const f of ['hostNetwork', 'hostPID', 'hostIPC']) if (pod[f] === true) not(`${prefix}.${f}`);
+  for (const f of HOST_NAMESPACES) if (pod[f] === true) not(`${prefix}.${f}`);
   // check_sysctls.go
   list(podSc.sysctls).forEach((s, i) => {
     if (!SAFE_SYSCTLS.has(String(s.name))) not(`${podScPath}.sysctls[${i}].name`, `sysctl ${String(s.name)}`);
@@ -107,46 +114,54 @@ export function podSecurityViolations(pod: Obj, level: PodSecurityLevel, prefix:
   const implicitNonRoot: string[] = [];
   const implicitSeccomp: string[] = [];
   const explicit = { nonRoot: podSc.runAsNonRoot === false, seccomp: isRecord(podSc.seccompProfile) && !podSeccomp };
-  for (const kind of ['containers', 'initContainers', 'ephemeralContainers'] as const) {
-    list(pod[kind]).forEach((c, i) => {
-      const at = paths[kind]?.[i] ?? `${prefix}.${kind}[${i}]`;
+  // Paths are built only for what is reported: most containers break nothing.
+  for (const kind of CONTAINER_LISTS) {
+    const entries = pod[kind];
+    if (!Array.isArray(entries)) continue;
+    for (let i = 0; i < entries.length; i++) {
+      const c: Obj = isRecord(entries[i]) ? entries[i] : {};
+      const at = () => paths[kind]?.[i] ?? `${prefix}.${kind}[${i}]`;
+      const scPath = () => `${at()}.securityContext`;
       const sc = isRecord(c.securityContext) ? c.securityContext : {};
-      const scPath = `${at}.securityContext`;
       if (sc.runAsNonRoot === false) explicit.nonRoot = true;
       if (isRecord(sc.seccompProfile) && !CONFINED_PROFILES.has(String(sc.seccompProfile.type))) explicit.seccomp = true;
       // check_privileged.go
-      if (sc.privileged === true) not(`${scPath}.privileged`);
+      if (sc.privileged === true) not(`${scPath()}.privileged`);
       // check_capabilities_baseline.go / check_capabilities_restricted.go
       const caps = isRecord(sc.capabilities) ? sc.capabilities : {};
-      (Array.isArray(caps.add) ? caps.add : []).forEach((cap, j) => {
-        const allowed = restricted ? cap === 'NET_BIND_SERVICE' : BASELINE_CAPABILITIES.has(String(cap));
-        if (!allowed) not(`${scPath}.capabilities.add[${j}]`, `capability ${String(cap)}`);
-      });
-      if (restricted && !windows && !(Array.isArray(caps.drop) && caps.drop.includes('ALL'))) must(`${scPath}.capabilities.drop`, 'a list including ALL');
+      if (Array.isArray(caps.add)) {
+        caps.add.forEach((cap, j) => {
+          const allowed = restricted ? cap === 'NET_BIND_SERVICE' : BASELINE_CAPABILITIES.has(String(cap));
+          if (!allowed) not(`${scPath()}.capabilities.add[${j}]`, `capability ${String(cap)}`);
+        });
+      }
+      if (restricted && !windows && !(Array.isArray(caps.drop) && caps.drop.includes('ALL'))) must(`${scPath()}.capabilities.drop`, 'a list including ALL');
       // check_hostPorts.go
-      list(c.ports).forEach((p, j) => {
-        if (p.hostPort !== undefined && p.hostPort !== 0) not(`${at}.ports[${j}].hostPort`);
-      });
+      if (Array.isArray(c.ports)) {
+        c.ports.forEach((p, j) => {
+          if (isRecord(p) && p.hostPort !== undefined && p.hostPort !== 0) not(`${at()}.ports[${j}].hostPort`);
+        });
+      }
       // check_procMount_baseline.go / check_procMount_restricted.go
-      if (sc.procMount !== undefined && sc.procMount !== 'Default' && (restricted || !userNamespace)) not(`${scPath}.procMount`, `procMount ${String(sc.procMount)}`);
+      if (sc.procMount !== undefined && sc.procMount !== 'Default' && (restricted || !userNamespace)) not(`${scPath()}.procMount`, `procMount ${String(sc.procMount)}`);
       sharedChecks(sc, scPath, not);
       // check_hostProbesAndhostLifecycle.go
-      for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) hostChecks(c[probe], `${at}.${probe}`, not);
+      for (const probe of PROBES) hostChecks(c[probe], () => `${at()}.${probe}`, not);
       const lifecycle = isRecord(c.lifecycle) ? c.lifecycle : {};
-      for (const hook of ['postStart', 'preStop']) hostChecks(lifecycle[hook], `${at}.lifecycle.${hook}`, not);
-      if (!restricted) return;
+      for (const hook of LIFECYCLE_HOOKS) hostChecks(lifecycle[hook], () => `${at()}.lifecycle.${hook}`, not);
+      if (!restricted) continue;
       // check_allowPrivilegeEscalation.go
-      if (!windows && sc.allowPrivilegeEscalation !== false) must(`${scPath}.allowPrivilegeEscalation`, 'false');
+      if (!windows && sc.allowPrivilegeEscalation !== false) must(`${scPath()}.allowPrivilegeEscalation`, 'false');
       if (!userNamespace) {
         // check_runAsNonRoot.go: explicitly false, or unset without the pod's true
-        if (sc.runAsNonRoot === false) must(`${scPath}.runAsNonRoot`, 'true');
-        else if (sc.runAsNonRoot === undefined && podSc.runAsNonRoot !== true) implicitNonRoot.push(`${scPath}.runAsNonRoot`);
+        if (sc.runAsNonRoot === false) must(`${scPath()}.runAsNonRoot`, 'true');
+        else if (sc.runAsNonRoot === undefined && podSc.runAsNonRoot !== true) implicitNonRoot.push(`${scPath()}.runAsNonRoot`);
         // check_runAsUser.go
-        if (sc.runAsUser === 0) not(`${scPath}.runAsUser`, 'user 0');
+        if (sc.runAsUser === 0) not(`${scPath()}.runAsUser`, 'user 0');
       }
       // check_seccompProfile_restricted.go: the container's own, or the pod's
-      if (!windows && !podSeccomp && !isRecord(sc.seccompProfile)) implicitSeccomp.push(`${scPath}.seccompProfile.type`);
-    });
+      if (!windows && !podSeccomp && !isRecord(sc.seccompProfile)) implicitSeccomp.push(`${scPath()}.seccompProfile.type`);
+    }
   }
   if (restricted && !userNamespace && !explicit.nonRoot) for (const path of implicitNonRoot) must(path, 'true (here or in the pod securityContext)');
   if (restricted && !explicit.seccomp) for (const path of implicitSeccomp) must(path, 'RuntimeDefault or Localhost (here or in the pod securityContext)');
@@ -154,31 +169,32 @@ export function podSecurityViolations(pod: Obj, level: PodSecurityLevel, prefix:
 }
 
 /** The baseline checks a pod and a container security context share. */
-function sharedChecks(sc: Obj, path: string, not: (path: string, what?: string) => void): void {
+function sharedChecks(sc: Obj, at: string | (() => string), not: (path: string, what?: string) => void): void {
+  const path = typeof at === 'string' ? () => at : at;
   // check_seLinuxOptions.go
   const se = isRecord(sc.seLinuxOptions) ? sc.seLinuxOptions : undefined;
   if (se) {
-    if (se.type !== undefined && !SELINUX_TYPES.has(String(se.type))) not(`${path}.seLinuxOptions.type`, `SELinux type ${String(se.type)}`);
-    for (const f of ['user', 'role']) if (se[f] !== undefined && se[f] !== '') not(`${path}.seLinuxOptions.${f}`);
+    if (se.type !== undefined && !SELINUX_TYPES.has(String(se.type))) not(`${path()}.seLinuxOptions.type`, `SELinux type ${String(se.type)}`);
+    for (const f of SELINUX_FIELDS) if (se[f] !== undefined && se[f] !== '') not(`${path()}.seLinuxOptions.${f}`);
   }
   // check_seccompProfile_baseline.go
   if (isRecord(sc.seccompProfile) && !CONFINED_PROFILES.has(String(sc.seccompProfile.type))) {
-    not(`${path}.seccompProfile.type`, `seccomp profile ${String(sc.seccompProfile.type)}`);
+    not(`${path()}.seccompProfile.type`, `seccomp profile ${String(sc.seccompProfile.type)}`);
   }
   // check_appArmorProfile.go
   if (isRecord(sc.appArmorProfile) && !CONFINED_PROFILES.has(String(sc.appArmorProfile.type))) {
-    not(`${path}.appArmorProfile.type`, `AppArmor profile ${String(sc.appArmorProfile.type)}`);
+    not(`${path()}.appArmorProfile.type`, `AppArmor profile ${String(sc.appArmorProfile.type)}`);
   }
   // check_windowsHostProcess.go
-  if (isRecord(sc.windowsOptions) && sc.windowsOptions.hostProcess === true) not(`${path}.windowsOptions.hostProcess`);
+  if (isRecord(sc.windowsOptions) && sc.windowsOptions.hostProcess === true) not(`${path()}.windowsOptions.hostProcess`);
 }
 
 /** check_hostProbesAndhostLifecycle.go: a probe or handler aimed at another host. */
-function hostChecks(handler: unknown, path: string, not: (path: string, what?: string) => void): void {
+function hostChecks(handler: unknown, path: () => string, not: (path: string, what?: string) => void): void {
   if (!isRecord(handler)) return;
-  for (const f of ['httpGet', 'tcpSocket']) {
+  for (const f of HOST_HANDLERS) {
     const h = handler[f];
-    if (isRecord(h) && typeof h.host === 'string' && h.host !== '') not(`${path}.${f}.host`);
+    if (isRecord(h) && typeof h.host === 'string' && h.host !== '') not(`${path()}.${f}.host`);
   }
 }
 

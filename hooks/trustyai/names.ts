@@ -45,7 +45,17 @@ export function selectorFor(p: AnyParent, version: string = OPERATOR_VERSION): R
 
 /** Labels of every child: the operator's five, and ours saying who manages it. */
 export function labelsFor(p: AnyParent, version: string = OPERATOR_VERSION): Record<string, string> {
-  return { ...selectorFor(p, version), 'app.kubernetes.io/component': COMPONENT, 'app.kubernetes.io/managed-by': MANAGED_BY };
+  // selectorFor's five, written out (same keys, same order): no object built only to be spread.
+  const name = labelValue(p.metadata.name);
+  return {
+    app: name,
+    'app.kubernetes.io/instance': name,
+    'app.kubernetes.io/name': name,
+    'app.kubernetes.io/part-of': PART_OF,
+    'app.kubernetes.io/version': version,
+    'app.kubernetes.io/component': COMPONENT,
+    'app.kubernetes.io/managed-by': MANAGED_BY,
+  };
 }
 
 /**

@@ -13,9 +13,36 @@ export function proxyServiceAccountFor(parent: Parent<unknown>, version: string)
  * caller passes only if it may `get` this service's Service; TLS 1.2+ with the same cipher suites.
  */
 export function proxyConfigFor(parent: Parent<unknown>, version: string): V1ConfigMap {
-  const config = {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: childMeta(parent, proxyConfigName(parent), { ...labelsFor(parent, version), 'app.kubernetes.io/component': 'kube-rbac-proxy' }),
+    data: { 'config.yaml': configText(parent.metadata.namespace, serviceName(parent)) },
+  };
+}
+
+/**
+ * The text depends on the namespace and the Service's name only: written once per pair, not
+ * once per sync (YAML serialisation is a large part of a sync otherwise). A bounded table, so a
+ * server that sees many services does not grow without end; the text is the same either way.
+ */
+const configTexts = new Map<string, string>();
+const MAX_CONFIG_TEXTS = 1024;
+
+function configText(namespace: string, service: string): string {
+  const key = `${namespace}/${service}`;
+  const known = configTexts.get(key);
+  if (known !== undefined) return known;
+  if (configTexts.size >= MAX_CONFIG_TEXTS) configTexts.clear();
+  const text = stringify(rbacProxyConfig(namespace, service));
+  configTexts.set(key, text);
+  return text;
+}
+
+function rbacProxyConfig(namespace: string, service: string) {
+  return {
     authorization: {
-      resourceAttributes: { namespace: parent.metadata.namespace, resource: 'services', resourceName: serviceName(parent), verb: 'get', apiGroup: '' },
+      resourceAttributes: { namespace, resource: 'services', resourceName: service, verb: 'get', apiGroup: '' },
     },
     upstreamConfig: { url: `http://127.0.0.1:${PROXY_UPSTREAM_PORT}`, proxyTimeout: '30s' },
     tlsConfig: {
@@ -29,11 +56,5 @@ export function proxyConfigFor(parent: Parent<unknown>, version: string): V1Conf
         'TLS_RSA_WITH_AES_256_GCM_SHA384',
       ],
     },
-  };
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: childMeta(parent, proxyConfigName(parent), { ...labelsFor(parent, version), 'app.kubernetes.io/component': 'kube-rbac-proxy' }),
-    data: { 'config.yaml': stringify(config) },
   };
 }

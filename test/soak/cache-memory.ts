@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
+import { shippedNodeFlags } from '../../bench/node-flags.js';
 import { freePort } from '../support/free-port.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -29,7 +30,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli.ts', 'serv
     MODELHOOKS_DRAIN_SECONDS: '0',
     MODELHOOKS_BODY_LIMIT: '16mb',
     // The Deployment's settings.
-    NODE_OPTIONS: '--max-old-space-size=384',
+    NODE_OPTIONS: shippedNodeFlags(root).join(' '),
     MODELHOOKS_CACHE_ENTRIES: process.env.MODELHOOKS_CACHE_ENTRIES ?? '512',
     MODELHOOKS_CACHE_BYTES: process.env.MODELHOOKS_CACHE_BYTES ?? '64mb',
   },
