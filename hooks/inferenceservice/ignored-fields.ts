@@ -10,8 +10,8 @@ import { componentsOf, FRAMEWORK_KEYS, type InferenceServiceSpec } from './spec.
 
 export const IGNORED_FIELDS = 'IgnoredFields';
 
-/** Top-level spec fields acted on. */
-const SPEC_FIELDS = ['predictor', 'transformer', 'explainer'];
+/** Top-level spec fields acted on: spec.canary[] runs each entry as its own predictor (canary-variants.ts). */
+const SPEC_FIELDS = ['predictor', 'transformer', 'explainer', 'canary'];
 
 /**
  * Component fields acted on, besides the pod fields passed through (pod-passthrough.ts):
@@ -55,6 +55,15 @@ export function ignoredFieldsOf(spec: InferenceServiceSpec, extra: (path: string
       if (!known.has(k) || extra(path, v)) out.push(path);
     }
   }
+  // A canary's predictor is merged over the stable one: its fields are the predictor's, plus its name.
+  (spec.canary ?? []).forEach((entry, i) => {
+    const known = acted('predictor');
+    for (const [k, v] of Object.entries(entry.predictor as Record<string, unknown>)) {
+      if (v === undefined || k === 'name') continue;
+      const path = `spec.canary[${i}].predictor.${k}`;
+      if (!known.has(k) || extra(path, v)) out.push(path);
+    }
+  });
   return out;
 }
 

@@ -14,6 +14,7 @@ import { isStopped } from './stop.js';
 import { withComponentBlocker, workloadPodRules } from './workload-pods.js';
 import { predictorWorkloads, workloadFor } from './workloads.js';
 import { servicePortProblems } from './service-ports.js';
+import { variantChildNames, variantWorkloads, withCanaryVariants } from './canary-variants.js';
 import { trustyaiRule } from './trustyai-logger.js';
 import { RUNTIME_CRDS } from './runtime-crds.js';
 import { runtimeRules, runtimeStatus } from './runtime-rules.js';
@@ -77,6 +78,8 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
       { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', names: roles.map((r) => workloadName(parent, r)) },
       { apiVersion: 'v1', kind: 'Service', names: roles.map((r) => serviceName(parent, r)) },
       { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', names: [ingressName(parent)] },
+      // spec.canary[]: `<n>-<name>-predictor` (canary-variants.ts).
+      ...variantChildNames(parent),
       { ...HTTPROUTE, names: [routeName(parent), ...componentsOf(parent.spec).map((r) => routeName(parent, r))] },
     ];
   },
@@ -109,6 +112,8 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
       ...(predictor ? predictorWorkloads(input.parent, predictor, plan.canary, stableService, plan.predictorHash) : []),
       ...others.flatMap((component) => workloadFor(input.parent, component.role, component)),
       ...exposureFor(input, plan),
+      // spec.canary[]: each entry's Deployment, Service and HPA (canary-variants.ts).
+      ...plan.variants.flatMap((v) => variantWorkloads(input.parent, v, (apiVersion, kind, name) => input.observed.get(apiVersion, kind, name))),
     ].map((child) => {
       if (child.kind !== 'Deployment' || !child.metadata?.name) return child;
       const role = ROLES.find((r) => workloadName(input.parent, r) === child.metadata?.name);
@@ -121,7 +126,8 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     const base = { ...statusFrom(input, plan, observed, refused), ...runtimeStatus(plan.components[0]?.runtime) };
     const status = withComponentBlocker(base, input, observed.deployments);
     const hosts = plan.exposure.kind === 'none' ? [] : [plan.hosts.service, ...Object.values(plan.hosts.components)];
-    return { status: withHostConflicts(status, INGRESS_READY, hostConflicts(input.parent, hosts, input.related), input), children };
+    const conflicts = withHostConflicts(status, INGRESS_READY, hostConflicts(input.parent, hosts, input.related), input);
+    return { status: withCanaryVariants(conflicts, input, plan.variants), children };
   },
 });
 

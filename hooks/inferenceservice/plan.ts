@@ -1,5 +1,6 @@
 import type { SyncInput } from '../kit/index.js';
 import { canaryDecision, type CanaryDecision } from './canary.js';
+import { canaryPredictorSpec, canaryReplicaCount, stableMinReplicas, type CanaryVariant } from './canary-variants.js';
 import { componentPlans, type ComponentPlan } from './components.js';
 import type { InferenceServiceConfig } from './config.js';
 import { externalHostsFor, isClusterLocal, type ExternalHosts } from './hosts.js';
@@ -35,6 +36,8 @@ export interface Plan {
   inPlace?: { percent: number; why: 'ingress' | 'transformer' | 'no-route' };
   /** What the storage credentials lookups found: missing objects, problems, the ServiceAccounts' Secret names. */
   credentials: CredentialReport;
+  /** spec.canary[]: KServe v0.20's named canaries, each its own Deployment and Service (canary-variants.ts). */
+  variants: CanaryVariant[];
 }
 
 export type PlanOutcome = { plan: Plan } | { failure: { reason: string; message: string } };
@@ -56,8 +59,16 @@ export function planFor(input: Input): PlanOutcome {
   );
   const planned = componentPlans({ parent, config, storage, runtimes });
   if ('failure' in planned) return planned;
-  const plans = withAgents(input, planned.plans);
+  const entries = parent.spec.canary ?? [];
+  const plans = withStableMin(withAgents(input, planned.plans), entries);
   const [predictor] = plans as [ComponentPlan];
+  const variants = entries.map((entry): CanaryVariant => {
+    const replicas = canaryReplicaCount(parent.spec.predictor, entry);
+    const spec = { predictor: canaryPredictorSpec(parent.spec.predictor, entry, replicas) };
+    const built = componentPlans({ parent: { ...parent, spec }, config, storage, runtimes });
+    const outcome = 'failure' in built ? built : { plan: withAgents(input, built.plans)[0] as ComponentPlan };
+    return { name: typeof entry.predictor.name === 'string' ? entry.predictor.name : '', trafficPercent: entry.trafficPercent, replicas, outcome };
+  });
   const hosts = externalHostsFor(parent, config.ingress, componentsOf(parent.spec));
   const exposure = exposureOf(input, hosts);
   // Weights split traffic only on HTTPRoutes, and only when callers reach the predictor
@@ -69,9 +80,17 @@ export function planFor(input: Input): PlanOutcome {
   const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
   const hash = predictorHash(parent, predictor);
   const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, hash);
-  const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, predictorHash: hash, exposure, split: canary.canary, credentials };
+  const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, predictorHash: hash, exposure, split: canary.canary, credentials, variants };
   if (noSplit && percent !== undefined && percent < 100) plan.inPlace = { percent, why: noSplit };
   return { plan };
+}
+
+/** The stable predictor's minReplicas less the canaries' replicas (canary-variants.ts stableMinReplicas). */
+function withStableMin(plans: ComponentPlan[], entries: NonNullable<InferenceServiceSpec['canary']>): ComponentPlan[] {
+  const [predictor, ...rest] = plans;
+  const min = predictor ? stableMinReplicas(predictor.spec, entries) : undefined;
+  if (!predictor || min === predictor.spec.minReplicas) return plans;
+  return [{ ...predictor, spec: { ...predictor.spec, minReplicas: min } }, ...rest];
 }
 
 /** Why traffic cannot be split by weight here, if it cannot. */
