@@ -1,4 +1,3 @@
-import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/config.js';
@@ -10,6 +9,7 @@ import { trustyai } from '../../hooks/trustyai/index.js';
 import { kube } from './support/context.js';
 import { installCrds } from './support/install.js';
 import { KubeError, type KubeObject } from './support/kube.js';
+import { postHook } from './support/hook-post.js';
 
 // Issue 10: two parents that want the same child name. The test acts as Metacontroller:
 // Tfserv foo converges (its children created with ownerReferences), then TrustyAIService
@@ -19,11 +19,7 @@ const app = createApp({ compositions: builtinCompositions, config: loadConfig({}
 const NS = 'e2e-conflicts';
 const models = 'model_config_list { config { name: "m" base_path: "/models/m" model_platform: "tensorflow" } }';
 
-async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await request(app).post(url).send(body as object);
-  expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(200);
-  return res.body as Record<string, unknown>;
-}
+const post = (url: string, body: unknown) => postHook(app, url, body);
 
 describe('two parents want the same child name', () => {
   const k = kube();

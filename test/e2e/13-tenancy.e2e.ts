@@ -1,4 +1,3 @@
-import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/config.js';
@@ -9,6 +8,7 @@ import { tfserv } from '../../hooks/tfserv/index.js';
 import { kube } from './support/context.js';
 import { installCrds } from './support/install.js';
 import { KubeError, type KubeObject } from './support/kube.js';
+import { postHook } from './support/hook-post.js';
 
 // Issue 14: MODELHOOKS_NAMESPACE_SELECTOR=modelhooks.dev/enabled=true. The harness runs no
 // Metacontroller, so the test acts as it: customize through the real hook server, the related
@@ -18,11 +18,7 @@ const app = createApp({ compositions: builtinCompositions, config: loadConfig({ 
 const NS = 'e2e-tenancy';
 const models = 'model_config_list { config { name: "m" base_path: "/models/m" model_platform: "tensorflow" } }';
 
-async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await request(app).post(url).send(body as object);
-  expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(200);
-  return res.body as Record<string, unknown>;
-}
+const post = (url: string, body: unknown) => postHook(app, url, body);
 
 describe('opt-in namespaces (MODELHOOKS_NAMESPACE_SELECTOR)', () => {
   const k = kube();
