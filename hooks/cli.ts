@@ -26,7 +26,8 @@ const COMMANDS = {
                          parent itself, whose status is the previous one (render's own output fits)
       --related FILE     objects the customize hook asks for (e.g. a Tfserv's ConfigMap)
       --variant NAME     a variant of the calling CompositeController: openshift, prometheus,
-                         gateway-api; repeat it or give a comma list to combine (default: none)
+                         gateway-api, cert-manager; repeat it or give a comma list to combine
+                         (default: none)
       --now RFC3339      the clock, e.g. 2026-01-01T00:00:00Z (default: now)
       --children-only    only the children: what \`kubectl apply -f -\` should get
     Any one FILE (or PARENT) may be \`-\`: stdin.${COMPOSITION_HELP}`,

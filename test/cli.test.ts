@@ -9,6 +9,7 @@ import { main } from '../hooks/cli.js';
 import { readObjects } from '../hooks/cli/render.js';
 import { builtinCompositions } from '../hooks/compositions.js';
 import { loadConfig } from '../hooks/config.js';
+import { variantNames } from '../hooks/kit/manifests.js';
 import { ConfigError } from '../hooks/errors.js';
 import { syncRequest } from '../hooks/testing.js';
 import { trustyai } from '../hooks/trustyai/index.js';
@@ -220,6 +221,13 @@ describe('modelhooks --help and --version', () => {
   it('render --help names every option render takes', async () => {
     const { out } = await run(['render', 'examples/trustyai.yaml', '--help']);
     for (const option of ['--observed', '--related', '--variant', '--now', '--children-only']) expect(out).toContain(option);
+  });
+
+  it('render --help names every variant --variant takes', async () => {
+    const { out } = await run(['render', '--help']);
+    const variants = variantNames(builtinCompositions).filter((v) => v !== 'default');
+    expect(variants.length).toBeGreaterThan(0);
+    for (const variant of variants) expect(out, variant).toMatch(new RegExp(`[ :,]${variant}[,;]`));
   });
 
   it('--version and -v print the version of package.json', async () => {

@@ -104,6 +104,18 @@ describe('the packed package, installed into a new project', () => {
     expect(out).toMatch(/Tests\s+\d+ passed/);
   });
 
+  it("writes the composition's CRD and CompositeController with the README's `npx modelhooks manifests` command", () => {
+    const command = ['modelhooks', 'manifests', '--composition', 'dist/echo.js', '--no-builtin', '--dir', 'deploy/echo'];
+    expect(readFileSync(path.join(repo, 'README.md'), 'utf8')).toContain(`\nnpx ${command.join(' ')}\n`);
+    const out = timed('modelhooks manifests', () => sh('npx', command, project));
+    expect(out).toMatch(/^wrote crds\/echoes\.example\.dev\.yaml, /);
+    const crd = readFileSync(path.join(project, 'deploy/echo/crds/echoes.example.dev.yaml'), 'utf8');
+    expect(crd).toContain('kind: CustomResourceDefinition');
+    expect(crd).toContain('message:');
+    expect(readFileSync(path.join(project, 'deploy/echo/compositions/base/echo.yaml'), 'utf8')).toContain('url: http://modelhooks.modelhooks-system.svc/hooks/echo/sync');
+    expect(existsSync(path.join(project, 'deploy/echo/crds/trustyaiservices.trustyai.opendatahub.io.yaml'))).toBe(false);
+  });
+
   it('serves the compiled composition with `modelhooks serve --composition`, beside the built-in ones', async () => {
     const port = await freePort();
     const started = performance.now();
