@@ -6,7 +6,7 @@ import { isDns1035Label, isDns1123Label, variantNames } from '../../hooks/kit/in
 import { runSync } from '../../hooks/testing.js';
 import { appliedOptions } from '../support/golden.js';
 import { specArbitraries } from '../support/arbitraries.js';
-import { labelProblems } from '../support/labels.js';
+import { labelProblems, podNameProblems } from '../support/labels.js';
 import { validateObject } from '../support/validate.js';
 
 const RUNS = 1000;
@@ -42,6 +42,7 @@ for (const composition of builtinCompositions) {
             const valid = child.kind === 'Service' ? isDns1035Label(child.metadata.name) : isDns1123Label(child.metadata.name);
             expect(valid, `${child.kind} name ${child.metadata.name}`).toBe(true);
             expect(labelProblems(child)).toEqual([]);
+            expect(podNameProblems(child)).toEqual([]);
             expect(validateObject(child)).toEqual([]);
           }
           const again = runSync(composition, appliedOptions(options, out));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelProblems } from './labels.js';
+import { labelProblems, podNameProblems } from './labels.js';
 
 describe('labelProblems (the property tests’ label check)', () => {
   const deployment = (labels: Record<string, string>) => ({
@@ -16,5 +16,18 @@ describe('labelProblems (the property tests’ label check)', () => {
     expect(labelProblems({ kind: 'Service', metadata: { name: 's' }, spec: { selector: { 'Bad_Prefix/app': 'a' } } })).toEqual([
       'Service/s spec.selector: key Bad_Prefix/app: prefix is not a DNS subdomain',
     ]);
+  });
+});
+
+describe('podNameProblems', () => {
+  it('finds a dotted or long volume name, in the volumes and the mounts', () => {
+    const pod = (volume: string) => ({
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: { template: { spec: { volumes: [{ name: volume }], containers: [{ name: 'c', volumeMounts: [{ name: volume }] }] } } },
+    });
+    expect(podNameProblems(pod('a-b-internal'))).toEqual([]);
+    expect(podNameProblems(pod('a.b-internal'))).toHaveLength(2);
+    expect(podNameProblems(pod('x'.repeat(64)))).toHaveLength(2);
   });
 });

@@ -45,3 +45,23 @@ export function labelProblems(child: { kind: string; metadata: { name: string; l
     ...(child.kind === 'Service' ? mapProblems(`${id} spec.selector`, spec.selector) : mapProblems(`${id} spec.selector.matchLabels`, selector.matchLabels)),
   ];
 }
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * Names inside a workload's pod template that must be DNS-1123 labels (≤63, no dots): its
+ * volumes, the volume mounts that refer to them, and its containers (apimachinery
+ * ValidatePodSpec). A name built from a long or dotted parent name breaks here first.
+ */
+export function podNameProblems(child: { kind: string; metadata: { name: string }; spec?: unknown }): string[] {
+  const spec = rec(child.spec);
+  const pod = rec(rec(spec.template).spec);
+  const id = `${child.kind}/${child.metadata.name}`;
+  const bad = (what: string, name: unknown) => (typeof name === 'string' && name.length <= 63 && DNS1123_LABEL.test(name) ? [] : [`${id} ${what} ${String(name)} is not a DNS-1123 label`]);
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(rec) : []);
+  const containers = [...list(pod.initContainers), ...list(pod.containers)];
+  return [
+    ...list(pod.volumes).flatMap((v) => bad('volume', v.name)),
+    ...containers.flatMap((c) => [...bad('container', c.name), ...list(c.volumeMounts).flatMap((m) => bad('volumeMount', m.name))]),
+  ];
+}
