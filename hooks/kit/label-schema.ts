@@ -24,3 +24,13 @@ export const labelMapSchema = z.record(z.string(), z.string()).superRefine((labe
     else if (!isLabelValue(value)) ctx.addIssue({ code: 'custom', path: [key], message: 'not a label value (≤63 alphanumeric characters, `-`, `_` or `.` inside)' });
   }
 });
+
+/**
+ * Annotations a parent's spec asks to put on children: keys are checked as label keys are
+ * (values are free text), for the same reason.
+ */
+export const annotationMapSchema = z.record(z.string(), z.string()).superRefine((annotations, ctx) => {
+  for (const key of Object.keys(annotations)) {
+    if (!isLabelKey(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'not an annotation key ([prefix/]name: name ≤63 alphanumeric characters, `-`, `_` or `.` inside)' });
+  }
+});
