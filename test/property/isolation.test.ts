@@ -15,7 +15,7 @@ import { CLUSTER_SCOPED_RESOURCES, isDns1035Label, isDns1123Label, parseHookRequ
 import { STORAGE_SECRET_ANNOTATION } from '../../hooks/inferenceservice/names.js';
 import { syncRequest, TEST_NOW } from '../../hooks/testing.js';
 import { specArbitraries } from '../support/arbitraries.js';
-import { labelProblems } from '../support/labels.js';
+import { labelProblems, podNameProblems } from '../support/labels.js';
 import { dnsWithoutMark, hostile, KIND_OF, MARK, objectOf, put, secretValues } from './hostile.arb.js';
 
 const RUNS = 150;
@@ -123,6 +123,7 @@ for (const composition of builtinCompositions as AnyComposition[]) {
             const valid = child.kind === 'Service' ? isDns1035Label(child.metadata.name) : isDns1123Label(child.metadata.name);
             expect(valid, `${child.kind} name ${child.metadata.name}`).toBe(true);
             expect(labelProblems(child)).toEqual([]);
+            expect(podNameProblems(child)).toEqual([]);
           }
         }),
         { numRuns: RUNS },
