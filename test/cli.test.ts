@@ -343,7 +343,8 @@ describe('modelhooks serve', () => {
     let logs = '';
     child.stdout.on('data', (d) => (logs += String(d)));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    for (let i = 0; i < 100 && !logs.includes('serving hooks'); i++) await new Promise((r) => setTimeout(r, 100));
+    // Starting under tsx takes seconds, more on a loaded 2-core machine: wait up to 60 s (stop early if it exits).
+    for (let i = 0; i < 600 && !logs.includes('serving hooks') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
     const res = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(await res.text()).toBe('ok');
     // A request in flight when SIGTERM arrives: half its body sent before, half after.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conditionSchema, quantity } from '../kit/index.js';
+import { annotationMapSchema, conditionSchema, labelMapSchema, quantity } from '../kit/index.js';
 import { canaryPercentRange, canarySum, CANARY_NAME_REQUIRED, componentRules, MAX_CANARIES, MIN_ABOVE_MAX, PREDICTOR_EXACTLY_ONE, predictorRules, canaryPredictorRules, canaryRules, specRules, unsupportedMetric, validations } from './admission.js';
 import { commonParentPath, MODEL_DIR, storageUriProblem } from './storage.js';
 
@@ -89,8 +89,8 @@ const componentFields = {
     .optional()
     .describe('Several models (e.g. a base model and adapters), each downloaded to its mountPath.'),
   containers: z.array(containerSchema).optional(),
-  labels: z.record(z.string(), z.string()).optional(),
-  annotations: z.record(z.string(), z.string()).optional(),
+  labels: labelMapSchema.optional(),
+  annotations: annotationMapSchema.optional(),
   logger: loggerSchema.optional(),
   batcher: batcherSchema.optional(),
 };

@@ -8,6 +8,7 @@ export * from './blockers.js';
 export * from './hash.js';
 export * from './keep.js';
 export * from './labels.js';
+export * from './label-schema.js';
 export * from './manifests.js';
 export * from './names.js';
 export * from './observed.js';

@@ -33,22 +33,24 @@ export const CLUSTER_SCOPED_RESOURCES: ReadonlySet<string> = new Set(CLUSTER_SCO
 export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set(CLUSTER_SCOPED.map((t) => t.kind));
 
 /**
- * A customize answer scoped to the parent's namespace. A v2 rule without `namespace` selects
- * every namespace (Metacontroller pkg/controller/common/customize/manager.go,
- * `selectByNamespaceAndNames` with an empty namespace), so the kit fills the parent's
- * namespace into every rule of a namespaced resource that lacks one: a composition cannot
- * forget it. A rule naming another namespace, or a namespace on a cluster-scoped resource, is
- * a bug in the hook (HookContractError: a 500, never a deletion).
+ * A customize answer checked against the parent's namespace. A v2 rule without `namespace`
+ * selects every namespace (Metacontroller pkg/controller/common/customize/manager.go,
+ * `selectByNamespaceAndNames` with an empty namespace), so every rule of a namespaced
+ * resource must name the parent's namespace. A rule without one, one naming another
+ * namespace, or a namespace on a cluster-scoped resource is a bug in the hook
+ * (HookContractError: a 500, never a deletion, and never a rule sent on).
  */
 export function scopeRules(rules: RelatedRule[], namespace: string, composition: string): RelatedRule[] {
-  return rules.map((rule) => {
+  for (const rule of rules) {
     const id = `${composition}: the related rule for ${rule.resource} (${rule.apiVersion})`;
     if (CLUSTER_SCOPED_RESOURCES.has(rule.resource)) {
       if (rule.namespace !== undefined) throw new HookContractError(`${id} names namespace ${rule.namespace}, but ${rule.resource} are cluster-scoped`);
-      return rule;
+      continue;
     }
-    if (rule.namespace === undefined || rule.namespace === '') return { ...rule, namespace };
+    if (rule.namespace === undefined || rule.namespace === '') {
+      throw new HookContractError(`${id} names no namespace: Metacontroller would select ${rule.resource} of every namespace; name the parent's, ${namespace}`);
+    }
     if (rule.namespace !== namespace) throw new HookContractError(`${id} names namespace ${rule.namespace}, outside the parent's namespace ${namespace}`);
-    return rule;
-  });
+  }
+  return rules;
 }

@@ -7,6 +7,7 @@ import {
   HTTP_PORT,
   HTTPS_PORT,
   internalCertName,
+  internalCertVolume,
   labelsFor,
   proxyConfigName,
   proxyServiceAccountName,
@@ -15,6 +16,7 @@ import {
   pvcName,
   selectorFor,
   tlsCertName,
+  tlsCertVolume,
 } from './names.js';
 import { folderOf, isMigration, metricsOf, type TrustyAISpec } from './spec.js';
 
@@ -85,8 +87,8 @@ function podSpecFor(parent: Parent<TrustyAISpec>, opts: DeploymentOptions): V1Po
   const mounts: V1VolumeMount[] = [];
   const volumes: V1Volume[] = [];
   if (opts.internalCert) {
-    mounts.push({ name: internalCertName(parent), mountPath: '/etc/tls/internal', readOnly: false });
-    volumes.push({ name: internalCertName(parent), secret: { secretName: internalCertName(parent), defaultMode: 0o644 } });
+    mounts.push({ name: internalCertVolume(parent), mountPath: '/etc/tls/internal', readOnly: false });
+    volumes.push({ name: internalCertVolume(parent), secret: { secretName: internalCertName(parent), defaultMode: 0o644 } });
   }
   if (usesVolume(spec)) {
     mounts.push({ name: STORAGE_VOLUME, mountPath: folderOf(spec) });
@@ -115,7 +117,7 @@ function podSpecFor(parent: Parent<TrustyAISpec>, opts: DeploymentOptions): V1Po
   if (opts.proxy) {
     containers.push(proxyContainer(parent, opts.proxy.image));
     volumes.push(
-      { name: tlsCertName(parent), secret: { secretName: tlsCertName(parent), defaultMode: 0o644 } },
+      { name: tlsCertVolume(parent), secret: { secretName: tlsCertName(parent), defaultMode: 0o644 } },
       { name: PROXY_CONFIG_VOLUME, configMap: { name: proxyConfigName(parent), defaultMode: 0o644 } },
     );
   }
@@ -158,7 +160,7 @@ function proxyContainer(parent: Parent<TrustyAISpec>, image: string): V1Containe
     resources: { limits: { cpu: '100m', memory: '64Mi' }, requests: { cpu: '50m', memory: '32Mi' } },
     securityContext: restrictedContainer(),
     volumeMounts: [
-      { name: tlsCertName(parent), mountPath: '/etc/tls/private', readOnly: true },
+      { name: tlsCertVolume(parent), mountPath: '/etc/tls/private', readOnly: true },
       { name: PROXY_CONFIG_VOLUME, mountPath: '/etc/kube-rbac-proxy', readOnly: true },
     ],
   };

@@ -26,6 +26,13 @@ export const proxyConfigName = (p: AnyParent) => childName([p.metadata.name, 'ku
 export const internalCertName = (p: AnyParent) => `${p.metadata.name}-internal`;
 export const tlsCertName = (p: AnyParent) => `${p.metadata.name}-tls`;
 export const dbCaName = (p: AnyParent) => `${p.metadata.name}-db-ca`;
+/**
+ * The pod's volumes of those two Secrets. A volume name is a DNS-1123 label (≤63, no dots),
+ * which `<n>-internal` is not for a long or dotted parent name: the API server would refuse
+ * the Deployment. The same name when it is valid, shortened and hashed otherwise.
+ */
+export const internalCertVolume = (p: AnyParent) => childName([p.metadata.name, 'internal']);
+export const tlsCertVolume = (p: AnyParent) => childName([p.metadata.name, 'tls']);
 
 /**
  * The operator's selector labels (deployment.tmpl.yaml@11c335b): app, instance and name are the

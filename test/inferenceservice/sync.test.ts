@@ -197,4 +197,22 @@ describe('InferenceService user labels', () => {
     const service = out.childrenOf('Service').find((s: any) => s.metadata.name === 'demo-predictor') as any;
     for (const [k, v] of Object.entries(service.spec.selector)) expect(podLabels[k]).toBe(v);
   });
+  it('a predictor label or annotation the API server would refuse (label value over 63 characters, bad key) is InvalidSpec naming it; running children are kept', () => {
+    const good = runSync(inferenceservice, { parent: isvc(sklearn()), config });
+    const parent = isvc(sklearn({ labels: { ok: 'fine', long: 'x'.repeat(64), 'bad key': 'v', 'example.com/tail-': 'v' } }));
+    const out = runSync(inferenceservice, { parent, observed: good.children, config });
+    const ready = out.condition('Ready');
+    expect(ready).toMatchObject({ status: 'False', reason: 'InvalidSpec' });
+    expect(ready?.message).toContain('spec.predictor.labels.long: not a label value');
+    expect(ready?.message).toContain('spec.predictor.labels.bad key: not a label key');
+    expect(ready?.message).toContain('spec.predictor.labels.example.com/tail-: not a label key');
+    expect(ready?.message).not.toContain('labels.ok');
+    expect(out.children.map((c) => `${c.kind}/${c.metadata.name}`).sort()).toEqual(good.children.map((c) => `${c.kind}/${c.metadata.name}`).sort());
+    const annotated = runSync(inferenceservice, { parent: isvc(sklearn({ annotations: { 'bad key': 'any text at all', 'example.com/ok': 'x y z' } })), observed: good.children, config });
+    expect(annotated.condition('Ready')?.message).toMatch(/^spec.predictor.annotations.bad key: not an annotation key/);
+    expect(annotated.condition('Ready')?.message).not.toContain('example.com/ok');
+    // 63 characters, a prefixed key and an empty value are valid labels.
+    const valid = runSync(inferenceservice, { parent: isvc(sklearn({ labels: { long: 'x'.repeat(63), 'example.com/team': 'a', empty: '' } })), config });
+    expect(valid.condition('Ready')?.reason).not.toBe('InvalidSpec');
+  });
 });

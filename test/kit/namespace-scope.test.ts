@@ -74,17 +74,19 @@ describe('customize rules are scoped by the kit', () => {
   // The kit's own first rule, the parent's Namespace (tenancy.ts), is checked in test/kit/tenancy.test.ts.
   const customize = (rules: RelatedRule[]) => (runHook(echo(rules), 'customize', parseHookRequest({ parent: parent() }), ctx).relatedResources as RelatedRule[]).slice(1);
 
-  it('fills the parent namespace into every namespaced rule a composition left without one', () => {
+  it('sends on every namespaced rule that names the parent namespace', () => {
     const rules = [
-      { apiVersion: 'v1', resource: 'secrets', names: ['s'] },
-      { apiVersion: 'x.dev/v1', resource: 'widgets', namespace: '' },
-      { apiVersion: 'v1', resource: 'configmaps', namespace: 'ns', names: ['c'] },
-    ];
-    expect(customize(rules)).toEqual([
       { apiVersion: 'v1', resource: 'secrets', namespace: 'ns', names: ['s'] },
       { apiVersion: 'x.dev/v1', resource: 'widgets', namespace: 'ns' },
-      { apiVersion: 'v1', resource: 'configmaps', namespace: 'ns', names: ['c'] },
-    ]);
+      { apiVersion: 'v1', resource: 'pods', namespace: 'ns', labelSelector: { matchLabels: { app: 'a' } } },
+    ];
+    expect(customize(rules)).toEqual(rules);
+  });
+  it('refuses a namespaced rule without a namespace (Metacontroller v2 would select every namespace), empty or absent', () => {
+    expect(() => customize([{ apiVersion: 'v1', resource: 'secrets', names: ['s'] }])).toThrow(HookContractError);
+    expect(() => customize([{ apiVersion: 'x.dev/v1', resource: 'widgets', namespace: '' }])).toThrow(/widgets \(x.dev\/v1\) names no namespace.*name the parent's, ns/);
+    // One bad rule refuses the whole answer, whatever comes before it.
+    expect(() => customize([{ apiVersion: 'v1', resource: 'configmaps', namespace: 'ns' }, { apiVersion: 'v1', resource: 'secrets' }])).toThrow(HookContractError);
   });
   it('leaves the cluster-scoped resources it lists without a namespace', () => {
     expect([...CLUSTER_SCOPED_RESOURCES].sort()).toEqual(['clusterservingruntimes', 'namespaces', 'storageclasses']);
@@ -102,10 +104,13 @@ describe('customize rules are scoped by the kit', () => {
   it('refuses a namespace on a cluster-scoped resource', () => {
     expect(() => customize([{ apiVersion: 'storage.k8s.io/v1', resource: 'storageclasses', namespace: 'ns' }])).toThrow(/cluster-scoped/);
   });
-  it('answers such a rule with a 500 over HTTP, never with an answer', async () => {
+  it.each([
+    ['another namespace', { apiVersion: 'v1', resource: 'secrets', namespace: 'elsewhere' }],
+    ['no namespace', { apiVersion: 'v1', resource: 'secrets' }],
+  ])('answers a rule naming %s with a 500 over HTTP, never with an answer', async (_what, rule) => {
     const logger = createLogger('silent', { write: () => undefined });
     const config = loadConfig({ MODELHOOKS_LOG_LEVEL: 'silent' });
-    const app = createApp({ compositions: [echo([{ apiVersion: 'v1', resource: 'secrets', namespace: 'elsewhere' }]) as AnyComposition], config, logger, now: () => ctx.now, token: { current: () => 't' } });
+    const app = createApp({ compositions: [echo([rule]) as AnyComposition], config, logger, now: () => ctx.now, token: { current: () => 't' } });
     const res = await supertest(app).post('/hooks/echo/customize').set('Authorization', 'Bearer t').send({ parent: parent() });
     expect(res.status).toBe(500);
     expect(JSON.stringify(res.body)).not.toContain('relatedResources');

@@ -6,6 +6,7 @@ import { isDns1035Label, isDns1123Label, variantNames } from '../../hooks/kit/in
 import { runSync } from '../../hooks/testing.js';
 import { appliedOptions } from '../support/golden.js';
 import { specArbitraries } from '../support/arbitraries.js';
+import { labelProblems, podNameProblems } from '../support/labels.js';
 import { validateObject } from '../support/validate.js';
 
 const RUNS = 1000;
@@ -28,7 +29,7 @@ for (const composition of builtinCompositions) {
   describe(`${composition.name}: ${RUNS} random valid specs`, () => {
     it('has an arbitrary of valid specs', () => expect(specs).toBeDefined());
     if (!specs) return;
-    it('render valid children in the parent namespace, with valid names, converging to a fixed point', () => {
+    it('render valid children in the parent namespace, with valid names and label values, converging to a fixed point', () => {
       fc.assert(
         fc.property(specs, parentName, namespace, fc.constantFrom(...variants), fc.constantFrom(...composition.parent.versions), (spec, name, ns, variant, version) => {
           const parent = { apiVersion: `${composition.parent.group}/${version}`, kind: composition.parent.kind, metadata: { name, namespace: ns, generation: 1, uid: 'u' }, spec };
@@ -40,6 +41,8 @@ for (const composition of builtinCompositions) {
             expect(CLUSTER_SCOPED.has(child.kind)).toBe(false);
             const valid = child.kind === 'Service' ? isDns1035Label(child.metadata.name) : isDns1123Label(child.metadata.name);
             expect(valid, `${child.kind} name ${child.metadata.name}`).toBe(true);
+            expect(labelProblems(child)).toEqual([]);
+            expect(podNameProblems(child)).toEqual([]);
             expect(validateObject(child)).toEqual([]);
           }
           const again = runSync(composition, appliedOptions(options, out));

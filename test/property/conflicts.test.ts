@@ -9,6 +9,7 @@ import { key, NS, parentOf, secondParent } from '../support/two-parents.js';
 // Names chosen to collide: one composition's child names are another's parent names.
 const names = fc.constantFrom('foo', 'foo-pvc', 'foo-server', 'foo-service', 'foo-predictor', 'foo-transformer', 'foo.bar', 'foo-bar', 'x1foo', '1foo');
 const composition = fc.constantFrom(...builtinCompositions);
+const OTHER_NS = 'qqz-elsewhere';
 
 /** A Tfserv's ConfigMap, so Tfservs emit their Deployment too. */
 function configMapsFor(parent: KubeObject): KubeObject[] {
@@ -19,7 +20,7 @@ function configMapsFor(parent: KubeObject): KubeObject[] {
 }
 
 describe('two parents in one namespace', () => {
-  it('never emit the same child (kind, name) unless the second reports ChildNameConflict (property)', () => {
+  it('never emit the same child (kind, name) unless the second reports ChildNameConflict; same-named objects of another namespace never count (property)', () => {
     const side = composition.chain((c) =>
       fc.record({ name: names, spec: specArbitraries[c.name] as fc.Arbitrary<Record<string, unknown>> }).map(({ name, spec }) => {
         const parent = parentOf(c, name, spec);
@@ -43,6 +44,17 @@ describe('two parents in one namespace', () => {
             conflicts++;
             expect(second.condition('Ready')).toMatchObject({ status: 'False', reason: CHILD_NAME_CONFLICT });
           }
+          // Objects of another namespace carrying B's child names, owned by strangers, offered to B
+          // as Metacontroller v2 offers a rule without a namespace: never a conflict, never mentioned.
+          const strangers = [...first, ...alone.children].map((c) => ({
+            ...c,
+            metadata: { ...c.metadata, namespace: OTHER_NS, ownerReferences: [{ apiVersion: 'x.dev/v1', kind: 'Stranger', name: 'stranger', uid: 'uid-stranger', controller: true }] },
+          }));
+          const offered = runSync(y.composition, { parent: y.parent, related: [...(y.related ?? []), ...strangers], variant: v });
+          expect(offered.children).toEqual(alone.children);
+          expect(JSON.stringify(offered.status)).not.toContain(OTHER_NS);
+          expect(JSON.stringify(offered.status)).not.toContain('Stranger');
+          if (!alone.children.map(key).some((k) => firstKeys.has(k))) expect(second.condition('Ready')?.reason).not.toBe(CHILD_NAME_CONFLICT);
         }
       }),
       { numRuns: 300 },

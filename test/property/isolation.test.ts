@@ -11,10 +11,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { defaultHookConfig } from '../../hooks/config.js';
-import { CLUSTER_SCOPED_RESOURCES, parseHookRequest, runHook, type AnyComposition, type KubeObject, type RelatedRule } from '../../hooks/kit/index.js';
+import { CLUSTER_SCOPED_RESOURCES, isDns1035Label, isDns1123Label, parseHookRequest, runHook, type AnyComposition, type KubeObject, type RelatedRule } from '../../hooks/kit/index.js';
 import { STORAGE_SECRET_ANNOTATION } from '../../hooks/inferenceservice/names.js';
 import { syncRequest, TEST_NOW } from '../../hooks/testing.js';
 import { specArbitraries } from '../support/arbitraries.js';
+import { labelProblems, podNameProblems } from '../support/labels.js';
 import { dnsWithoutMark, hostile, KIND_OF, MARK, objectOf, put, secretValues } from './hostile.arb.js';
 
 const RUNS = 150;
@@ -27,7 +28,7 @@ for (const composition of builtinCompositions as AnyComposition[]) {
   describe(`${composition.name}: isolation from other namespaces`, () => {
     it('has an arbitrary of valid specs', () => expect(specs).toBeDefined());
     if (!specs) return;
-    it('asks only for its own namespace, reads nothing of another, and never repeats a Secret value', () => {
+    it('asks only for its own namespace, reads nothing of another, never repeats a Secret value, and writes valid names and label values', () => {
       fc.assert(
         fc.property(specs, dns, dns, hostile, (spec, name, ns, h) => {
           const annotations = h.storageSecret ? { [STORAGE_SECRET_ANNOTATION]: h.storageSecret } : undefined;
@@ -117,7 +118,13 @@ for (const composition of builtinCompositions as AnyComposition[]) {
           const text = JSON.stringify(answer);
           for (const s of intruderStrings) expect(text.includes(s), `answer mentions ${s}`).toBe(false);
           for (const v of secretValues([...own, ...intruders])) expect(text.includes(v), `answer repeats Secret value ${v}`).toBe(false);
-          for (const child of answer.children as KubeObject[]) expect(child.metadata.namespace).toBe(ns);
+          for (const child of answer.children as KubeObject[]) {
+            expect(child.metadata.namespace).toBe(ns);
+            const valid = child.kind === 'Service' ? isDns1035Label(child.metadata.name) : isDns1123Label(child.metadata.name);
+            expect(valid, `${child.kind} name ${child.metadata.name}`).toBe(true);
+            expect(labelProblems(child)).toEqual([]);
+            expect(podNameProblems(child)).toEqual([]);
+          }
         }),
         { numRuns: RUNS },
       );
