@@ -1,13 +1,16 @@
 /**
  * A hook request body in, the answer out: the one place both request paths (express's route
  * and the direct hook route, hooks/hook-route.ts) answer a hook, writing with plain
- * node:http calls so that both send the same bytes. Per request: one hash of the body (the
- * cache key), and on a cache miss one JSON.parse, one JSON.stringify of the answer, one
- * Buffer of it and one hash of that Buffer (the ETag). Hashes are one-shot (crypto.hash):
- * no Hash object whose native state waits for the garbage collector.
+ * node:http calls so that both send the same bytes. Per request: one CRC-32 of the body (a
+ * bucket of the cache, never trusted alone: a hit is a stored request body equal to this
+ * one byte for byte), and on a cache miss one JSON.parse, one JSON.stringify of the answer,
+ * one Buffer of it and one SHA-256 of that Buffer (the ETag, so an answer that changes gets
+ * another one, the same on every replica). The headers of an answer are built once, when it
+ * is stored.
  */
 import { hash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { crc32 } from 'node:zlib';
 import type { Logger } from 'pino';
 import { AnswerCache } from './cache.js';
 import type { ServerConfig } from './config.js';
@@ -19,9 +22,14 @@ import { isRecord } from './kit/types.js';
 import type { HookMetrics, Outcome } from './metrics.js';
 
 export interface CachedAnswer {
+  /** The request body this answers: a hit must equal it byte for byte (the bucket key is only a CRC). */
+  request: Buffer;
   /** The answer's JSON as bytes: written as it is, no conversion per request. */
   body: Buffer;
   etag: string;
+  /** The headers of the 200 (ETag, Content-Type, Content-Length) and of the 304 (ETag), as writeHead takes them. */
+  headers: string[];
+  notModifiedHeaders: string[];
   /** `namespace/name` of the parent, for the log. */
   parent: string;
   /** The Ready message of an InvalidSpec answer. */
@@ -36,16 +44,28 @@ export interface HookAnswerer {
 const TEXT = 'text/plain; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; logger: Logger; now: () => string }): HookAnswerer {
+/** The cache bucket of a request body: its length and CRC-32 (cheap, and never trusted alone). */
+export const bucketOf = (raw: Buffer): string => `${raw.length}/${crc32(raw)}`;
+
+export function hookAnswerer(o: {
+  config: ServerConfig;
+  metrics: HookMetrics;
+  logger: Logger;
+  now: () => string;
+  /** The bucket key of a body; tests make every body collide with it. */
+  bucket?: (raw: Buffer) => string;
+}): HookAnswerer {
   const cache = new AnswerCache<CachedAnswer>(o.config.cacheEntries, o.config.cacheBytes, answerBytes);
   const hooksConfig = o.config.hooks;
+  const bucket = o.bucket ?? bucketOf;
   return {
     cache,
     answer(res, exchange, composition, hook, raw, ifNoneMatch) {
-      // The key is a digest: the cache never holds a request body.
-      const key = `${composition.name}/${hook}/${hash('sha256', raw, 'base64')}`;
+      // A bucket holds one answer; it answers only the very bytes it was computed from. A
+      // different body in the same bucket is a miss, and its answer takes the bucket over.
+      const key = `${composition.name}/${hook}/${bucket(raw)}`;
       const cached = cache.get(key);
-      if (cached) return writeAnswer(res, exchange, cached, ifNoneMatch, 'cached');
+      if (cached !== undefined && cached.request.equals(raw)) return writeAnswer(res, exchange, cached, ifNoneMatch, 'cached');
 
       let body: unknown;
       try {
@@ -73,7 +93,16 @@ export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; lo
       // Its own memory, exactly its size: a small Buffer.from would share (and keep) an 8 KiB pool slab.
       const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
       bytes.write(text);
-      const entry: CachedAnswer = { body: bytes, etag: `"${hash('sha256', bytes, 'hex').slice(0, 32)}"`, parent, invalidSpec: invalidSpecMessage(result) };
+      const etag = `"${hash('sha256', bytes, 'hex').slice(0, 32)}"`;
+      const entry: CachedAnswer = {
+        request: ownBytes(raw),
+        body: bytes,
+        etag,
+        headers: ['ETag', etag, 'Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)],
+        notModifiedHeaders: ['ETag', etag],
+        parent,
+        invalidSpec: invalidSpecMessage(result),
+      };
       cache.set(key, entry);
       o.metrics.cacheBytes.set(cache.bytes);
       o.metrics.cacheEntries.set(cache.size);
@@ -94,19 +123,18 @@ export function writeText(res: ServerResponse, exchange: Exchange, status: numbe
 
 /** Writes the answer, or 304 when the caller already holds it. */
 function writeAnswer(res: ServerResponse, exchange: Exchange, entry: CachedAnswer, match: string | undefined, fresh: 'ok' | 'cached'): void {
-  res.setHeader('ETag', entry.etag);
   const notModified = match !== undefined && match !== '' && matchesEtag(match, entry.etag);
   exchange.outcome = entry.invalidSpec !== undefined ? 'invalid_spec' : notModified ? 'not_modified' : fresh;
   if (entry.invalidSpec !== undefined) exchange.reason = entry.invalidSpec;
   exchange.parent = entry.parent;
+  // writeHead with the stored list: no header object per request (headers set before, such
+  // as Connection: close while draining, come first, as they did with setHeader).
   if (notModified) {
-    res.statusCode = 304;
+    res.writeHead(304, entry.notModifiedHeaders);
     res.end();
     return;
   }
-  res.statusCode = 200;
-  res.setHeader('Content-Type', JSON_TYPE);
-  res.setHeader('Content-Length', String(entry.body.length));
+  res.writeHead(200, entry.headers);
   res.end(entry.body);
 }
 
@@ -128,8 +156,24 @@ function invalidSpecMessage(result: Record<string, unknown>): string | undefined
   return isRecord(ready) && ready.reason === INVALID_SPEC ? String(ready.message ?? '') : undefined;
 }
 
-/** Bytes an entry holds: the answer's bytes, and its strings at one byte per character (two if any is beyond Latin-1). */
-function answerBytes(key: string, entry: CachedAnswer): number {
+/**
+ * The body as a Buffer of its own memory, exactly its size, to keep: a body that came in one
+ * piece usually is one already; a slice of a larger one (a pooled small Buffer) would keep all of it.
+ */
+function ownBytes(raw: Buffer): Buffer {
+  if (raw.byteOffset === 0 && raw.buffer.byteLength === raw.length) return raw;
+  const own = Buffer.allocUnsafeSlow(raw.length);
+  raw.copy(own);
+  return own;
+}
+
+/**
+ * Bytes an entry holds: the request body it answers, the answer's bytes, and its strings at
+ * one byte per character (two if any is beyond Latin-1; the header lists count their ETag
+ * and Content-Length again).
+ */
+export function answerBytes(key: string, entry: CachedAnswer): number {
   const chars = (s: string) => (/[^\u0000-\u00ff]/.test(s) ? 2 : 1) * s.length;
-  return chars(key) + entry.body.length + entry.etag.length + chars(entry.parent) + (entry.invalidSpec ? chars(entry.invalidSpec) : 0) + 128;
+  const strings = chars(key) + 3 * entry.etag.length + 16 + chars(entry.parent) + (entry.invalidSpec ? chars(entry.invalidSpec) : 0);
+  return entry.request.length + entry.body.length + strings + 256;
 }

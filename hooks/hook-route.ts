@@ -10,7 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { bearerMatches, type TokenSource } from './auth.js';
-import { recordExchange } from './exchange.js';
+import { type Exchange, recordHookExchange } from './exchange.js';
 import { type HookAnswerer, writeText } from './hook-answer.js';
 import type { AnyComposition } from './kit/composition.js';
 import type { HookName } from './kit/request.js';
@@ -52,42 +52,73 @@ export function directHookRoute(o: DirectRouteOptions): DirectRoute {
 
     if (o.state.draining) res.setHeader('Connection', 'close');
     const query = url.indexOf('?');
-    const exchange = recordExchange(res, query < 0 ? url : url.slice(0, query), o.byName, o.metrics, o.logger);
     const hook = route[2] as HookName;
-    const ifNoneMatch = headers['if-none-match'];
-    readBody(req, length, (raw, problem) => {
-      if (raw === undefined) return writeText(res, exchange, 400, 'bad_request', `body: ${problem}`);
-      try {
-        o.answerer.answer(res, exchange, composition, hook, raw, ifNoneMatch);
-      } catch (err) {
-        // What express's error handler does with an error thrown by a route.
-        o.logger.error({ err, path: exchange.path }, 'request failed');
-        if (!res.headersSent) writeText(res, exchange, 500, 'error', 'internal error; see the server log');
-      }
-    });
+    const exchange = recordHookExchange(res, query < 0 ? url : url.slice(0, query), composition.name, hook, o.metrics, o.logger);
+    const reading: Reading = { o, res, exchange, composition, hook, ifNoneMatch: headers['if-none-match'], length, body: undefined, received: 0, finished: false };
+    (req as Read)[READING] = reading;
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('aborted', onAborted);
+    req.on('error', onAborted);
     return true;
   };
 }
 
-/** The body of a request with a Content-Length: one Buffer, copied once only if it came in several chunks. */
-function readBody(req: IncomingMessage, length: number, done: (raw: Buffer | undefined, problem?: string) => void): void {
-  const chunks: Buffer[] = [];
-  let received = 0;
-  let finished = false;
-  const end = (raw: Buffer | undefined, problem?: string) => {
-    if (finished) return;
-    finished = true;
-    done(raw, problem);
-  };
-  req.on('data', (chunk: Buffer) => {
-    chunks.push(chunk);
-    received += chunk.length;
-  });
-  req.on('end', () => {
-    // Node's parser never delivers more than Content-Length; fewer only if the client went away.
-    if (received !== length) return end(undefined, 'request size did not match content length');
-    end(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received));
-  });
-  req.on('aborted', () => end(undefined, 'request aborted'));
-  req.on('error', () => end(undefined, 'request aborted'));
+/**
+ * A request being read: its body goes straight into one Buffer sized from its Content-Length
+ * (a body that arrives in one piece, as most do, is kept as node delivered it: no copy). The
+ * listeners are shared by every request (no closures per request); they find it on the request.
+ */
+interface Reading {
+  o: DirectRouteOptions;
+  res: ServerResponse;
+  exchange: Exchange;
+  composition: AnyComposition;
+  hook: HookName;
+  ifNoneMatch: string | undefined;
+  length: number;
+  body: Buffer | undefined;
+  received: number;
+  finished: boolean;
+}
+const READING = Symbol('modelhooks.reading');
+type Read = IncomingMessage & { [READING]?: Reading };
+
+function onData(this: Read, chunk: Buffer): void {
+  const r = this[READING] as Reading;
+  // Node's parser never delivers more than Content-Length; checked anyway, as a copy past the end would throw.
+  if (r.finished || r.received + chunk.length > r.length) return void (r.received += chunk.length);
+  if (r.received === 0 && chunk.length === r.length) r.body = chunk;
+  else {
+    if (r.body === undefined) r.body = Buffer.allocUnsafeSlow(r.length);
+    chunk.copy(r.body, r.received);
+  }
+  r.received += chunk.length;
+}
+
+function onEnd(this: Read): void {
+  const r = this[READING] as Reading;
+  // Fewer bytes than Content-Length only if the client went away.
+  if (r.received !== r.length) return done(r, undefined, 'request size did not match content length');
+  done(r, r.body ?? EMPTY);
+}
+
+function onAborted(this: Read): void {
+  done(this[READING] as Reading, undefined, 'request aborted');
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function done(r: Reading, raw: Buffer | undefined, problem?: string): void {
+  if (r.finished) return;
+  r.finished = true;
+  const { o, res, exchange } = r;
+  if (raw === undefined) return writeText(res, exchange, 400, 'bad_request', `body: ${problem}`);
+  try {
+    o.answerer.answer(res, exchange, r.composition, r.hook, raw, r.ifNoneMatch);
+  } catch (err) {
+    // What express's error handler does with an error thrown by a route.
+    o.logger.error({ err, path: exchange.path }, 'request failed');
+    if (!res.headersSent) writeText(res, exchange, 500, 'error', 'internal error; see the server log');
+  }
 }

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 
 /**
  * What became of a hook request. `invalid_spec` is an answer (200, or 304, cached or not)
@@ -9,63 +9,139 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 export interface HookMetrics {
   registry: Registry;
+  /** Synced from the per-request series when scraped (its `collect`). */
   requests: Counter<'composition' | 'hook' | 'outcome'>;
-  duration: Histogram<'composition' | 'hook' | 'outcome'>;
+  duration: DurationHistogram;
   /** What the answer cache holds, against MODELHOOKS_CACHE_BYTES and MODELHOOKS_CACHE_ENTRIES. */
   cacheBytes: Gauge;
   cacheEntries: Gauge;
+  /** The label sets seen so far and their counts, sums and buckets: what a request writes. */
+  series: HookSeries[];
+}
+
+const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+type Labels = { composition: string; hook: string; outcome: Outcome };
+
+/** One (composition, hook, outcome): plain numbers a request adds to, read when /metrics is scraped. */
+export class HookSeries {
+  count = 0;
+  /** How much of `count` the prom-client counter has been given. */
+  reported = 0;
+  sum = 0;
+  /** Observations per bucket (not cumulative); one beyond the last bound counts only in `count`. */
+  readonly buckets = new Float64Array(BUCKETS.length);
+  constructor(readonly labels: Labels) {}
+
+  observe(seconds: number): void {
+    this.count++;
+    this.sum += seconds;
+    for (let i = 0; i < BUCKETS.length; i++) {
+      if (seconds <= (BUCKETS[i] as number)) {
+        (this.buckets[i] as number)++;
+        return;
+      }
+    }
+  }
+}
+
+/**
+ * modelhooks_hook_request_duration_seconds, written as prom-client writes a histogram (the
+ * same lines, labels and order), from the series: a request observes into plain numbers
+ * instead of hashing its label object in prom-client's observe.
+ */
+export class DurationHistogram {
+  readonly name = 'modelhooks_hook_request_duration_seconds';
+  readonly help = 'Time to answer a hook request, from the first byte read to the last byte written.';
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  constructor(private readonly series: HookSeries[]) {}
+
+  /** The values as prom-client's Histogram hands them to the registry's text format. */
+  getForPromString() {
+    const values: { labels: Record<string, string | number>; sharedLabels: Labels | Record<string, never>; value: number; metricName: string }[] = [];
+    const bucket = `${this.name}_bucket`;
+    for (const s of this.series) {
+      let acc = 0;
+      BUCKETS.forEach((le, i) => {
+        acc += s.buckets[i] as number;
+        values.push({ labels: { le }, sharedLabels: s.labels, value: acc, metricName: bucket });
+      });
+      values.push({ labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.count, metricName: bucket });
+      values.push({ labels: {}, sharedLabels: s.labels, value: s.sum, metricName: `${this.name}_sum` });
+      values.push({ labels: {}, sharedLabels: s.labels, value: s.count, metricName: `${this.name}_count` });
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  }
+
+  /** The same with the labels merged, as prom-client's get() (JSON). */
+  get() {
+    const data = this.getForPromString();
+    return { ...data, values: data.values.map(({ labels, sharedLabels, ...rest }) => ({ ...rest, labels: { ...labels, ...sharedLabels } })) };
+  }
+
+  reset(): void {}
 }
 
 /** A private registry per app, so that tests and several apps in one process never share counters. */
 export function createMetrics(): HookMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const labelNames = ['composition', 'hook', 'outcome'] as const;
+  const series: HookSeries[] = [];
+  const duration = new DurationHistogram(series);
+  registry.registerMetric(duration as never);
   return {
     registry,
-    requests: new Counter({ name: 'modelhooks_hook_requests_total', help: 'Hook requests by composition, hook and outcome.', labelNames, registers: [registry] }),
-    duration: new Histogram({
-      name: 'modelhooks_hook_request_duration_seconds',
-      help: 'Time to answer a hook request, from the first byte read to the last byte written.',
-      labelNames,
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    requests: new Counter({
+      name: 'modelhooks_hook_requests_total',
+      help: 'Hook requests by composition, hook and outcome.',
+      labelNames: ['composition', 'hook', 'outcome'] as const,
       registers: [registry],
+      collect() {
+        for (const s of series) {
+          if (s.count === s.reported) continue;
+          this.inc(s.labels, s.count - s.reported);
+          s.reported = s.count;
+        }
+      },
     }),
+    duration,
     cacheBytes: new Gauge({ name: 'modelhooks_answer_cache_bytes', help: 'Bytes held by the answer cache.', registers: [registry] }),
     cacheEntries: new Gauge({ name: 'modelhooks_answer_cache_entries', help: 'Answers held by the answer cache.', registers: [registry] }),
+    series,
   };
 }
 
-/** Records one hook request; label sets are bound once, not hashed from a fresh object per request. */
+/** Records one hook request into its series; a label set is looked up, never built or hashed, per request. */
 export interface BoundHookMetrics {
   record(composition: string, hook: string, outcome: Outcome, seconds: number): void;
 }
 
-interface Bound {
-  inc: (value?: number) => void;
-  observe: (value: number) => void;
-}
-
 /**
- * The request counter and duration histogram bound per (composition, hook, outcome): the
- * labels objects are built once per set (on first use, so no series appears before it has
- * a sample), never per request.
+ * The series per (composition, hook, outcome), made on first use (so no series appears
+ * before it has a sample), shared by every binding of the same metrics.
  */
 export function bindHookMetrics(metrics: HookMetrics): BoundHookMetrics {
-  const byComposition = new Map<string, Map<string, Map<Outcome, Bound>>>();
+  const byComposition = new Map<string, Map<string, Map<Outcome, HookSeries>>>();
+  for (const s of metrics.series) seriesIn(byComposition, s.labels.composition, s.labels.hook).set(s.labels.outcome, s);
   return {
     record(composition, hook, outcome, seconds) {
-      let byHook = byComposition.get(composition);
-      if (!byHook) byComposition.set(composition, (byHook = new Map()));
-      let byOutcome = byHook.get(hook);
-      if (!byOutcome) byHook.set(hook, (byOutcome = new Map()));
-      let bound = byOutcome.get(outcome);
-      if (!bound) {
-        bound = { inc: metrics.requests.labels(composition, hook, outcome).inc, observe: metrics.duration.labels(composition, hook, outcome).observe };
-        byOutcome.set(outcome, bound);
+      const byOutcome = seriesIn(byComposition, composition, hook);
+      let series = byOutcome.get(outcome);
+      if (series === undefined) {
+        // Another binding of the same metrics may have made it since.
+        series = metrics.series.find((s) => s.labels.composition === composition && s.labels.hook === hook && s.labels.outcome === outcome);
+        if (series === undefined) metrics.series.push((series = new HookSeries({ composition, hook, outcome })));
+        byOutcome.set(outcome, series);
       }
-      bound.inc();
-      bound.observe(seconds);
+      series.observe(seconds);
     },
   };
+}
+
+function seriesIn(byComposition: Map<string, Map<string, Map<Outcome, HookSeries>>>, composition: string, hook: string): Map<Outcome, HookSeries> {
+  let byHook = byComposition.get(composition);
+  if (byHook === undefined) byComposition.set(composition, (byHook = new Map()));
+  let byOutcome = byHook.get(hook);
+  if (byOutcome === undefined) byHook.set(hook, (byOutcome = new Map()));
+  return byOutcome;
 }

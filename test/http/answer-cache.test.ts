@@ -1,0 +1,145 @@
+/**
+ * The answer cache's key is a cheap bucket (length and CRC-32 of the body), never trusted
+ * alone: a hit is a stored request body equal to the new one byte for byte. These tests make
+ * every body fall into one bucket, so only that comparison keeps parents apart.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { builtinCompositions } from '../../hooks/compositions.js';
+import { loadConfig } from '../../hooks/config.js';
+import { bucketOf, hookAnswerer } from '../../hooks/hook-answer.js';
+import { directHookRoute } from '../../hooks/hook-route.js';
+import { bindHookMetrics, createMetrics } from '../../hooks/metrics.js';
+import { createLogger } from '../../hooks/server.js';
+import { syncRequest } from '../../hooks/testing.js';
+import { trustyai } from '../../hooks/trustyai/index.js';
+
+const parentNamed = (name: string) => ({
+  apiVersion: 'trustyai.opendatahub.io/v1',
+  kind: 'TrustyAIService',
+  // Names of one length: the bodies have the same length, as a real collision would.
+  metadata: { name, namespace: 'team-a', generation: 1 },
+  spec: { storage: { format: 'PVC' }, metrics: { schedule: '5s' } },
+});
+const bodyOf = (name: string) => JSON.stringify(syncRequest(trustyai, { parent: parentNamed(name) }));
+
+interface Answer {
+  status: number;
+  etag: string | undefined;
+  body: string;
+}
+
+let servers: http.Server[] = [];
+afterEach(() => {
+  for (const s of servers) s.close();
+  servers = [];
+});
+
+async function serve(bucket?: (raw: Buffer) => string) {
+  const config = loadConfig({ MODELHOOKS_LOG_LEVEL: 'silent' });
+  const logger = createLogger('silent');
+  const metrics = createMetrics();
+  const answerer = hookAnswerer({ config, metrics, logger, now: () => '2026-05-05T05:05:05Z', ...(bucket ? { bucket } : {}) });
+  const route = directHookRoute({
+    byName: new Map(builtinCompositions.map((c) => [c.name, c])),
+    answerer,
+    metrics: bindHookMetrics(metrics),
+    logger,
+    state: { draining: false },
+    token: undefined,
+    limit: 1 << 20,
+  });
+  const server = http.createServer((req, res) => {
+    if (!route(req, res)) res.writeHead(599).end();
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  /** POSTs the body to /hooks/trustyai/sync, in `writes` pieces a few ms apart. */
+  const post = (body: string, writes = 1, headers: Record<string, string> = {}): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const bytes = Buffer.from(body);
+      const req = http.request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/hooks/trustyai/sync', agent: false, headers: { 'content-length': String(bytes.length), ...headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag, body: Buffer.concat(chunks).toString() }));
+        },
+      );
+      req.on('error', reject);
+      const size = Math.ceil(bytes.length / writes);
+      const write = (from: number) => {
+        if (from + size >= bytes.length) return void req.end(bytes.subarray(from));
+        req.write(bytes.subarray(from, from + size));
+        setTimeout(() => write(from + size), 5);
+      };
+      req.flushHeaders();
+      write(0);
+    });
+  const outcomes = async () => {
+    const text = await metrics.registry.getSingleMetricAsString('modelhooks_hook_requests_total');
+    return Object.fromEntries([...text.matchAll(/outcome="(\w+)"\} (\d+)/g)].map((m) => [m[1], Number(m[2])]));
+  };
+  return { post, outcomes, answerer, metrics };
+}
+
+const named = (answer: Answer) => (JSON.parse(answer.body) as { children: { metadata: { labels?: Record<string, string> } }[] }).children.map((c) => JSON.stringify(c)).join();
+
+describe('the answer cache confirms a hit byte for byte', () => {
+  it('a body in the same bucket as a cached one, with other bytes, misses and gets its own answer', async () => {
+    const { post, outcomes } = await serve(() => 'one bucket for every body');
+    const [a, b] = [bodyOf('svc-a'), bodyOf('svc-b')];
+    expect(a.length).toBe(b.length);
+    const first = await post(a);
+    const again = await post(a);
+    const other = await post(b);
+    expect([first.status, again.status, other.status]).toEqual([200, 200, 200]);
+    expect(again.body).toBe(first.body);
+    expect(other.etag).not.toBe(first.etag);
+    expect(named(other)).toContain('svc-b');
+    expect(named(other)).not.toContain('svc-a');
+    // b took the bucket over: a is computed again (its same answer and ETag), never b's answer.
+    const back = await post(a);
+    expect([back.etag, back.body]).toEqual([first.etag, first.body]);
+    // Nor does a's ETag make b's request a 304.
+    expect((await post(b, 1, { 'if-none-match': first.etag as string })).status).toBe(200);
+    expect(await outcomes()).toEqual({ ok: 4, cached: 1 });
+  });
+
+  it('with the real bucket, the same bodies hit and different ones miss', async () => {
+    const { post, outcomes } = await serve();
+    const [a, b] = [bodyOf('svc-a'), bodyOf('svc-b')];
+    expect(bucketOf(Buffer.from(a))).not.toBe(bucketOf(Buffer.from(b)));
+    expect(bucketOf(Buffer.from(a))).toBe(bucketOf(Buffer.from(bodyOf('svc-a'))));
+    const first = await post(a);
+    await post(a);
+    expect((await post(a, 1, { 'if-none-match': first.etag as string })).status).toBe(304);
+    await post(b);
+    expect(await outcomes()).toEqual({ ok: 2, cached: 1, not_modified: 1 });
+  });
+
+  it('a body that arrives in several pieces is kept whole: the same bytes in one piece hit', async () => {
+    const { post, outcomes } = await serve(() => 'one bucket for every body');
+    const a = bodyOf('svc-a');
+    const pieces = await post(a, 4);
+    const whole = await post(a);
+    expect([pieces.status, whole.body]).toEqual([200, pieces.body]);
+    // A body differing in its last piece only is not that one.
+    const tail = a.replace('"schedule":"5s"', '"schedule":"6s"');
+    expect(tail.indexOf('"6s"')).toBeGreaterThan((a.length * 3) / 4);
+    expect((await post(tail, 4)).status).toBe(200);
+    expect(await outcomes()).toEqual({ ok: 2, cached: 1 });
+  });
+
+  it('counts the request bodies it keeps in its bytes (MODELHOOKS_CACHE_BYTES)', async () => {
+    const { post, answerer } = await serve();
+    const a = bodyOf('svc-a');
+    const answer = await post(a);
+    const held = answerer.cache.bytes;
+    expect(held).toBeGreaterThanOrEqual(Buffer.byteLength(a) + Buffer.byteLength(answer.body));
+    await post(bodyOf('svc-b'));
+    expect(answerer.cache.bytes - held).toBeGreaterThanOrEqual(Buffer.byteLength(a));
+  });
+});
