@@ -86,6 +86,9 @@ const invalid: Array<{ name: string; value: string; message: RegExp }> = [
   { name: 'MODELHOOKS_URL_SCHEME', value: 'ftp', message: /MODELHOOKS_URL_SCHEME/ },
   { name: 'MODELHOOKS_POD_SECURITY', value: 'lenient', message: /invalid configuration: MODELHOOKS_POD_SECURITY/ },
   { name: 'MODELHOOKS_GATEWAY', value: 'no-slash', message: /invalid configuration: MODELHOOKS_GATEWAY: namespace\/name of a Gateway/ },
+  // Both parts are DNS-1123 labels, as the namespace annotation's gateway is checked (kit/names.ts).
+  { name: 'MODELHOOKS_GATEWAY', value: '-istio/gw', message: /MODELHOOKS_GATEWAY: namespace\/name of a Gateway/ },
+  { name: 'MODELHOOKS_MODELMESH_NAMESPACE', value: 'Not_A_Namespace', message: /MODELHOOKS_MODELMESH_NAMESPACE: a namespace name/ },
   { name: 'MODELHOOKS_LOGGER_TLS_SKIP_VERIFY', value: 'yes', message: /invalid configuration: MODELHOOKS_LOGGER_TLS_SKIP_VERIFY/ },
   { name: 'MODELHOOKS_NAMESPACE_SELECTOR', value: 'team in (a,b', message: /invalid configuration: MODELHOOKS_NAMESPACE_SELECTOR: .*unbalanced parentheses/ },
   { name: 'MODELHOOKS_NAMESPACE_SELECTOR', value: 'Bad Key=1', message: /MODELHOOKS_NAMESPACE_SELECTOR: .*not a valid label key/ },
