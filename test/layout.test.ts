@@ -51,6 +51,19 @@ for (const { name } of builtinCompositions) {
   });
 }
 
+describe('examples/custom/echo.ts, the README\'s "Write your own composition"', () => {
+  const source = read('examples/custom/echo.ts');
+  it('has the same parts under the same names, and a short sync', () => {
+    expect(source).toMatch(/^export const echoSpec = /m);
+    expect(source).toMatch(/^export const selectorFor = /m);
+    expect(source).toMatch(/^export const conditionTree = readyConditions\(/m);
+    expect(source).toMatch(/^export function statusFrom\(input: /m);
+    const sync = syncLines(source);
+    expect(sync.length).toBeGreaterThan(2);
+    expect(sync.length).toBeLessThanOrEqual(30);
+  });
+});
+
 describe('the source tree', () => {
   const hooks = filesUnder('hooks');
 
