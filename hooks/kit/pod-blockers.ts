@@ -3,7 +3,6 @@ import type { Blocker } from './blockers.js';
 import { findCondition } from './conditions.js';
 import { isRecord, type KubeObject } from './types.js';
 
-
 function conditionsOf(obj: KubeObject): unknown {
   return isRecord(obj.status) ? obj.status.conditions : undefined;
 }
