@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig, sizeInBytes, type ServerConfig } from '../hooks/config.js';
 import { builtinCompositions } from '../hooks/compositions.js';
+import { ConfigError } from '../hooks/errors.js';
 import { INFERENCESERVICE_IMAGES } from '../hooks/inferenceservice/config.js';
 import { imageVariable } from '../hooks/kit/index.js';
 import { MLMODEL_IMAGES } from '../hooks/mlmodel/config.js';
@@ -115,6 +116,10 @@ describe('loadConfig', () => {
     const read = new Set(sources('hooks').flatMap((text) => [...text.matchAll(/\bMODELHOOKS_(?!IMAGE_)[A-Z0-9_]+/g)].map((m) => m[0])));
     expect(read.size).toBeGreaterThan(25);
     expect([...read].filter((name) => !variables.some((v) => v.name === name)).sort()).toEqual([]);
+  });
+  it('refuses with a ConfigError, which the command line tells apart by type, not by text', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ MODELHOOKS_GATEWAY: 'no-slash' })).toThrow(ConfigError);
   });
   it('lists every invalid variable at once, the server and the compositions alike', () => {
     expect(() => loadConfig({ PORT: 'eighty', MODELHOOKS_GATEWAY: 'no-slash' })).toThrow(/PORT: .*; MODELHOOKS_GATEWAY: /);
