@@ -16,6 +16,7 @@ import { AnswerCache } from './cache.js';
 import type { ServerConfig } from './config.js';
 import type { Exchange } from './exchange.js';
 import type { AnyComposition } from './kit/composition.js';
+import { READY } from './kit/conditions.js';
 import { INVALID_SPEC, runHook } from './kit/protocol.js';
 import { parseHookRequest, RequestShapeError, type HookName } from './kit/request.js';
 import { isRecord } from './kit/types.js';
@@ -152,7 +153,7 @@ export function matchesEtag(match: string, etag: string): boolean {
 function invalidSpecMessage(result: Record<string, unknown>): string | undefined {
   const status = result.status;
   if (!isRecord(status) || !Array.isArray(status.conditions)) return undefined;
-  const ready = status.conditions.find((c) => isRecord(c) && c.type === 'Ready');
+  const ready = status.conditions.find((c) => isRecord(c) && c.type === READY);
   return isRecord(ready) && ready.reason === INVALID_SPEC ? String(ready.message ?? '') : undefined;
 }
 

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig, sizeInBytes, type ServerConfig } from '../hooks/config.js';
 import { builtinCompositions } from '../hooks/compositions.js';
+import { ConfigError } from '../hooks/errors.js';
 import { INFERENCESERVICE_IMAGES } from '../hooks/inferenceservice/config.js';
 import { imageVariable } from '../hooks/kit/index.js';
 import { MLMODEL_IMAGES } from '../hooks/mlmodel/config.js';
@@ -11,7 +12,7 @@ import { TFSERV_IMAGES } from '../hooks/tfserv/config.js';
 import { TRUSTYAI_IMAGES } from '../hooks/trustyai/config.js';
 
 /** Every variable, its documented default, a valid other value, and where each lands. */
-const variables: Array<{ name: string; unset: unknown; set: string; want: unknown; read: (c: ServerConfig) => unknown }> = [
+const variables: Array<{ name: string; unset: unknown; set: string; want: unknown; read: (c: ServerConfig) => unknown; /** Variables set with this one: it is refused alone. */ with?: Record<string, string> }> = [
   { name: 'PORT', unset: 8080, set: '9090', want: 9090, read: (c) => c.port },
   { name: 'MODELHOOKS_HOST', unset: '', set: '127.0.0.1', want: '127.0.0.1', read: (c) => c.host },
   { name: 'MODELHOOKS_BODY_LIMIT', unset: '16mb', set: '2mb', want: '2mb', read: (c) => c.bodyLimit },
@@ -47,6 +48,33 @@ const variables: Array<{ name: string; unset: unknown; set: string; want: unknow
     want: { text: 'modelhooks.dev/enabled=true', requirements: [{ key: 'modelhooks.dev/enabled', op: 'in', values: ['true'] }] },
     read: (c) => c.namespaceSelector,
   },
+  { name: 'MODELHOOKS_CACHE_BYTES', unset: 64 * 1024 * 1024, set: '1mb', want: 1024 * 1024, read: (c) => c.cacheBytes },
+  { name: 'MODELHOOKS_DRAIN_SECONDS', unset: 10, set: '0', want: 0, read: (c) => c.drainSeconds },
+  { name: 'MODELHOOKS_REQUEST_TIMEOUT_SECONDS', unset: 30, set: '45', want: 45, read: (c) => c.requestTimeoutSeconds },
+  { name: 'MODELHOOKS_HEADERS_TIMEOUT_SECONDS', unset: 10, set: '5', want: 5, read: (c) => c.headersTimeoutSeconds },
+  { name: 'MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS', unset: 95, set: '65', want: 65, read: (c) => c.keepAliveTimeoutSeconds },
+  { name: 'MODELHOOKS_MAX_CONNECTIONS', unset: 256, set: '32', want: 32, read: (c) => c.maxConnections },
+  { name: 'MODELHOOKS_TOKEN_FILE', unset: undefined, set: '/t/token', want: '/t/token', read: (c) => c.tokenFile },
+  { name: 'MODELHOOKS_METRICS_PORT', unset: 0, set: '9090', want: 9090, read: (c) => c.metricsPort },
+  // The certificate and its key go together: each is set with the other.
+  { name: 'MODELHOOKS_TLS_CERT_FILE', unset: undefined, set: '/t/tls.crt', want: '/t/tls.crt', read: (c) => c.tls?.certFile, with: { MODELHOOKS_TLS_KEY_FILE: '/t/tls.key' } },
+  { name: 'MODELHOOKS_TLS_KEY_FILE', unset: undefined, set: '/t/tls.key', want: '/t/tls.key', read: (c) => c.tls?.keyFile, with: { MODELHOOKS_TLS_CERT_FILE: '/t/tls.crt' } },
+  {
+    name: 'MODELHOOKS_CLIENT_CA_FILE',
+    unset: undefined,
+    set: '/t/ca.crt',
+    want: '/t/ca.crt',
+    read: (c) => c.tls?.clientCaFile,
+    with: { MODELHOOKS_TLS_CERT_FILE: '/t/tls.crt', MODELHOOKS_TLS_KEY_FILE: '/t/tls.key', MODELHOOKS_METRICS_PORT: '9090' },
+  },
+  { name: 'MODELHOOKS_MODELMESH_NAMESPACE', unset: 'modelmesh-serving', set: 'mm', want: 'mm', read: (c) => c.hooks.trustyai.modelMeshNamespace },
+  {
+    name: 'MODELHOOKS_TRUSTYAI_CERT_ISSUER',
+    unset: undefined,
+    set: 'ClusterIssuer/ca',
+    want: { kind: 'ClusterIssuer', name: 'ca' },
+    read: (c) => c.hooks.trustyai.certIssuer,
+  },
 ];
 
 const invalid: Array<{ name: string; value: string; message: RegExp }> = [
@@ -59,6 +87,9 @@ const invalid: Array<{ name: string; value: string; message: RegExp }> = [
   { name: 'MODELHOOKS_URL_SCHEME', value: 'ftp', message: /MODELHOOKS_URL_SCHEME/ },
   { name: 'MODELHOOKS_POD_SECURITY', value: 'lenient', message: /invalid configuration: MODELHOOKS_POD_SECURITY/ },
   { name: 'MODELHOOKS_GATEWAY', value: 'no-slash', message: /invalid configuration: MODELHOOKS_GATEWAY: namespace\/name of a Gateway/ },
+  // Both parts are DNS-1123 labels, as the namespace annotation's gateway is checked (kit/names.ts).
+  { name: 'MODELHOOKS_GATEWAY', value: '-istio/gw', message: /MODELHOOKS_GATEWAY: namespace\/name of a Gateway/ },
+  { name: 'MODELHOOKS_MODELMESH_NAMESPACE', value: 'Not_A_Namespace', message: /MODELHOOKS_MODELMESH_NAMESPACE: a namespace name/ },
   { name: 'MODELHOOKS_LOGGER_TLS_SKIP_VERIFY', value: 'yes', message: /invalid configuration: MODELHOOKS_LOGGER_TLS_SKIP_VERIFY/ },
   { name: 'MODELHOOKS_NAMESPACE_SELECTOR', value: 'team in (a,b', message: /invalid configuration: MODELHOOKS_NAMESPACE_SELECTOR: .*unbalanced parentheses/ },
   { name: 'MODELHOOKS_NAMESPACE_SELECTOR', value: 'Bad Key=1', message: /MODELHOOKS_NAMESPACE_SELECTOR: .*not a valid label key/ },
@@ -68,7 +99,7 @@ describe('loadConfig', () => {
   for (const v of variables) {
     it(`${v.name}: defaults to ${JSON.stringify(v.unset)} and is read when set`, () => {
       expect(v.read(loadConfig({}))).toEqual(v.unset);
-      expect(v.read(loadConfig({ [v.name]: v.set }))).toEqual(v.want);
+      expect(v.read(loadConfig({ ...v.with, [v.name]: v.set }))).toEqual(v.want);
     });
   }
   for (const v of invalid) {
@@ -76,6 +107,20 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ [v.name]: v.value })).toThrow(v.message);
     });
   }
+  it('every variable the code reads is in the table above (images: in the image tests below)', () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    const sources = (dir: string): string[] =>
+      readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? (e.name === 'testing' ? [] : sources(path.join(dir, e.name))) : e.name.endsWith('.ts') ? [readFileSync(path.join(root, dir, e.name), 'utf8')] : [],
+      );
+    const read = new Set(sources('hooks').flatMap((text) => [...text.matchAll(/\bMODELHOOKS_(?!IMAGE_)[A-Z0-9_]+/g)].map((m) => m[0])));
+    expect(read.size).toBeGreaterThan(25);
+    expect([...read].filter((name) => !variables.some((v) => v.name === name)).sort()).toEqual([]);
+  });
+  it('refuses with a ConfigError, which the command line tells apart by type, not by text', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ MODELHOOKS_GATEWAY: 'no-slash' })).toThrow(ConfigError);
+  });
   it('lists every invalid variable at once, the server and the compositions alike', () => {
     expect(() => loadConfig({ PORT: 'eighty', MODELHOOKS_GATEWAY: 'no-slash' })).toThrow(/PORT: .*; MODELHOOKS_GATEWAY: /);
   });
@@ -110,7 +155,8 @@ describe('images', () => {
 describe('the README configuration tables', () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   it('list every variable with its default', () => {
-    for (const v of variables) expect(readme).toContain(`| \`${v.name}\` |`);
+    // One row per variable, or one for two that go together (`MODELHOOKS_TLS_CERT_FILE`, `MODELHOOKS_TLS_KEY_FILE`).
+    for (const v of variables) expect(readme, v.name).toMatch(new RegExp(`^\\| [^|]*\`${v.name}\`[^|]* \\| `, 'm'));
   });
   it('list every image with its variable and default', () => {
     const all = { ...TRUSTYAI_IMAGES, ...TFSERV_IMAGES, ...MLMODEL_IMAGES, ...INFERENCESERVICE_IMAGES };

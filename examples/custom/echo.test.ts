@@ -31,7 +31,7 @@ describe('Echo composition', () => {
     const first = runSync(echo, { parent });
     const out = runSync(echo, { parent, observed: first.children.map((c) => ready(c)) });
     expect(out.condition('Ready')?.status).toBe('True');
-    expect(out.condition('DeploymentReady')?.reason).toBe('Available');
+    expect(out.condition('DeploymentReady')?.reason).toBe('MinimumReplicasAvailable');
   });
 
   it('settles: created, seen ready, then nothing changes', () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtinCompositions } from '../compositions.js';
 import type { AnyComposition } from '../kit/composition.js';
+import { isDns1123Label } from '../kit/names.js';
 import { UsageError } from '../errors.js';
 
 /** A composition module that cannot be served: missing, broken, empty, or clashing with another. */
@@ -16,13 +17,12 @@ export const COMPOSITION_OPTIONS = {
   'no-builtin': { type: 'boolean', default: false },
 } as const;
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Why a value is not a composition (what `defineComposition` returns), or undefined if it is one. */
 export function compositionProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'not an object';
-  if (typeof value.name !== 'string' || !DNS_LABEL.test(value.name)) return `name must be a lowercase DNS label (it is the route /hooks/<name>/sync), got ${JSON.stringify(value.name)}`;
+  if (typeof value.name !== 'string' || !isDns1123Label(value.name)) return `name must be a lowercase DNS label (it is the route /hooks/<name>/sync), got ${JSON.stringify(value.name)}`;
   const parent = value.parent;
   if (!isObject(parent)) return 'no parent type';
   for (const field of ['group', 'kind', 'plural', 'singular']) {

@@ -3,10 +3,10 @@ import { parseAllDocuments, stringify } from 'yaml';
 import type { CompositionConfigs } from '../kit/config.js';
 import { UsageError } from '../errors.js';
 import type { AnyComposition } from '../kit/composition.js';
-import { findCondition } from '../kit/conditions.js';
+import { findCondition, READY } from '../kit/conditions.js';
 import { parseVariants, variantNames } from '../kit/manifests.js';
 import { isKubeObject } from '../kit/observed.js';
-import { INVALID_SPEC } from '../kit/protocol.js';
+import { DEFAULT_NAMESPACE, INVALID_SPEC } from '../kit/protocol.js';
 import { RequestShapeError } from '../kit/request.js';
 import { runOverWire } from '../kit/run.js';
 import { isRecord, type KubeObject } from '../kit/types.js';
@@ -105,7 +105,7 @@ export function render(compositions: AnyComposition[], config: CompositionConfig
   if (rest.length > 0) throw new UsageError(`${opts.parent.name}: expected one parent object, found ${rest.length + 1}`);
   const composition = compositionFor(compositions, given);
   const variant = variantsOf(compositions, opts.variant);
-  const namespace = given.metadata.namespace ?? 'default';
+  const namespace = given.metadata.namespace ?? DEFAULT_NAMESPACE;
   const parent: KubeObject = { ...given, metadata: { ...given.metadata, namespace } };
   const { previous, children: observed } = splitObserved(parent, opts.observed);
   // The cluster's copy of the parent carries the status the last sync wrote: a hook reads it
@@ -124,7 +124,7 @@ export function render(compositions: AnyComposition[], config: CompositionConfig
     throw err;
   }
   const status = isRecord(answer.status) ? answer.status : {};
-  const ready = findCondition<{ type?: string; reason?: string; message?: string }>(status.conditions, 'Ready');
+  const ready = findCondition<{ type?: string; reason?: string; message?: string }>(status.conditions, READY);
   if (ready?.reason === INVALID_SPEC) throw new UsageError(`${opts.parent.name}: invalid spec: ${ready.message}`);
   const children = (answer.children ?? []) as KubeObject[];
   const { status: _before, ...whole } = parent;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { imagesFrom, imageVariables, podSecurityVariable, type Env, type PodSecurityLevel } from '../kit/index.js';
+import { imagesFrom, imageVariables, isLabelPair, podSecurityVariable, type Env, type PodSecurityLevel } from '../kit/index.js';
 
 /**
  * The images of KServe v0.20.0's shipped ClusterServingRuntimes (config/runtimes/kustomization.yaml
@@ -51,7 +51,7 @@ export const inferenceserviceConfig = z
     MODELHOOKS_URL_SCHEME: z.enum(['http', 'https']).default('http'),
     MODELHOOKS_GATEWAY: z
       .string()
-      .regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, 'namespace/name of a Gateway')
+      .refine(isLabelPair, 'namespace/name of a Gateway')
       .default('kserve/kserve-ingress-gateway'),
     ...podSecurityVariable,
     // KServe's `logger` config defaults (config/configmap/inferenceservice.yaml, agent_injector.go).

@@ -1,5 +1,5 @@
 import type { V1Deployment } from '@kubernetes/client-node';
-import { checkDeploymentUpdate, defineComposition, hostConflicts, hostRules, keepObserved, MANAGED_BY, readyJsonPath, withHostConflicts, type RelatedRule, type Refusal } from '../kit/index.js';
+import { checkDeploymentUpdate, defineComposition, hostConflicts, hostRules, keepObserved, MANAGED_BY, readyJsonPath, withHostConflicts, type Composed, type RelatedRule, type Refusal } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { exposureFor } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
@@ -97,37 +97,17 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     // An unservable model keeps whatever runs now and says why.
     if ('failure' in outcome) return { status: noRuntimeStatus(input, outcome.failure), children: keepObserved(input) };
     const { plan } = outcome;
-    // Credentials that are missing, or a storage spec they cannot serve: keep what runs, say why.
-    if (credentialsBlock(plan)) return { status: statusFrom(input, plan, observe(input, plan)), children: keepObserved(input) };
 
     // 2. Observe the children the status is judged from.
     const observed = observe(input, plan);
+    // Credentials that are missing, or a storage spec they cannot serve: keep what runs, say why.
+    if (credentialsBlock(plan)) return { status: statusFrom(input, plan, observed), children: keepObserved(input) };
 
-    // 3. Desired children: the predictor (and its canary), the other components, the way in;
-    // a Deployment's selector is immutable, so a changed one is never asked for.
-    const [predictor, ...others] = plan.components;
-    const stableService = input.observed.get('v1', 'Service', serviceName(input.parent, 'predictor'));
-    const refused: Partial<Record<Role, Refusal[]>> = {};
-    const children = [
-      ...(predictor ? predictorWorkloads(input.parent, predictor, plan.canary, stableService, plan.predictorHash) : []),
-      ...others.flatMap((component) => workloadFor(input.parent, component.role, component)),
-      ...exposureFor(input, plan),
-      // spec.canary[]: each entry's Deployment, Service and HPA (canary-variants.ts).
-      ...plan.variants.flatMap((v) => variantWorkloads(input.parent, v, (apiVersion, kind, name) => input.observed.get(apiVersion, kind, name))),
-    ].map((child) => {
-      if (child.kind !== 'Deployment' || !child.metadata?.name) return child;
-      const role = ROLES.find((r) => workloadName(input.parent, r) === child.metadata?.name);
-      const checked = checkDeploymentUpdate(child as V1Deployment, input.observed.get('apps/v1', 'Deployment', child.metadata.name));
-      if (role && checked.refusals.length > 0) refused[role] = checked.refusals;
-      return checked.child;
-    });
+    // 3. Desired children, less the Deployment changes the API server would refuse.
+    const { children, refused } = childrenFor(input, plan);
 
     // 4. Status from what was observed and what could not be applied.
-    const base = { ...statusFrom(input, plan, observed, refused), ...runtimeStatus(plan.components[0]?.runtime) };
-    const status = withComponentBlocker(base, input, observed.deployments);
-    const hosts = plan.exposure.kind === 'none' ? [] : [plan.hosts.service, ...Object.values(plan.hosts.components)];
-    const conflicts = withHostConflicts(status, INGRESS_READY, hostConflicts(input.parent, hosts, input.related), input);
-    return { status: withCanaryVariants(conflicts, input, plan.variants), children };
+    return { status: statusOf(input, plan, observed, refused), children };
   },
 });
 
@@ -143,4 +123,37 @@ function observe(input: Input, plan: Plan): Observed {
     ingress: observed.get('networking.k8s.io/v1', 'Ingress', ingressName(parent)),
     routes: routeNames.map((name) => observed.get(HTTPROUTE.apiVersion, HTTPROUTE.kind, name)),
   };
+}
+
+/**
+ * The predictor (and its canary), the other components, the way in, and each spec.canary[]
+ * entry's Deployment, Service and HPA (canary-variants.ts); a Deployment's selector is
+ * immutable, so a changed one is never asked for: `refused` says so, per component.
+ */
+function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused: Partial<Record<Role, Refusal[]>> } {
+  const [predictor, ...others] = plan.components;
+  const stableService = input.observed.get('v1', 'Service', serviceName(input.parent, 'predictor'));
+  const refused: Partial<Record<Role, Refusal[]>> = {};
+  const children = [
+    ...(predictor ? predictorWorkloads(input.parent, predictor, plan.canary, stableService, plan.predictorHash) : []),
+    ...others.flatMap((component) => workloadFor(input.parent, component.role, component)),
+    ...exposureFor(input, plan),
+    ...plan.variants.flatMap((v) => variantWorkloads(input.parent, v, (apiVersion, kind, name) => input.observed.get(apiVersion, kind, name))),
+  ].map((child) => {
+    if (child.kind !== 'Deployment' || !child.metadata?.name) return child;
+    const role = ROLES.find((r) => workloadName(input.parent, r) === child.metadata?.name);
+    const checked = checkDeploymentUpdate(child as V1Deployment, input.observed.get('apps/v1', 'Deployment', child.metadata.name));
+    if (role && checked.refusals.length > 0) refused[role] = checked.refusals;
+    return checked.child;
+  });
+  return { children, refused };
+}
+
+/** statusFrom, with the runtime, why pods do not run, the hosts another parent routes, and the canary variants. */
+function statusOf(input: Input, plan: Plan, observed: Observed, refused: Partial<Record<Role, Refusal[]>>): Record<string, unknown> {
+  const base = { ...statusFrom(input, plan, observed, refused), ...runtimeStatus(plan.components[0]?.runtime) };
+  const status = withComponentBlocker(base, input, observed.deployments);
+  const hosts = plan.exposure.kind === 'none' ? [] : [plan.hosts.service, ...Object.values(plan.hosts.components)];
+  const conflicts = withHostConflicts(status, INGRESS_READY, hostConflicts(input.parent, hosts, input.related), input);
+  return withCanaryVariants(conflicts, input, plan.variants);
 }

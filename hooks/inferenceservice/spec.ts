@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { annotationMapSchema, conditionSchema, labelMapSchema, quantity } from '../kit/index.js';
+import { annotationMapSchema, conditionSchema, DNS1035_LABEL, labelMapSchema, quantity } from '../kit/index.js';
 import { canaryPercentRange, canarySum, CANARY_NAME_REQUIRED, componentRules, MAX_CANARIES, MIN_ABOVE_MAX, PREDICTOR_EXACTLY_ONE, predictorRules, canaryPredictorRules, canaryRules, specRules, unsupportedMetric, validations } from './admission.js';
 import { commonParentPath, MODEL_DIR, storageUriProblem } from './storage.js';
 
@@ -97,7 +97,7 @@ const componentFields = {
 
 const predictorFields = z.looseObject({
     ...componentFields,
-    name: z.string().max(63).regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/).optional().describe("A variant's name; required in spec.canary[]."),
+    name: z.string().max(63).regex(DNS1035_LABEL).optional().describe("A variant's name; required in spec.canary[]."),
     ...Object.fromEntries(FRAMEWORK_KEYS.map((k) => [k, frameworkSchema.optional()])),
     // KServe implementations no runtime here serves: typed so the CRD's one-of rule can count them.
     pmml: frameworkSchema.optional(),

@@ -51,8 +51,6 @@ export function blockersOf(workloads: Workloads): Blocker[] {
   ];
 }
 
-type Cond = { type?: string; status?: string; reason?: string; message?: string };
-
 function byName(list: readonly KubeObject[] | undefined, kind: string): KubeObject[] {
   return (list ?? []).filter((o) => o.kind === kind).sort((a, b) => compare(a.metadata.name, b.metadata.name));
 }
@@ -71,13 +69,13 @@ function text(v: unknown): string {
 
 function deploymentRefusal(d: KubeObject): Blocker[] {
   const source = { kind: 'Deployment' as const, name: d.metadata.name };
-  const failure = findCondition<Cond>(conditionsOf(d), 'ReplicaFailure');
+  const failure = findCondition(conditionsOf(d), 'ReplicaFailure');
   // FailedDelete (too many pods) does not keep pods from running.
   if (failure?.status === 'True' && failure.reason === 'FailedCreate') {
     const message = text(failure.message);
     return [{ reason: refusalReason(message) ?? BlockerReason.FailedCreate, message: `Deployment ${source.name}: ${message}`, source }];
   }
-  const progressing = findCondition<Cond>(conditionsOf(d), 'Progressing');
+  const progressing = findCondition(conditionsOf(d), 'Progressing');
   if (progressing?.status === 'False' && progressing.reason === BlockerReason.ReplicaSetCreateError) {
     const message = text(progressing.message);
     return [{ reason: refusalReason(message) ?? BlockerReason.ReplicaSetCreateError, message: `Deployment ${source.name}: ${message}`, source }];
@@ -86,7 +84,7 @@ function deploymentRefusal(d: KubeObject): Blocker[] {
 }
 
 function deploymentTimeout(d: KubeObject): Blocker[] {
-  const progressing = findCondition<Cond>(conditionsOf(d), 'Progressing');
+  const progressing = findCondition(conditionsOf(d), 'Progressing');
   if (progressing?.status !== 'False' || progressing.reason !== BlockerReason.ProgressDeadlineExceeded) return [];
   const source = { kind: 'Deployment' as const, name: d.metadata.name };
   return [{ reason: BlockerReason.ProgressDeadlineExceeded, message: `Deployment ${source.name}: ${text(progressing.message)}`, source }];
@@ -102,7 +100,7 @@ const JOB_REASONS: ReadonlySet<string> = new Set([
 
 function jobFailure(job: KubeObject): Blocker[] {
   const conditions = conditionsOf(job);
-  const failed = [findCondition<Cond>(conditions, 'Failed'), findCondition<Cond>(conditions, 'FailureTarget')].find((c) => c?.status === 'True');
+  const failed = [findCondition(conditions, 'Failed'), findCondition(conditions, 'FailureTarget')].find((c) => c?.status === 'True');
   if (!failed) return [];
   const reason = JOB_REASONS.has(text(failed.reason)) ? (failed.reason as BlockerReason) : BlockerReason.JobFailed;
   const detail = text(failed.message) || text(failed.reason) || 'failed';

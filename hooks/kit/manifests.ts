@@ -1,6 +1,7 @@
 import type { AnyComposition, ChildType, Composition } from './composition.js';
 import { crdSchemaOf, type JsonSchema } from './schema.js';
 import { MANAGED_BY } from './labels.js';
+import { DNS1123_LABEL } from './names.js';
 
 /** The name of no variant: a CompositeController with the required children only. */
 export const DEFAULT_VARIANT = 'default';
@@ -66,7 +67,7 @@ export function crdFor(c: AnyComposition): Record<string, unknown> {
   };
 }
 
-const VARIANT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const VARIANT_NAME = DNS1123_LABEL;
 
 /** The variant names of a selection, in order, without repeats; `default` alone is none. */
 export function parseVariants(selection: VariantSelection | undefined): string[] {

@@ -16,6 +16,17 @@ export function isDns1035Label(name: string): boolean {
   return name.length <= MAX_NAME_LENGTH && DNS1035_LABEL.test(name);
 }
 
+/** `namespace/name`, both DNS-1123 labels (a Gateway's reference, as the settings give it). */
+export function isLabelPair(ref: string): boolean {
+  const parts = ref.split('/');
+  return parts.length === 2 && parts.every(isDns1123Label);
+}
+
+/** A name with dots (ConfigMaps, Secrets, most objects): ≤253 characters. */
+export function isDns1123Subdomain(name: string): boolean {
+  return name.length <= 253 && DNS1123_SUBDOMAIN.test(name);
+}
+
 /** A host name: DNS-1123 labels of ≤63 characters, ≤253 in all. */
 export function isDns1123Host(host: string): boolean {
   return host.length <= 253 && host.split('.').every(isDns1123Label);

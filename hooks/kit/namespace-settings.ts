@@ -3,7 +3,7 @@
  * configuration for parents in it. Tenants usually cannot edit their Namespace, so these are
  * the cluster admin's lever (README, "Running modelhooks for many teams").
  */
-import { isDns1123Host } from './names.js';
+import { isDns1123Host, isLabelPair } from './names.js';
 import type { ObjectIndex } from './observed.js';
 import { isRecord, type KubeObject } from './types.js';
 
@@ -53,7 +53,6 @@ export function namespaceRule(namespace: string): { apiVersion: string; resource
   return { apiVersion: 'v1', resource: 'namespaces', names: [namespace] };
 }
 
-const GATEWAY = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 // host[:port][/path…]: what a registry mirror is named by.
 const REGISTRY = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:[0-9]{1,5})?(\/[a-z0-9]+([._-][a-z0-9]+)*)*$/;
 const PLACEHOLDER = /\{\{\s*\.?([A-Za-z]+)(?:\.[\w./-]+)?\s*\}\}/g;
@@ -76,7 +75,7 @@ export function namespaceSettings(namespace: KubeObject | undefined): { settings
   read('ingressDomain', (v) => (isDns1123Host(v) ? undefined : 'not a DNS name'), (v) => (settings.ingressDomain = v));
   read('domainTemplate', templateProblem, (v) => (settings.domainTemplate = v));
   read('ingressClass', (v) => (v === '' || isDns1123Host(v) ? undefined : 'not an IngressClass name'), (v) => (settings.ingressClass = v));
-  read('gateway', (v) => (GATEWAY.test(v) ? undefined : 'not namespace/name of a Gateway'), (v) => {
+  read('gateway', (v) => (isLabelPair(v) ? undefined : 'not namespace/name of a Gateway'), (v) => {
     const [ns, name] = v.split('/') as [string, string];
     settings.gateway = { namespace: ns, name };
   });

@@ -3,8 +3,6 @@ import type { Blocker } from './blockers.js';
 import { findCondition } from './conditions.js';
 import { isRecord, type KubeObject } from './types.js';
 
-type Cond = { type?: string; status?: string; reason?: string; message?: string };
-
 function conditionsOf(obj: KubeObject): unknown {
   return isRecord(obj.status) ? obj.status.conditions : undefined;
 }
@@ -31,7 +29,7 @@ type ContainerStatus = Record<string, unknown> & { name: string };
 /** A pod's blockers: Unschedulable, else its containers' (init containers first, spec order). */
 export function podBlockers(pod: KubeObject): Blocker[] {
   const name = pod.metadata.name;
-  const scheduled = findCondition<Cond>(conditionsOf(pod), 'PodScheduled');
+  const scheduled = findCondition(conditionsOf(pod), 'PodScheduled');
   if (scheduled?.status === 'False' && scheduled.reason === BlockerReason.Unschedulable) {
     return [{ reason: BlockerReason.Unschedulable, message: `Pod ${name}: ${text(scheduled.message)}`, source: { kind: 'Pod', name } }];
   }

@@ -6,7 +6,7 @@
 import type { AnyComposition } from './composition.js';
 import { compositeControllerFor, DEFAULT_VARIANT, type VariantSelection } from './manifests.js';
 import { typeKey } from './observed.js';
-import { runHook, type HookContext } from './protocol.js';
+import { DEFAULT_NAMESPACE, runHook, type HookContext } from './protocol.js';
 import { CLUSTER_SCOPED_KINDS } from './related.js';
 import { parseHookRequest, type HookName } from './request.js';
 import type { KubeObject } from './types.js';
@@ -32,7 +32,7 @@ export function syncRequest<Config>(composition: AnyComposition<Config>, options
   const controller =
     options.controller ?? compositeControllerFor(composition, options.variant ?? DEFAULT_VARIANT, { hookBaseUrl: 'http://modelhooks.test' });
   const parent = options.parent as KubeObject;
-  const namespace = parent.metadata?.namespace ?? 'default';
+  const namespace = parent.metadata?.namespace ?? DEFAULT_NAMESPACE;
   return {
     controller,
     parent: { ...parent, metadata: { ...parent.metadata, namespace } },

@@ -25,7 +25,7 @@ export interface ObjectMeta {
 export interface Parent<Spec> {
   apiVersion: string;
   kind: string;
-  /** The namespace is always set: the kit fills in `default` when a request has none. */
+  /** Always set: the server refuses a request without one; `render` and `syncRequest` place a parent without one in `default`. */
   metadata: ObjectMeta & { namespace: string };
   spec: Spec;
   /** The status Metacontroller last stored: our previous answer plus observedGeneration. */

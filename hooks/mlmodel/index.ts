@@ -1,8 +1,8 @@
-import { checkClaimUpdate, checkDeploymentUpdate, defineComposition, lastApplied, podsOf, podsRuleFor, STORAGE_CLASSES_RULE, type Composed } from '../kit/index.js';
+import { checkClaimUpdate, checkDeploymentUpdate, defineComposition, lastApplied, podsOf, podsRuleFor, STORAGE_CLASSES_RULE, type Composed, type SyncInput } from '../kit/index.js';
 import { mlmodelConfig, type MLModelConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { downloadPodSelector, jobFor } from './job.js';
-import { decide, rememberedFrom, withRefusals } from './lifecycle.js';
+import { decide, rememberedFrom, withRefusals, type Decision, type Observation } from './lifecycle.js';
 import { deploymentName, jobName, modelHash, pvcName, selectorFor, serviceName } from './names.js';
 import { pvcFor } from './pvc.js';
 import { serviceFor } from './service.js';
@@ -58,41 +58,59 @@ export const mlmodel = defineComposition<MLModelSpec, MLModelConfig>({
   ],
 
   sync(input) {
-    const { parent, observed, related, config } = input;
-    // Observe: the claim, the current URL's Job, the server; remember what the status says.
-    const hash = modelHash(parent.spec.modelURL);
-    const server = observed.get('apps/v1', 'Deployment', deploymentName(parent));
-    const pvc = observed.get('v1', 'PersistentVolumeClaim', pvcName(parent));
-    const judged = decide({
-      hash,
-      modelURL: parent.spec.modelURL,
-      jobName: jobName(parent, hash),
-      pvcName: pvcName(parent),
-      pvc,
-      job: observed.get('batch/v1', 'Job', jobName(parent, hash)),
-      deployment: server,
-      previous: rememberedFrom(parent.status),
-      jobPods: podsOf(related, downloadPodSelector(parent, hash)),
-      serverPods: podsOf(related, selectorFor(parent)),
-    });
+    const { parent, config } = input;
+    // 1. Observe: the claim, the current URL's Job, the server and their pods; what the status remembers.
+    const seen = observe(input);
+    const judged = decide(seen);
 
-    // Desired: the claim always; the Job while wanted (Jobs of other URLs are dropped); the server once a model is
-    // there, or as it is while what it serves cannot be read (never dropped for want of a status). Each less what
-    // the API server would refuse to change in place.
-    const claim = checkClaimUpdate(pvcFor(parent), pvc, related, { size: 'spec.storageSize' });
+    // 2. What is wanted, less what the API server would refuse to change in place.
+    const claim = checkClaimUpdate(pvcFor(parent), seen.pvc, input.related, { size: 'spec.storageSize' });
     const image = parent.spec.image ?? config.images['tensorflow-serving'];
-    const deployment = judged.servingHash ? checkDeploymentUpdate(deploymentFor(parent, judged.servingHash, image), server) : undefined;
-    const children: Composed[] = [claim.child];
-    if (judged.runJob) {
-      const keep = judged.servingHash === hash ? undefined : judged.servingHash;
-      children.push(jobFor(parent, hash, keep, parent.spec.downloadImage ?? config.images['model-downloader']));
-    }
-    if (deployment) children.push(deployment.child);
-    else if (judged.keepServer && server) children.push(lastApplied(server));
-    if ((judged.servingHash || judged.keepServer) && parent.spec.expose) children.push(serviceFor(parent));
+    const deployment = judged.servingHash ? checkDeploymentUpdate(deploymentFor(parent, judged.servingHash, image), seen.deployment) : undefined;
 
-    // Status from the decision and what could not be applied.
+    // 3. Status from the decision and what could not be applied.
     const status = statusFrom(input, withRefusals(judged, { storage: claim.refusals, deployment: deployment?.refusals ?? [] }));
-    return { status, children };
+
+    // 4. Desired children.
+    return { status, children: childrenFor(input, seen, judged, { claim: claim.child, deployment: deployment?.child }) };
   },
 });
+
+function observe(input: SyncInput<MLModelSpec, MLModelConfig>): Observation {
+  const { parent, observed, related } = input;
+  const hash = modelHash(parent.spec.modelURL);
+  return {
+    hash,
+    modelURL: parent.spec.modelURL,
+    jobName: jobName(parent, hash),
+    pvcName: pvcName(parent),
+    pvc: observed.get('v1', 'PersistentVolumeClaim', pvcName(parent)),
+    job: observed.get('batch/v1', 'Job', jobName(parent, hash)),
+    deployment: observed.get('apps/v1', 'Deployment', deploymentName(parent)),
+    previous: rememberedFrom(parent.status),
+    jobPods: podsOf(related, downloadPodSelector(parent, hash)),
+    serverPods: podsOf(related, selectorFor(parent)),
+  };
+}
+
+/**
+ * The claim always; the Job while wanted (Jobs of other URLs are dropped); the server once a
+ * model is there, or as it is while what it serves cannot be read (never dropped for want of a
+ * status); its Service with it when exposed.
+ */
+function childrenFor(
+  { parent, config }: SyncInput<MLModelSpec, MLModelConfig>,
+  { hash, deployment: server }: Observation,
+  judged: Decision,
+  wanted: { claim: Composed; deployment: Composed | undefined },
+): Composed[] {
+  const children: Composed[] = [wanted.claim];
+  if (judged.runJob) {
+    const keep = judged.servingHash === hash ? undefined : judged.servingHash;
+    children.push(jobFor(parent, hash, keep, parent.spec.downloadImage ?? config.images['model-downloader']));
+  }
+  if (wanted.deployment) children.push(wanted.deployment);
+  else if (judged.keepServer && server) children.push(lastApplied(server));
+  if ((judged.servingHash || judged.keepServer) && parent.spec.expose) children.push(serviceFor(parent));
+  return children;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { imagesFrom, imageVariables, type Env } from '../kit/index.js';
+import { imagesFrom, imageVariables, isDns1123Host, isDns1123Label, type Env } from '../kit/index.js';
 
 /** The operator's images (config/base/params.env@11c335b). */
 export const TRUSTYAI_IMAGES = {
@@ -19,8 +19,6 @@ export const DEFAULT_MODELMESH_NAMESPACE = 'modelmesh-serving';
  */
 export const CERT_ISSUER_VARIABLE = 'MODELHOOKS_TRUSTYAI_CERT_ISSUER';
 export type CertIssuer = { kind: 'ClusterIssuer' | 'Issuer'; name: string };
-/** `Kind/name`, the name a DNS subdomain as cert-manager's issuers are named. */
-const CERT_ISSUER = /^(ClusterIssuer|Issuer)\/([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)$/;
 
 export type TrustyAIConfig = { images: Record<keyof typeof TRUSTYAI_IMAGES, string>; modelMeshNamespace: string; certIssuer?: CertIssuer };
 
@@ -35,11 +33,11 @@ export const trustyaiConfig = z
     ...imageVariables(TRUSTYAI_IMAGES),
     [MODELMESH_NAMESPACE_VARIABLE]: z
       .string()
-      .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a namespace name')
+      .refine(isDns1123Label, 'a namespace name')
       .optional(),
     [CERT_ISSUER_VARIABLE]: z
       .string()
-      .refine((v) => v === '' || (CERT_ISSUER.exec(v)?.[2]?.length ?? 254) <= 253, 'ClusterIssuer/<name> or Issuer/<name> (a DNS subdomain name)')
+      .refine((v) => v === '' || certIssuerOf(v).certIssuer !== undefined, 'ClusterIssuer/<name> or Issuer/<name> (a DNS subdomain name)')
       .optional(),
   })
   .transform(
@@ -50,7 +48,9 @@ export const trustyaiConfig = z
     }),
   );
 
+/** `Kind/name`, the name a DNS subdomain as cert-manager's issuers are named. */
 function certIssuerOf(value: string | undefined): { certIssuer?: CertIssuer } {
-  const match = value ? CERT_ISSUER.exec(value) : null;
-  return match ? { certIssuer: { kind: match[1] as CertIssuer['kind'], name: match[2] as string } } : {};
+  const [kind, name, ...rest] = (value ?? '').split('/');
+  const known = kind === 'ClusterIssuer' || kind === 'Issuer';
+  return known && name !== undefined && rest.length === 0 && isDns1123Host(name) ? { certIssuer: { kind, name } } : {};
 }

@@ -1,3 +1,4 @@
+import type { V1Deployment } from '@kubernetes/client-node';
 import {
   checkClaimUpdate,
   checkDeploymentUpdate,
@@ -8,11 +9,13 @@ import {
   readyJsonPath,
   STORAGE_CLASSES_RULE,
   type Composed,
+  type Parent,
   type RelatedRule,
+  type SyncInput,
 } from '../kit/index.js';
 import { CERTIFICATE, certificateFor } from './certificate.js';
 import { trustyaiConfig, type TrustyAIConfig } from './config.js';
-import { deploymentFor } from './deployment.js';
+import { deploymentFor, type DeploymentOptions } from './deployment.js';
 import { modelMeshFor } from './configmap.js';
 import { inferenceServiceCounts, inferenceServicesRule } from './inference-services.js';
 import {
@@ -103,7 +106,7 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     // The credentials (key names only are read) and `<n>-db-ca`, whose presence turns on database TLS.
     if (parent.spec.storage.format === 'DATABASE' && secret) rules.push({ apiVersion: 'v1', resource: 'secrets', namespace, names: [secret, dbCaName(parent)] });
     // Whether the claim may grow (storage.size) depends on its StorageClass (cluster-scoped: no namespace).
-    if (parent.spec.storage.format === 'PVC' || isMigration(parent.spec)) rules.push(STORAGE_CLASSES_RULE);
+    if (usesClaim(parent.spec)) rules.push(STORAGE_CLASSES_RULE);
     // The service's pods: why they do not run (image pull, crash loop…) goes to DeploymentReady. By
     // the selector labels every operator release shares (the version label may be an adopted one's).
     const { 'app.kubernetes.io/version': _version, ...podLabels } = selectorFor(parent);
@@ -124,71 +127,117 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
   ],
 
   sync(input) {
-    const { parent, observed, related, config } = input;
-    const spec = parent.spec;
-    const withRoute = input.declares(ROUTE.apiVersion, ROUTE.kind);
-    const withMonitor = input.declares(SERVICE_MONITOR.apiVersion, SERVICE_MONITOR.kind);
-    // OpenShift (the variant declares Routes and ServiceAccounts): the service CA issues the
-    // certificates, kube-rbac-proxy authenticates, the Route re-encrypts to it.
-    const openshift = withRoute && input.declares(SERVICE_ACCOUNT.apiVersion, SERVICE_ACCOUNT.kind);
-    // cert-manager (the variant declares Certificates) issues `<n>-internal` once an issuer is
-    // configured; on OpenShift too it then replaces the service CA for that Secret (one writer).
-    const withCertificate = input.declares(CERTIFICATE.apiVersion, CERTIFICATE.kind);
-    const issuer = withCertificate ? config.certIssuer : undefined;
+    const { parent } = input;
+    // What the calling controller declares: OpenShift, cert-manager, the Prometheus Operator.
+    const platform = platformOf(input);
 
-    // 1. Observe what exists.
-    const deployment = observed.get('apps/v1', 'Deployment', deploymentName(parent));
-    const pvc = observed.get('v1', 'PersistentVolumeClaim', pvcName(parent));
-    const route = observed.get(ROUTE.apiVersion, ROUTE.kind, serviceName(parent));
-    const certificate = observed.get(CERTIFICATE.apiVersion, CERTIFICATE.kind, internalCertName(parent));
-    const secret = spec.storage.databaseConfigurations;
-    const dbSecret = secret ? related.get('v1', 'Secret', secret) : undefined;
-    const dbCa = spec.storage.format === 'DATABASE' && related.get('v1', 'Secret', dbCaName(parent)) !== undefined;
-    const modelMesh = modelMeshFor(input);
-    // An operator-made Deployment keeps its selector's version: adopted, not replaced.
-    const version = selectorVersion(parent, deployment);
+    // 1. Observe what exists. An operator-made Deployment keeps its selector's version: adopted, not replaced.
+    const seen = observe(input);
+    const version = selectorVersion(parent, seen.deployment);
 
     // 2. What is wanted, less what the API server would refuse to change in place.
-    const wanted = deploymentFor(parent, {
-      image: config.images['trustyai-service'],
-      version,
-      setFsGroup: !withRoute,
-      internalCert: openshift || issuer !== undefined,
-      dbCa,
-      ...(openshift ? { proxy: { image: config.images['kube-rbac-proxy'] } } : {}),
-    });
-    const server = checkDeploymentUpdate(wanted, deployment);
-    const usesClaim = spec.storage.format === 'PVC' || isMigration(spec);
-    const claim = usesClaim ? checkClaimUpdate(pvcFor(parent), pvc, related, { size: 'spec.storage.size', volumeName: 'spec.storage.pv' }) : undefined;
+    const server = checkDeploymentUpdate(deploymentFor(parent, serverOptions(input, platform, seen, version)), seen.deployment);
+    const claim = usesClaim(parent.spec) ? checkClaimUpdate(pvcFor(parent), seen.pvc, input.related, CLAIM_FIELDS) : undefined;
 
     // 3. Status from what was observed and what could not be applied.
-    const refused = { deployment: server.refusals, storage: claim?.refusals ?? [] };
     const status = statusFrom(input, {
-      deployment,
-      pvc,
-      dbSecret,
-      route,
-      withRoute,
-      ...(withCertificate ? { certificate: { observed: certificate, issuerConfigured: issuer !== undefined } } : {}),
-      modelMesh: modelMesh.condition,
+      deployment: seen.deployment, pvc: seen.pvc, dbSecret: seen.dbSecret, route: seen.route,
+      withRoute: platform.withRoute,
+      ...(platform.withCertificate ? { certificate: { observed: seen.certificate, issuerConfigured: platform.issuer !== undefined } } : {}),
+      modelMesh: seen.modelMesh.condition,
       inferenceServices: inferenceServiceCounts(input),
-      refused,
+      refused: { deployment: server.refusals, storage: claim?.refusals ?? [] },
     });
 
     // 4. Desired children.
-    // The Service selects the pods the Deployment keeps (its old selector when a new one was refused).
-    const podSelector = server.child.spec?.selector?.matchLabels ?? {};
-    const children: Composed[] = [server.child, serviceFor(parent, { version, serviceCA: openshift && !issuer, selector: podSelector })];
-    if (claim) children.push(claim.child);
-    // Switching to DATABASE must not delete the data already on the volume.
-    else if (pvc) children.push(lastApplied(pvc));
-    if (modelMesh.configMap) children.push(modelMesh.configMap);
-    if (openshift) children.push(tlsServiceFor(parent, { version }), proxyServiceAccountFor(parent, version), proxyConfigFor(parent, version));
-    if (issuer) children.push(certificateFor(parent, issuer, version));
-    if (withRoute) children.push(routeFor(parent));
-    if (withMonitor) children.push(serviceMonitorFor(parent));
-    return { status, children };
+    return { status, children: childrenFor(parent, platform, seen, { server: server.child, claim: claim?.child, version }) };
   },
 
   invalidStatus: (previous) => ({ ...previous, phase: 'Not Ready', ready: 'False' }),
 });
+
+/** The claim's fields that name what the spec asked for, when a change to them is refused. */
+const CLAIM_FIELDS = { size: 'spec.storage.size', volumeName: 'spec.storage.pv' };
+
+/** PVC storage, or a migration from it: the service keeps its data in a claim. */
+const usesClaim = (spec: TrustyAISpec) => spec.storage.format === 'PVC' || isMigration(spec);
+
+type Input = SyncInput<TrustyAISpec, TrustyAIConfig>;
+
+/** What the calling CompositeController declares, and so which platform's children are written. */
+interface Platform {
+  withRoute: boolean;
+  withMonitor: boolean;
+  /** OpenShift: the service CA issues the certificates, kube-rbac-proxy authenticates, the Route re-encrypts to it. */
+  openshift: boolean;
+  withCertificate: boolean;
+  /**
+   * cert-manager issues `<n>-internal` once an issuer is configured; on OpenShift too it then
+   * replaces the service CA for that Secret (one writer).
+   */
+  issuer: TrustyAIConfig['certIssuer'];
+}
+
+function platformOf(input: Input): Platform {
+  const withRoute = input.declares(ROUTE.apiVersion, ROUTE.kind);
+  const withCertificate = input.declares(CERTIFICATE.apiVersion, CERTIFICATE.kind);
+  return {
+    withRoute,
+    withMonitor: input.declares(SERVICE_MONITOR.apiVersion, SERVICE_MONITOR.kind),
+    // The openshift variant declares Routes and ServiceAccounts.
+    openshift: withRoute && input.declares(SERVICE_ACCOUNT.apiVersion, SERVICE_ACCOUNT.kind),
+    withCertificate,
+    issuer: withCertificate ? input.config.certIssuer : undefined,
+  };
+}
+
+/** The children and related objects the status and the children are decided from. */
+function observe(input: Input) {
+  const { parent, observed, related } = input;
+  const secret = parent.spec.storage.databaseConfigurations;
+  return {
+    deployment: observed.get('apps/v1', 'Deployment', deploymentName(parent)),
+    pvc: observed.get('v1', 'PersistentVolumeClaim', pvcName(parent)),
+    route: observed.get(ROUTE.apiVersion, ROUTE.kind, serviceName(parent)),
+    certificate: observed.get(CERTIFICATE.apiVersion, CERTIFICATE.kind, internalCertName(parent)),
+    dbSecret: secret ? related.get('v1', 'Secret', secret) : undefined,
+    // `<n>-db-ca`'s presence turns on database TLS.
+    dbCa: parent.spec.storage.format === 'DATABASE' && related.get('v1', 'Secret', dbCaName(parent)) !== undefined,
+    // model-serving-config: written only when absent or ours (configmap.ts).
+    modelMesh: modelMeshFor(input),
+  };
+}
+
+function serverOptions(input: Input, platform: Platform, seen: ReturnType<typeof observe>, version: string): DeploymentOptions {
+  const { images } = input.config;
+  return {
+    image: images['trustyai-service'],
+    version,
+    setFsGroup: !platform.withRoute,
+    internalCert: platform.openshift || platform.issuer !== undefined,
+    dbCa: seen.dbCa,
+    ...(platform.openshift ? { proxy: { image: images['kube-rbac-proxy'] } } : {}),
+  };
+}
+
+function childrenFor(
+  parent: Parent<TrustyAISpec>,
+  platform: Platform,
+  seen: ReturnType<typeof observe>,
+  wanted: { server: V1Deployment; claim: Composed | undefined; version: string },
+): Composed[] {
+  const { openshift, issuer } = platform;
+  const { version } = wanted;
+  // The Service selects the pods the Deployment keeps (its old selector when a new one was refused).
+  const podSelector = wanted.server.spec?.selector?.matchLabels ?? {};
+  const children: Composed[] = [wanted.server, serviceFor(parent, { version, serviceCA: openshift && !issuer, selector: podSelector })];
+  if (wanted.claim) children.push(wanted.claim);
+  // Switching to DATABASE must not delete the data already on the volume.
+  else if (seen.pvc) children.push(lastApplied(seen.pvc));
+  if (seen.modelMesh.configMap) children.push(seen.modelMesh.configMap);
+  if (openshift) children.push(tlsServiceFor(parent, { version }), proxyServiceAccountFor(parent, version), proxyConfigFor(parent, version));
+  if (issuer) children.push(certificateFor(parent, issuer, version));
+  if (platform.withRoute) children.push(routeFor(parent));
+  if (platform.withMonitor) children.push(serviceMonitorFor(parent));
+  return children;
+}

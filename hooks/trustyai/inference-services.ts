@@ -43,7 +43,7 @@ export function inferenceServiceCounts(input: SyncInput<unknown>): { total: numb
   const { parent, related } = input;
   const all = related.list(INFERENCE_SERVICE.apiVersion, INFERENCE_SERVICE.kind).filter((i) => !i.metadata.deletionTimestamp);
   const listed = related.list(TRUSTYAI.apiVersion, TRUSTYAI.kind);
-  const services = listed.some((t) => t.metadata.name === parent.metadata.name) ? listed : [...listed, parent as unknown as KubeObject];
+  const services = listed.some((t) => t.metadata.name === parent.metadata.name) ? listed : [...listed, { ...parent }];
   const here = (i: KubeObject) => logsTo(parent, i) || logsToTrustyAI(i, parent.metadata.name, services);
   return { total: all.length, loggingHere: all.filter(here).length };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { childName, isDns1035Label, isDns1123Label, isLabelValue, labelValue, NAME_HASH_LENGTH, shortHash, standardLabels } from '../../hooks/kit/index.js';
+import { childName, isDns1035Label, isDns1123Label, isDns1123Subdomain, isLabelPair, isLabelValue, labelValue, NAME_HASH_LENGTH, shortHash, standardLabels } from '../../hooks/kit/index.js';
 
 describe('childName', () => {
   const cases = [
@@ -109,5 +109,16 @@ describe('labels', () => {
   });
   it('standard labels carry managed-by modelhooks', () => {
     expect(standardLabels({ name: 'n', instance: 'i', component: 'c', partOf: 'p' })['app.kubernetes.io/managed-by']).toBe('modelhooks');
+  });
+});
+
+describe('the DNS rules every name check uses', () => {
+  it('isLabelPair: namespace/name, each a DNS-1123 label (a Gateway reference)', () => {
+    for (const ok of ['kserve/kserve-ingress-gateway', 'a/b', `${'a'.repeat(63)}/x`]) expect(isLabelPair(ok), ok).toBe(true);
+    for (const bad of ['no-slash', 'a/b/c', '-a/b', 'a/b-', 'A/b', 'a.b/c', '/b', 'a/', `${'a'.repeat(64)}/x`]) expect(isLabelPair(bad), bad).toBe(false);
+  });
+  it('isDns1123Subdomain: dots allowed, at most 253 characters', () => {
+    for (const ok of ['aws-secret', 'my.secret', 'a'.repeat(253)]) expect(isDns1123Subdomain(ok), ok).toBe(true);
+    for (const bad of ['', 'Upper', '-a', 'a-', 'a_b', 'a'.repeat(254)]) expect(isDns1123Subdomain(bad), bad).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { Parent } from '../../kit/index.js';
+import { isDns1123Subdomain, type Parent } from '../../kit/index.js';
 
 /**
  * The Secret names the ServiceAccounts listed at the last sync, kept in the status.
@@ -11,11 +11,10 @@ import type { Parent } from '../../kit/index.js';
  */
 export const REMEMBERED_FIELD = 'serviceAccountSecrets';
 
-const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
 /** The remembered names, only well-formed Secret names (the status is user-writable). */
 export function rememberedSecrets(parent: Parent<unknown>): string[] {
   const list = (parent.status as Record<string, unknown> | undefined)?.[REMEMBERED_FIELD];
   if (!Array.isArray(list)) return [];
-  return [...new Set(list.filter((n): n is string => typeof n === 'string' && NAME.test(n)))].sort().slice(0, 64);
+  return [...new Set(list.filter((n): n is string => typeof n === 'string' && isDns1123Subdomain(n)))].sort().slice(0, 64);
 }
