@@ -77,17 +77,24 @@ export function variantWorkloads(parent: IsvcParent, variant: CanaryVariant, obs
   return workloadFor(variantView(parent, variant.name), 'predictor', variant.outcome.plan).map((child) => relabelled(child as KubeObject, parent.metadata.name));
 }
 
-/** The view's name in KServe's isvc label and the instance label goes back to the InferenceService's. */
+/**
+ * The view's name in KServe's isvc label and the instance label goes back to the InferenceService's.
+ * The child was just built here: only the objects on the way to its labels are copied (its
+ * metadata, and a Deployment's spec, template and template metadata), never the pod.
+ */
 function relabelled(child: KubeObject, name: string): KubeObject {
-  const fix = (labels: unknown) => {
-    if (!isRecord(labels)) return;
+  const withLabels = <T extends Record<string, unknown>>(meta: T): T => {
+    if (!isRecord(meta.labels)) return meta;
+    const labels: Record<string, unknown> = { ...meta.labels };
     for (const key of [ISVC_LABEL, 'app.kubernetes.io/instance']) if (key in labels) labels[key] = name;
+    return { ...meta, labels };
   };
-  const copy = structuredClone(child);
-  fix(copy.metadata.labels);
-  const spec = isRecord(copy.spec) ? copy.spec : {};
-  if (isRecord(spec.template) && isRecord(spec.template.metadata)) fix(spec.template.metadata.labels);
-  return copy;
+  const out: KubeObject = { ...child, metadata: withLabels(child.metadata) };
+  const spec = child.spec;
+  if (isRecord(spec) && isRecord(spec.template) && isRecord(spec.template.metadata)) {
+    out.spec = { ...spec, template: { ...spec.template, metadata: withLabels(spec.template.metadata) } };
+  }
+  return out;
 }
 
 /** status.canaryStatuses: per entry, Ready once its Deployment has an available replica (reconcileCanaryDeployments). */

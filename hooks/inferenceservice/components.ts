@@ -108,9 +108,11 @@ function extraContainers(spec: ComponentSpec): V1Container[] {
 
 const FIRST = ['name', 'image', 'command', 'args', 'workingDir', 'env', 'envFrom'];
 const LAST = ['ports', 'resources', 'securityContext', 'readinessProbe', 'startupProbe', 'livenessProbe', 'volumeMounts'];
+/** Each named field's place: FIRST ones before any other field, LAST ones after; the rest keep their order (rank 0). */
+const RANK = new Map<string, number>([...FIRST.map((k, i): [string, number] => [k, i - 100]), ...LAST.map((k, i): [string, number] => [k, i + 100])]);
 /** A container's fields in the order readers expect (identity first, probes and mounts last), whatever the runtime's order. */
 function inUsualOrder(c: V1Container): V1Container {
-  const rank = (k: string) => (FIRST.includes(k) ? FIRST.indexOf(k) - 100 : LAST.includes(k) ? LAST.indexOf(k) + 100 : 0);
+  const rank = (k: string) => RANK.get(k) ?? 0;
   return Object.fromEntries(Object.entries(c).sort(([a], [b]) => rank(a) - rank(b))) as unknown as V1Container;
 }
 

@@ -39,7 +39,10 @@ const PREDICTOR_FIELDS = ['model', ...FRAMEWORK_KEYS];
 /** The agent batches for the predictor and the transformer (KServe adds no batcher annotation for an explainer). */
 const BATCHING = ['predictor', 'transformer'];
 
-const acted = (role: string) => new Set([...COMPONENT_FIELDS, ...PASSED_POD_FIELDS, ...(role === 'predictor' ? PREDICTOR_FIELDS : []), ...(BATCHING.includes(role) ? ['batcher'] : [])]);
+const actedOn = (role: string) => new Set([...COMPONENT_FIELDS, ...PASSED_POD_FIELDS, ...(role === 'predictor' ? PREDICTOR_FIELDS : []), ...(BATCHING.includes(role) ? ['batcher'] : [])]);
+/** Each component's set, built once at module load. */
+const ACTED: Record<string, ReadonlySet<string>> = { predictor: actedOn('predictor'), transformer: actedOn('transformer'), explainer: actedOn('explainer') };
+const acted = (role: string): ReadonlySet<string> => ACTED[role] ?? actedOn(role);
 
 /** The JSON paths of the fields written in the spec that nothing here acts on. */
 export function ignoredFieldsOf(spec: InferenceServiceSpec, extra: (path: string, value: unknown) => boolean = () => false): string[] {

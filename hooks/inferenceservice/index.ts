@@ -135,7 +135,7 @@ function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused:
   const stableService = input.observed.get('v1', 'Service', serviceName(input.parent, 'predictor'));
   const refused: Partial<Record<Role, Refusal[]>> = {};
   const children = [
-    ...(predictor ? predictorWorkloads(input.parent, predictor, plan.canary, stableService, plan.predictorHash) : []),
+    ...(predictor ? predictorWorkloads(input.parent, predictor, plan.canary, stableService, plan.predictor) : []),
     ...others.flatMap((component) => workloadFor(input.parent, component.role, component)),
     ...exposureFor(input, plan),
     ...plan.variants.flatMap((v) => variantWorkloads(input.parent, v, (apiVersion, kind, name) => input.observed.get(apiVersion, kind, name))),

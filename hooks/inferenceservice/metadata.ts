@@ -37,6 +37,14 @@ const DEFAULT_METRICS_PATH = '/metrics';
 const allowed = (a: Record<string, string> | undefined): Record<string, string> =>
   Object.fromEntries(Object.entries(a ?? {}).filter(([k]) => !ANNOTATION_DISALLOWED_LIST.includes(k)));
 
+const EMPTY: Readonly<Record<string, string>> = Object.freeze({});
+/** `allowed(a)` to spread from: `a` itself when it holds no disallowed key (most do not), so nothing is copied twice. */
+function allowedToSpread(a: Record<string, string> | undefined): Readonly<Record<string, string>> {
+  if (a === undefined) return EMPTY;
+  for (const k in a) if (ANNOTATION_DISALLOWED_LIST.includes(k)) return allowed(a);
+  return a;
+}
+
 export interface ComponentMeta {
   /** Deployment, pod template, Service and HPA. */
   labels: Record<string, string>;
@@ -60,7 +68,7 @@ export function componentMeta(parent: Parent<unknown>, role: Role, spec: Compone
   const fixed = Object.fromEntries(Object.entries(ours).filter(([k]) => !DESCRIPTIVE.includes(k)));
   // The selected serving runtime's spec.labels and spec.annotations are the lowest (components/predictor.go buildObjectMeta).
   const labels = { ...ours, ...(runtime?.labels ?? {}), ...(parent.metadata.labels ?? {}), ...(spec.labels ?? {}), ...fixed, ...selectorFor(parent, role) };
-  const merged = { ...allowed(runtime?.annotations), ...allowed(parent.metadata.annotations), ...allowed(spec.annotations) };
+  const merged = { ...allowedToSpread(runtime?.annotations), ...allowedToSpread(parent.metadata.annotations), ...allowedToSpread(spec.annotations) };
   return { labels, annotations: merged, podAnnotations: { ...merged, ...prometheusAnnotations(merged) } };
 }
 

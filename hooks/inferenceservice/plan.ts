@@ -10,7 +10,7 @@ import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtim
 import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
 import { emptyReport, type CredentialReport } from './storage.js';
 import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
-import { predictorHash } from './workloads.js';
+import { predictorIdentity, type PredictorIdentity } from './workloads.js';
 import { agentWorkOf, withAgent } from './agent.js';
 import { trustyaiLoggerFor, trustyaiServiceFor } from './trustyai-logger.js';
 
@@ -27,8 +27,8 @@ export interface Plan {
   entry: ComponentName;
   hosts: ExternalHosts;
   canary: CanaryDecision;
-  /** The hash of what the predictor runs (workloads.ts), computed once per sync. */
-  predictorHash: string;
+  /** The predictor's metadata and the hash of what it runs (workloads.ts), worked out once per sync. */
+  predictor: PredictorIdentity;
   exposure: Exposure;
   /** Whether traffic really splits between the stable predictor and its canary. */
   split: boolean;
@@ -78,9 +78,9 @@ export function planFor(input: Input): PlanOutcome {
   const noSplit = splitBlocker(exposure, parent.spec.transformer !== undefined);
   // The stable predictor, as observed, decides whether a canary runs.
   const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
-  const hash = predictorHash(parent, predictor);
-  const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, hash);
-  const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, predictorHash: hash, exposure, split: canary.canary, credentials, variants };
+  const identity = predictorIdentity(parent, predictor);
+  const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, identity.hash);
+  const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, predictor: identity, exposure, split: canary.canary, credentials, variants };
   if (noSplit && percent !== undefined && percent < 100) plan.inPlace = { percent, why: noSplit };
   return { plan };
 }

@@ -60,21 +60,84 @@ export interface TemplateMeta {
  * ObjectMeta. `{{.Name}}`, `{{.Namespace}}`, `{{.Labels.<key>}}` and `{{.Annotations.<key>}}` are
  * what runtimes use; a missing key prints `<no value>`, as Go's template does. Any other action
  * is refused (an Error naming it): modelhooks does not run Go templates.
+ *
+ * Only the strings that hold a placeholder are rewritten (the rest of the container is shared,
+ * not copied); anything else — a refused action, a `{{` whose match would run past its own
+ * string, a placeholder in a key — takes the whole-text path, so the answer is always that of
+ * the template over the container's JSON.
  */
 export function replacePlaceholders(container: V1Container, meta: TemplateMeta): V1Container | { error: string } {
+  const walked = withPlaceholders(container, meta);
+  return walked === WHOLE_TEXT ? overJson(container, meta) : (walked as V1Container);
+}
+
+const PLACEHOLDER = /\{\{(.*?)\}\}/g;
+const ACTION = /^\s*\.(Name|Namespace|Labels\.([\w-]+)|Annotations\.([\w-]+))\s*$/;
+/** The string a placeholder stands for, JSON-escaped (it lands inside a JSON string), or undefined for an action refused. */
+function placeholderValue(inner: string, meta: TemplateMeta): string | undefined {
+  const m = ACTION.exec(inner);
+  if (!m) return undefined;
+  const value = m[1] === 'Name' ? meta.name : m[1] === 'Namespace' ? meta.namespace : m[2] !== undefined ? meta.labels[m[2]] : meta.annotations[m[3] as string];
+  return JSON.stringify(value ?? '<no value>').slice(1, -1);
+}
+
+/** The template over the container's whole JSON text, as KServe runs it. */
+function overJson(container: V1Container, meta: TemplateMeta): V1Container | { error: string } {
   const text = JSON.stringify(container);
   let error: string | undefined;
-  const replaced = text.replace(/\{\{(.*?)\}\}/g, (whole, inner: string) => {
-    const m = /^\s*\.(Name|Namespace|Labels\.([\w-]+)|Annotations\.([\w-]+))\s*$/.exec(inner);
-    if (!m) {
+  const replaced = text.replace(PLACEHOLDER, (whole, inner: string) => {
+    const value = placeholderValue(inner, meta);
+    if (value === undefined) {
       error ??= `placeholder ${whole} is not one of {{.Name}}, {{.Namespace}}, {{.Labels.<key>}}, {{.Annotations.<key>}}`;
       return whole;
     }
-    const value = m[1] === 'Name' ? meta.name : m[1] === 'Namespace' ? meta.namespace : m[2] !== undefined ? meta.labels[m[2]] : meta.annotations[m[3] as string];
-    // The value lands inside a JSON string: escaped as one.
-    return JSON.stringify(value ?? '<no value>').slice(1, -1);
+    return value;
   });
   return error ? { error } : (JSON.parse(replaced) as V1Container);
+}
+
+/** Marks a value the string-by-string walk cannot template as the whole text would. */
+const WHOLE_TEXT: unique symbol = Symbol('whole text');
+
+/** `value` with each string's placeholders replaced: the same object where nothing changed. */
+function withPlaceholders(value: unknown, meta: TemplateMeta): unknown {
+  if (typeof value === 'string') return value.includes('{{') ? templatedString(value, meta) : value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      const next = withPlaceholders(item, meta);
+      if (next === WHOLE_TEXT) return WHOLE_TEXT;
+      if (next !== item) (out ??= value.slice())[i] = next;
+    }
+    return out ?? value;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    if (key.includes('{{') || key === '__proto__') return WHOLE_TEXT;
+    const item = (value as Record<string, unknown>)[key];
+    const next = withPlaceholders(item, meta);
+    if (next === WHOLE_TEXT) return WHOLE_TEXT;
+    if (next !== item) (out ??= { ...(value as Record<string, unknown>) })[key] = next;
+  }
+  return out ?? value;
+}
+
+/** One string templated as its stretch of the JSON text is, or WHOLE_TEXT when that stretch alone cannot tell. */
+function templatedString(s: string, meta: TemplateMeta): string | typeof WHOLE_TEXT {
+  const text = JSON.stringify(s);
+  let refused = false;
+  let end = 0;
+  const replaced = text.replace(PLACEHOLDER, (whole, inner: string, offset: number) => {
+    end = offset + whole.length;
+    const value = placeholderValue(inner, meta);
+    if (value === undefined) refused = true;
+    return value ?? whole;
+  });
+  // A `{{` after the last match could match past the string's end in the whole text.
+  if (refused || text.includes('{{', end)) return WHOLE_TEXT;
+  return JSON.parse(replaced) as string;
 }
 
 /** Resource names that make a container a GPU one (pkg/utils/utils.go IsGPUEnabled). */

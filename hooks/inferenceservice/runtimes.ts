@@ -110,14 +110,13 @@ const speaks = (spec: ServingRuntimeSpec, protocol: string) => !spec.protocolVer
  * format labels — only auto-selectable formats unless the model names its runtime.
  */
 export function supportsModel(spec: ServingRuntimeSpec, model: Pick<ModelSpec, 'modelFormat' | 'runtime'>): boolean {
-  const labels = new Set<string>();
+  const { name, version } = model.modelFormat;
+  const wanted = version !== undefined ? `mt:${name}:${version}` : `mt:${name}`;
   for (const f of spec.supportedModelFormats ?? []) {
     if (model.runtime === undefined && f.autoSelect !== true) continue;
-    labels.add(`mt:${f.name}`);
-    if (f.version !== undefined) labels.add(`mt:${f.name}:${f.version}`);
+    if (`mt:${f.name}` === wanted || (f.version !== undefined && `mt:${f.name}:${f.version}` === wanted)) return true;
   }
-  const { name, version } = model.modelFormat;
-  return labels.has(version !== undefined ? `mt:${name}:${version}` : `mt:${name}`);
+  return false;
 }
 
 /** GetPriority: the priority of the runtime's first format of that name (undefined: none). */
@@ -151,8 +150,21 @@ function byPriority(format: string) {
 /** GetSupportingRuntimes for single-model, single-node serving: namespaced ones first. */
 export function supportingRuntimes(model: ModelSpec, protocol: string, runtimes: { namespaced: ServingRuntime[]; cluster: ServingRuntime[] }): ServingRuntime[] {
   const fits = (r: ServingRuntime) => r.spec.disabled !== true && r.spec.multiModel !== true && r.spec.workerSpec === undefined && supportsModel(r.spec, model) && speaks(r.spec, protocol);
-  const sorted = (list: ServingRuntime[]) => [...list].sort(listOrder).filter(fits).sort(byPriority(model.modelFormat.name));
+  const sorted = (list: ServingRuntime[]) => inListOrder(list).filter(fits).sort(byPriority(model.modelFormat.name));
   return [...sorted(runtimes.namespaced), ...sorted(runtimes.cluster)];
+}
+
+/** A frozen list (the built-in set, kserve-runtimes.ts) in list order, sorted once: it cannot change. */
+const orderOfFrozen = new WeakMap<readonly ServingRuntime[], readonly ServingRuntime[]>();
+
+function inListOrder(list: ServingRuntime[]): readonly ServingRuntime[] {
+  if (!Object.isFrozen(list)) return [...list].sort(listOrder);
+  let sorted = orderOfFrozen.get(list);
+  if (sorted === undefined) {
+    sorted = Object.freeze([...list].sort(listOrder));
+    orderOfFrozen.set(list, sorted);
+  }
+  return sorted;
 }
 
 /**
