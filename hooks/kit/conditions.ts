@@ -66,13 +66,26 @@ export function readyFrom(others: Cond[], readyReason = READY, readyMessage = ''
  * would never settle and every sync would write the parent again.
  */
 export function stampConditions(decided: Cond[], previous: Condition[], now: string, observedGeneration?: number): Condition[] {
-  return decided.map((c) => {
-    const before = previous.find((p) => p.type === c.type);
+  const stamped: Condition[] = new Array(decided.length);
+  for (let i = 0; i < decided.length; i++) {
+    const c = decided[i] as Cond;
+    const before = previousOfType(previous, c.type);
     const lastTransitionTime =
       before && before.status === c.status && typeof before.lastTransitionTime === 'string' ? before.lastTransitionTime : now;
-    // One object per condition (the same keys, in the same order, as a copy then another).
-    return observedGeneration === undefined ? { ...c, lastTransitionTime } : { ...c, lastTransitionTime, observedGeneration };
-  });
+    // Written out field by field (a Cond has exactly these four, in this order): one object
+    // shape for every condition, where a spread of conditions built in many places is not.
+    stamped[i] =
+      observedGeneration === undefined
+        ? { type: c.type, status: c.status, reason: c.reason, message: c.message, lastTransitionTime }
+        : { type: c.type, status: c.status, reason: c.reason, message: c.message, lastTransitionTime, observedGeneration };
+  }
+  return stamped;
+}
+
+/** The first previous condition of `type` (as `find` would, without a closure per call). */
+function previousOfType(previous: Condition[], type: string): Condition | undefined {
+  for (let i = 0; i < previous.length; i++) if ((previous[i] as Condition).type === type) return previous[i];
+  return undefined;
 }
 
 /** Finds a condition by type in any list of conditions (ours or an observed object's). */
@@ -160,14 +173,19 @@ export class ReadyConditions {
     for (const c of decided) {
       if (!known.has(c.type)) throw new Error(`condition ${c.type} is not in the condition tree (${[...known].join(', ')})`);
     }
-    const inOrder = (deps: readonly Dependency[]) => deps.flatMap((d) => decided.filter((c) => c.type === d.type));
-    const blockers = inOrder(this.dependsOn);
+    const blockers = inOrder(this.dependsOn, decided, []);
     const { reason, message } = this.options.ready ?? { reason: READY, message: '' };
     const ready = readyFrom(blockers, reason, message);
-    const conditions = conditionsFor(input, [ready, ...blockers, ...inOrder(this.informational)]);
+    const conditions = conditionsFor(input, inOrder(this.informational, decided, [ready, ...blockers]));
     const phase = this.options.phase && (ready.status === 'True' ? this.options.phase.ready : this.options.phase.notReady);
     return phase === undefined ? { ready, conditions } : { ready, conditions, phase };
   }
+}
+
+/** `into` followed by the decided conditions of each dependency's type, in the dependencies' order. */
+function inOrder(deps: readonly Dependency[], decided: readonly Cond[], into: Cond[]): Cond[] {
+  for (const d of deps) for (const c of decided) if (c.type === d.type) into.push(c);
+  return into;
 }
 
 /** Declares `Ready` and what it depends on, in pipeline order (the first blocker is what users read). */

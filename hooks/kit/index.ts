@@ -29,3 +29,4 @@ export * from './namespace-settings.js';
 export * from './tenancy.js';
 export * from './workload-blockers.js';
 export * from './host-conflicts.js';
+export * from './memo.js';

@@ -65,6 +65,12 @@ export function childMeta(
   labels: Record<string, string>,
   annotations?: Record<string, string>,
 ): { name: string; namespace: string; labels: Record<string, string>; annotations?: Record<string, string> } {
-  const meta = { name, namespace: parent.metadata.namespace, labels };
-  return annotations && Object.keys(annotations).length > 0 ? { ...meta, annotations } : meta;
+  const namespace = parent.metadata.namespace;
+  // Written out (no spread of a first object into a second): one object per child.
+  return annotations && hasKeys(annotations) ? { name, namespace, labels, annotations } : { name, namespace, labels };
+}
+
+function hasKeys(o: Record<string, string>): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
 }

@@ -63,6 +63,8 @@ export function namespaceSettings(namespace: KubeObject | undefined): { settings
   const annotations = namespace?.metadata.annotations ?? {};
   const settings: NamespaceSettings = {};
   const problems: SettingProblem[] = [];
+  // Most namespaces carry none of these: answered without building the readers below.
+  if (!Object.values(NAMESPACE_ANNOTATIONS).some((a) => typeof annotations[a] === 'string')) return { settings, problems };
   const read = (key: keyof typeof NAMESPACE_ANNOTATIONS, check: (v: string) => string | undefined, set: (v: string) => void) => {
     const annotation = NAMESPACE_ANNOTATIONS[key];
     const raw = annotations[annotation];

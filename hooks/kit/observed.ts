@@ -38,9 +38,11 @@ export class ObjectIndex {
   static fromWire(map: unknown, namespace: string): ObjectIndex {
     const objects: KubeObject[] = [];
     if (isRecord(map)) {
-      for (const [type, group] of Object.entries(map)) {
+      for (const type of Object.keys(map)) {
+        const group = map[type];
         if (!isRecord(group)) continue;
-        for (const [key, obj] of Object.entries(group)) {
+        for (const key of Object.keys(group)) {
+          const obj = group[key];
           if (!isRecord(obj) || !isRecord(obj.metadata)) continue;
           if (!inNamespace(key, obj.metadata.namespace, namespace)) continue;
           if (isKubeObject(obj)) objects.push(obj);

@@ -1,7 +1,7 @@
 import type { AnyComposition, ChildType, SpecProblem, SyncInput, SyncOutput } from './composition.js';
 import { configFor, type CompositionConfigs } from './config.js';
 import { READY, withReady, type Cond } from './conditions.js';
-import { childConflicts, childNameRules, withConflicts } from './conflicts.js';
+import { childConflicts, childNameRules, withConflicts, type ChildConflict } from './conflicts.js';
 import { keepAll } from './keep.js';
 import type { NamespaceSelector } from './namespace-selector.js';
 import { namespaceRule } from './namespace-settings.js';
@@ -99,7 +99,7 @@ function runCustomize<Config>(composition: AnyComposition<Config>, request: Hook
 function declaredTypes<Config>(composition: AnyComposition<Config>, controller: Record<string, unknown> | undefined): ChildType[] {
   const declared = declaredResources(controller);
   if (!declared) return composition.children;
-  return childTypesOf(composition).filter((t) => declared.has(`${t.apiVersion}/${t.resource}`));
+  return childTypesOf(composition).filter((t) => isDeclared(declared, t.apiVersion, t.resource));
 }
 
 export function syncInput<Config>(
@@ -116,10 +116,10 @@ export function syncInput<Config>(
     observed: ObjectIndex.fromWire(request.children, namespace),
     related: ObjectIndex.fromWire(request.related, namespace),
     declares: (apiVersion, kind) => {
-      const type = types.find((t) => t.apiVersion === apiVersion && t.kind === kind);
+      const type = typeOf(types, apiVersion, kind);
       if (!type) return false;
       if (!declared) return composition.children.includes(type);
-      return declared.has(`${apiVersion}/${type.resource}`);
+      return isDeclared(declared, apiVersion, type.resource);
     },
     now: ctx.now,
     config: configFor(composition, ctx.config),
@@ -139,13 +139,29 @@ function parentOf(request: HookRequest): Parent<unknown> {
   };
 }
 
-/** `apiVersion/resource` of every child type the calling CompositeController declares. */
-function declaredResources(controller: Record<string, unknown> | undefined): Set<string> | undefined {
+/**
+ * The calling CompositeController's `spec.childResources` as sent (entries that are not
+ * objects never match): read in place on every question, a handful of entries, rather than
+ * copied into a set of `apiVersion/resource` strings on every request.
+ */
+function declaredResources(controller: Record<string, unknown> | undefined): readonly unknown[] | undefined {
   const spec = controller && isRecord(controller.spec) ? controller.spec : undefined;
   if (!spec || !Array.isArray(spec.childResources)) return undefined;
-  return new Set(
-    spec.childResources.filter(isRecord).map((r) => `${String(r.apiVersion)}/${String(r.resource)}`),
-  );
+  return spec.childResources;
+}
+
+/** Whether the CompositeController declares `resource` of `apiVersion` among its children. */
+function isDeclared(declared: readonly unknown[], apiVersion: string, resource: string): boolean {
+  for (const r of declared) {
+    if (isRecord(r) && String(r.apiVersion) === apiVersion && String(r.resource) === resource) return true;
+  }
+  return false;
+}
+
+/** The composition's child type of `apiVersion` and `kind`, if it has one. */
+function typeOf(types: readonly ChildType[], apiVersion: string, kind: string): ChildType | undefined {
+  for (const t of types) if (t.apiVersion === apiVersion && t.kind === kind) return t;
+  return undefined;
 }
 
 /** Checks the hook's answer against the rules every composition must keep, then orders it. */
@@ -156,24 +172,28 @@ function answer<Config>(composition: AnyComposition<Config>, input: SyncInput<un
   // A child whose name another owner holds is left out (Metacontroller would fail to create
   // it and say nothing); the parent says so and its other children still converge.
   const conflicts = childConflicts(input.parent, wanted, input.observed, input.related);
-  const taken = new Set(conflicts.map((c) => `${c.apiVersion}/${c.kind}/${c.name}`));
-  const children = wanted.filter((c) => !taken.has(`${c.apiVersion}/${c.kind}/${c.metadata.name}`));
+  const children = conflicts.length > 0 ? withoutConflicts(wanted, conflicts) : wanted;
   const status = conflicts.length > 0 ? withConflicts(out.status, conflicts, input) : out.status;
   for (const child of children) {
-    const id = `${child.kind}/${child.metadata.name}`;
-    if (!types.some((t) => t.apiVersion === child.apiVersion && t.kind === child.kind)) {
-      throw new HookContractError(`${composition.name} emitted ${id} (${child.apiVersion}), a type it does not declare`);
+    if (!typeOf(types, child.apiVersion, child.kind)) {
+      throw new HookContractError(`${composition.name} emitted ${child.kind}/${child.metadata.name} (${child.apiVersion}), a type it does not declare`);
     }
     if (!input.declares(child.apiVersion, child.kind)) {
-      throw new HookContractError(`${composition.name} emitted ${id}, which the CompositeController does not declare`);
+      throw new HookContractError(`${composition.name} emitted ${child.kind}/${child.metadata.name}, which the CompositeController does not declare`);
     }
     if (child.metadata.namespace !== namespace) {
-      throw new HookContractError(`${composition.name} emitted ${id} outside the parent's namespace ${namespace}`);
+      throw new HookContractError(`${composition.name} emitted ${child.kind}/${child.metadata.name} outside the parent's namespace ${namespace}`);
     }
   }
   const response: Record<string, unknown> = { status, children: sortChildren(children) };
   if (out.resyncAfterSeconds !== undefined) response.resyncAfterSeconds = out.resyncAfterSeconds;
   return response;
+}
+
+/** The wanted children but those whose name another owner holds. */
+function withoutConflicts(wanted: KubeObject[], conflicts: ChildConflict[]): KubeObject[] {
+  const taken = new Set(conflicts.map((c) => `${c.apiVersion}/${c.kind}/${c.name}`));
+  return wanted.filter((c) => !taken.has(`${c.apiVersion}/${c.kind}/${c.metadata.name}`));
 }
 
 function wireChild(name: string) {
@@ -188,10 +208,13 @@ function wireChild(name: string) {
 
 /** Children in a stable order (kind, then name) so answers, ETags and golden files are stable. */
 export function sortChildren(children: KubeObject[]): KubeObject[] {
-  // Each key built once, not twice per comparison.
-  const keyed = children.map((c) => ({ key: `${c.kind}\u0000${c.apiVersion}\u0000${c.metadata.name}`, c }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return keyed.map((k) => k.c);
+  // Field by field, no key strings built: the order of `kind NUL apiVersion NUL name`
+  // compared as one string, since no field holds a NUL and NUL sorts before any character.
+  return children.slice().sort((a, b) => compare(a.kind, b.kind) || compare(a.apiVersion, b.apiVersion) || compare(a.metadata.name, b.metadata.name));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

@@ -61,10 +61,13 @@ export function parseHookRequest(body: unknown): HookRequest {
 function childMap(value: unknown, field: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};
   if (!isRecord(value)) throw new RequestShapeError(field, 'must be an object keyed by Kind.apiVersion');
-  for (const [type, group] of Object.entries(value)) {
+  // Keys only (no [key, value] pair per entry): this runs over every observed object.
+  for (const type of Object.keys(value)) {
+    const group = value[type];
     if (group === null) continue;
     if (!isRecord(group)) throw new RequestShapeError(`${field}["${type}"]`, 'must be an object keyed by name');
-    for (const [key, obj] of Object.entries(group)) {
+    for (const key of Object.keys(group)) {
+      const obj = group[key];
       if (!isRecord(obj) || !isRecord(obj.metadata) || typeof obj.metadata.name !== 'string') {
         throw new RequestShapeError(`${field}["${type}"]["${key}"]`, 'must be an object with metadata.name');
       }

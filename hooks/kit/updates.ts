@@ -3,6 +3,7 @@ import type { RelatedRule } from './composition.js';
 import { condition, type Cond } from './conditions.js';
 import { LAST_APPLIED_ANNOTATION, lastApplied } from './keep.js';
 import type { ObjectIndex } from './observed.js';
+import { memoByString } from './memo.js';
 import { quantityValue } from './quantity.js';
 import { isRecord, type KubeObject } from './types.js';
 
@@ -90,11 +91,11 @@ export function checkClaimUpdate(
     spec.storageClassName = haveClass;
   }
   const haveVolume = typeof have.volumeName === 'string' && have.volumeName !== '' ? have.volumeName : undefined;
-  const askedVolume = askedSpec(observed).volumeName;
   if (haveVolume !== undefined && spec.volumeName !== undefined && spec.volumeName !== haveVolume) {
     immutable(fields.volumeName ?? 'volumeName', 'volumeName', haveVolume);
     spec.volumeName = haveVolume;
-  } else if (haveVolume !== undefined && spec.volumeName === undefined && askedVolume === haveVolume) {
+  } else if (haveVolume !== undefined && spec.volumeName === undefined && askedVolumeName(observed) === haveVolume) {
+    // (The annotation is parsed only here, when the answer depends on it.)
     // Leaving out a volumeName we asked for would make Metacontroller remove it: refused too.
     immutable(fields.volumeName ?? 'volumeName', 'volumeName', haveVolume);
     spec.volumeName = haveVolume;
@@ -136,7 +137,7 @@ function sizeRefusal(observed: KubeObject, className: string | undefined, relate
 export function checkDeploymentUpdate(desired: V1Deployment, observed: KubeObject | undefined): Checked<V1Deployment> {
   const have = observed ? specOf(observed).selector : undefined;
   const want = desired.spec?.selector;
-  if (!observed || !isRecord(have) || !desired.spec || JSON.stringify(canonical(have)) === JSON.stringify(canonical(want))) {
+  if (!observed || !isRecord(have) || !desired.spec || sameSelector(have, want)) {
     return { child: desired, refusals: [] };
   }
   const matchLabels = isRecord(have.matchLabels) ? (have.matchLabels as Record<string, string>) : {};
@@ -163,6 +164,28 @@ function askedSpec(observed: KubeObject): Record<string, unknown> {
   return specOf(lastApplied(observed));
 }
 
+/**
+ * `askedSpec(observed).volumeName` with the annotation parsed once per distinct text (a resync
+ * sends the same one every time). Read as lastApplied reads it: JSON of an object with
+ * metadata; anything else falls back to the observed object, as lastApplied does.
+ */
+function askedVolumeName(observed: KubeObject): unknown {
+  const raw = observed.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
+  if (!raw) return undefined;
+  const read = appliedVolumeName(raw);
+  return read.readable ? read.volumeName : askedSpec(observed).volumeName;
+}
+
+const appliedVolumeName = memoByString((raw): { readable: boolean; volumeName?: unknown } => {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (isRecord(parsed) && isRecord(parsed.metadata)) return { readable: true, volumeName: isRecord(parsed.spec) ? parsed.spec.volumeName : undefined };
+  } catch {
+    // Unreadable: lastApplied's fallback decides.
+  }
+  return { readable: false };
+});
+
 function specOf(obj: KubeObject): Record<string, unknown> {
   return isRecord(obj.spec) ? obj.spec : {};
 }
@@ -172,6 +195,32 @@ function requestedStorage(spec: Record<string, unknown>): string | undefined {
   const requests = isRecord(resources.requests) ? resources.requests : {};
   const storage = requests.storage;
   return typeof storage === 'string' ? storage : typeof storage === 'number' ? String(storage) : undefined;
+}
+
+/**
+ * Whether two selectors are the same whatever their key order. Equal values (the usual case)
+ * are told apart by a walk that builds nothing; only a difference pays for the canonical
+ * JSON comparison, which decides what "the same" means.
+ */
+function sameSelector(have: unknown, want: unknown): boolean {
+  return deepEqual(have, want) || JSON.stringify(canonical(have)) === JSON.stringify(canonical(want));
+}
+
+/** Strict structural equality of JSON-like values: same own keys (any order), same items, `===` leaves. */
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!Object.hasOwn(b, k) || !deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
 }
 
 /** Key order does not make two selectors differ. */

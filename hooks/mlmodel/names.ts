@@ -1,4 +1,4 @@
-import { childName, labelValue, shortHash, standardLabels, type ObjectMeta, type Parent } from '../kit/index.js';
+import { childName, labelValue, memoByString, shortHash, standardLabels, type ObjectMeta, type Parent } from '../kit/index.js';
 
 type Named = { metadata: ObjectMeta };
 
@@ -14,7 +14,8 @@ export const SERVER_MOUNT = '/models';
 export const MODEL_VOLUME = 'model-storage';
 
 /** The 8 hex characters naming a model URL: its directory on the claim and its Job. */
-export const modelHash = (modelURL: string): string => shortHash(modelURL, 8);
+/** Hashed once per distinct URL (every sync and customize asks for it: sha256 each time otherwise). */
+export const modelHash: (modelURL: string) => string = memoByString((modelURL) => shortHash(modelURL, 8));
 
 export const pvcName = (p: Named): string => childName([p.metadata.name, 'pvc']);
 /**

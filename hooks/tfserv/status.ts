@@ -81,6 +81,8 @@ export function statusFrom(
 
 /** No resourceVersion: it changes on every write, and the status would never settle. */
 function referenceTo(obj: KubeObject): V1ObjectReference {
-  const ref: V1ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name, namespace: obj.metadata.namespace };
-  return obj.metadata.uid ? { ...ref, uid: obj.metadata.uid } : ref;
+  const { apiVersion, kind, metadata } = obj;
+  return metadata.uid
+    ? { apiVersion, kind, name: metadata.name, namespace: metadata.namespace, uid: metadata.uid }
+    : { apiVersion, kind, name: metadata.name, namespace: metadata.namespace };
 }

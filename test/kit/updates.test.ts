@@ -47,6 +47,11 @@ function observed(size: string, opts: { phase?: string; className?: string | nul
   };
 }
 
+/** The claim with its last-applied annotation replaced by `text`. */
+function withAnnotation(claim: KubeObject, text: string): KubeObject {
+  return { ...claim, metadata: { ...claim.metadata, annotations: { [LAST_APPLIED_ANNOTATION]: text } } };
+}
+
 const storageClass = (name: string, expand: boolean | undefined): KubeObject => ({
   apiVersion: 'storage.k8s.io/v1',
   kind: 'StorageClass',
@@ -161,6 +166,23 @@ const claimCases: ClaimCase[] = [
     spec: { volumeName: 'pv-a' },
   },
   { reason: 'a volume the binder chose (never asked): nothing to report', want: desired('1Gi'), have: observed('1Gi', { volumeName: 'pvc-123' }), related: fixed, size: '1Gi' },
+  {
+    // lastApplied cannot read the annotation, so the observed claim stands in for what was asked.
+    reason: 'an unreadable last-applied annotation: the observed volume counts as asked, and is kept',
+    want: desired('1Gi'),
+    have: withAnnotation(observed('1Gi', { volumeName: 'pv-a' }), '{"spec": {"volumeName": "pv-b"}}'),
+    related: fixed,
+    size: '1Gi',
+    refused: { reason: IMMUTABLE_FIELD, message: 'spec.storage.pv: cannot change PersistentVolumeClaim data after creation; it keeps volumeName "pv-a"' },
+    spec: { volumeName: 'pv-a' },
+  },
+  {
+    reason: 'the same annotation text on another claim reads the same (asked for pv-b, the binder chose pv-a)',
+    want: desired('1Gi'),
+    have: withAnnotation(observed('1Gi', { volumeName: 'pv-a' }), '{"metadata": {"name": "data"}, "spec": {"volumeName": "pv-b"}}'),
+    related: fixed,
+    size: '1Gi',
+  },
   { reason: 'a volume asked for a claim not bound yet: allowed once', want: desired('1Gi', { volumeName: 'pv-a' }), have: observed('1Gi', { phase: 'Pending' }), related: fixed, size: '1Gi', spec: { volumeName: 'pv-a' } },
 ];
 
