@@ -7,7 +7,8 @@ import { trustyai } from '../../hooks/trustyai/index.js';
 import { freePort } from '../support/free-port.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const DRAIN_SECONDS = 2;
+/** Long enough for five /readyz probes 200 ms apart to fit on a loaded machine. */
+const DRAIN_SECONDS = 4;
 /**
  * Clients stop starting requests this long before the drain ends. A connection the kernel
  * accepts in the instant the listener closes is reset by the kernel, not by us; on a cluster no
@@ -67,7 +68,8 @@ describe('shutdown under keep-alive load (the real `modelhooks serve`)', () => {
     };
     const workers = Array.from({ length: 8 }, worker);
 
-    await new Promise((r) => setTimeout(r, 1000));
+    // Keep-alive traffic under way before SIGTERM: wait for it rather than a fixed time (a loaded machine is slow to warm up).
+    for (let i = 0; i < 300 && outcomes.length < 40; i++) await new Promise((r) => setTimeout(r, 100));
     sigtermAt = Date.now();
     drainEnd = sigtermAt + DRAIN_SECONDS * 1000;
     child.kill('SIGTERM');
