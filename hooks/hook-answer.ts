@@ -1,16 +1,15 @@
 /**
  * A hook request body in, the answer out: the one place both request paths (express's route
  * and the direct hook route, hooks/hook-route.ts) answer a hook, writing with plain
- * node:http calls so that both send the same bytes. Per request: one CRC-32 of the body (a
- * bucket of the cache, never trusted alone: a hit is a stored request body equal to this
- * one byte for byte), and on a cache miss one JSON.parse, one JSON.stringify of the answer,
+ * node:http calls so that both send the same bytes. Per request: one SHA-256 of the body (the
+ * cache key: the cache never holds a request body, which would cost more memory than the
+ * digest costs CPU), and on a cache miss one JSON.parse, one JSON.stringify of the answer,
  * one Buffer of it and one SHA-256 of that Buffer (the ETag, so an answer that changes gets
  * another one, the same on every replica). The headers of an answer are built once, when it
  * is stored.
  */
 import { hash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { crc32 } from 'node:zlib';
 import type { Logger } from 'pino';
 import { AnswerCache } from './cache.js';
 import type { ServerConfig } from './config.js';
@@ -23,8 +22,6 @@ import { isRecord } from './kit/types.js';
 import type { HookMetrics, Outcome } from './metrics.js';
 
 export interface CachedAnswer {
-  /** The request body this answers: a hit must equal it byte for byte (the bucket key is only a CRC). */
-  request: Buffer;
   /** The answer's JSON as bytes: written as it is, no conversion per request. */
   body: Buffer;
   etag: string;
@@ -45,28 +42,23 @@ export interface HookAnswerer {
 const TEXT = 'text/plain; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The cache bucket of a request body: its length and CRC-32 (cheap, and never trusted alone). */
-export const bucketOf = (raw: Buffer): string => `${raw.length}/${crc32(raw)}`;
+/** The cache key of a request body: its SHA-256 (a one-shot hash, no Hash object left for the collector). */
+export const digestOf = (raw: Buffer): string => hash('sha256', raw, 'base64');
 
 export function hookAnswerer(o: {
   config: ServerConfig;
   metrics: HookMetrics;
   logger: Logger;
   now: () => string;
-  /** The bucket key of a body; tests make every body collide with it. */
-  bucket?: (raw: Buffer) => string;
 }): HookAnswerer {
   const cache = new AnswerCache<CachedAnswer>(o.config.cacheEntries, o.config.cacheBytes, answerBytes);
   const hooksConfig = o.config.hooks;
-  const bucket = o.bucket ?? bucketOf;
   return {
     cache,
     answer(res, exchange, composition, hook, raw, ifNoneMatch) {
-      // A bucket holds one answer; it answers only the very bytes it was computed from. A
-      // different body in the same bucket is a miss, and its answer takes the bucket over.
-      const key = `${composition.name}/${hook}/${bucket(raw)}`;
+      const key = `${composition.name}/${hook}/${digestOf(raw)}`;
       const cached = cache.get(key);
-      if (cached !== undefined && cached.request.equals(raw)) return writeAnswer(res, exchange, cached, ifNoneMatch, 'cached');
+      if (cached !== undefined) return writeAnswer(res, exchange, cached, ifNoneMatch, 'cached');
 
       let body: unknown;
       try {
@@ -96,7 +88,6 @@ export function hookAnswerer(o: {
       bytes.write(text);
       const etag = `"${hash('sha256', bytes, 'hex').slice(0, 32)}"`;
       const entry: CachedAnswer = {
-        request: ownBytes(raw),
         body: bytes,
         etag,
         headers: ['ETag', etag, 'Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)],
@@ -158,23 +149,12 @@ function invalidSpecMessage(result: Record<string, unknown>): string | undefined
 }
 
 /**
- * The body as a Buffer of its own memory, exactly its size, to keep: a body that came in one
- * piece usually is one already; a slice of a larger one (a pooled small Buffer) would keep all of it.
- */
-function ownBytes(raw: Buffer): Buffer {
-  if (raw.byteOffset === 0 && raw.buffer.byteLength === raw.length) return raw;
-  const own = Buffer.allocUnsafeSlow(raw.length);
-  raw.copy(own);
-  return own;
-}
-
-/**
- * Bytes an entry holds: the request body it answers, the answer's bytes, and its strings at
+ * Bytes an entry holds: the answer's bytes, and its strings at
  * one byte per character (two if any is beyond Latin-1; the header lists count their ETag
  * and Content-Length again).
  */
 export function answerBytes(key: string, entry: CachedAnswer): number {
   const chars = (s: string) => (/[^\u0000-\u00ff]/.test(s) ? 2 : 1) * s.length;
   const strings = chars(key) + 3 * entry.etag.length + 16 + chars(entry.parent) + (entry.invalidSpec ? chars(entry.invalidSpec) : 0);
-  return entry.request.length + entry.body.length + strings + 256;
+  return entry.body.length + strings + 256;
 }
