@@ -1,15 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/config.js';
-import type { AnyComposition, RelatedRule } from '../../hooks/kit/composition.js';
+import type { AnyComposition } from '../../hooks/kit/composition.js';
 import { createApp } from '../../hooks/server.js';
 import { syncRequest } from '../../hooks/testing.js';
 import { tfserv } from '../../hooks/tfserv/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { kube } from './support/context.js';
 import { installCrds } from './support/install.js';
-import { KubeError, type KubeObject } from './support/kube.js';
+import type { KubeObject } from './support/kube.js';
 import { postHook } from './support/hook-post.js';
+import { relatedByName } from './support/related.js';
 
 // Issue 10: two parents that want the same child name. The test acts as Metacontroller:
 // Tfserv foo converges (its children created with ownerReferences), then TrustyAIService
@@ -28,25 +29,7 @@ describe('two parents want the same child name', () => {
     await k.ensureNamespace(NS);
   });
 
-  /** customize through the server, then the related objects from the API server, as Metacontroller fetches them. */
-  async function relatedOf(composition: AnyComposition, parent: KubeObject): Promise<KubeObject[]> {
-    const customize = await post(`/hooks/${composition.name}/customize`, syncRequest(composition, { parent }));
-    const rules = customize.relatedResources as RelatedRule[];
-    const found: KubeObject[] = [];
-    for (const rule of rules) {
-      const kind = await k.kindOf(rule.apiVersion, rule.resource);
-      for (const name of rule.names ?? []) {
-        if (!kind) continue;
-        // A rule without a namespace would list every namespace; only this one holds objects here.
-        try {
-          found.push(await k.get(rule.apiVersion, kind, name, rule.namespace ?? NS));
-        } catch (e) {
-          if (!(e instanceof KubeError && e.status === 404)) throw e;
-        }
-      }
-    }
-    return found;
-  }
+  const relatedOf = (composition: AnyComposition, parent: KubeObject) => relatedByName(k, app, composition, parent);
 
   async function sync(composition: AnyComposition, parent: KubeObject) {
     const related = await relatedOf(composition, parent);

@@ -1,14 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/config.js';
-import type { AnyComposition, RelatedRule } from '../../hooks/kit/composition.js';
+import type { AnyComposition } from '../../hooks/kit/composition.js';
 import { createApp } from '../../hooks/server.js';
 import { syncRequest } from '../../hooks/testing.js';
 import { tfserv } from '../../hooks/tfserv/index.js';
 import { kube } from './support/context.js';
 import { installCrds } from './support/install.js';
-import { KubeError, type KubeObject } from './support/kube.js';
+import type { KubeObject } from './support/kube.js';
 import { postHook } from './support/hook-post.js';
+import { relatedByName } from './support/related.js';
 
 // Issue 14: MODELHOOKS_NAMESPACE_SELECTOR=modelhooks.dev/enabled=true. The harness runs no
 // Metacontroller, so the test acts as it: customize through the real hook server, the related
@@ -27,23 +28,7 @@ describe('opt-in namespaces (MODELHOOKS_NAMESPACE_SELECTOR)', () => {
     await k.ensureNamespace(NS);
   });
 
-  /** The objects the customize rules name, as Metacontroller fetches them (label-selector rules, here only pods, find none: no kubelet runs). */
-  async function relatedOf(composition: AnyComposition, parent: KubeObject): Promise<KubeObject[]> {
-    const customize = await post(`/hooks/${composition.name}/customize`, syncRequest(composition, { parent }));
-    const found: KubeObject[] = [];
-    for (const rule of customize.relatedResources as RelatedRule[]) {
-      const kind = await k.kindOf(rule.apiVersion, rule.resource);
-      for (const name of rule.names ?? []) {
-        if (!kind) continue;
-        try {
-          found.push(await k.get(rule.apiVersion, kind, name, rule.namespace));
-        } catch (e) {
-          if (!(e instanceof KubeError && e.status === 404)) throw e;
-        }
-      }
-    }
-    return found;
-  }
+  const relatedOf = (composition: AnyComposition, parent: KubeObject) => relatedByName(k, app, composition, parent);
 
   async function sync(parent: KubeObject, observed: KubeObject[] = []) {
     const related = await relatedOf(tfserv, parent);

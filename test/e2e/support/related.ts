@@ -1,5 +1,7 @@
-import type { RelatedRule } from '../../../hooks/kit/index.js';
-import type { KubeObject } from './kube.js';
+import type { AnyComposition, RelatedRule } from '../../../hooks/kit/index.js';
+import { syncRequest } from '../../../hooks/testing.js';
+import { postHook } from './hook-post.js';
+import { type Kube, KubeError, type KubeObject } from './kube.js';
 
 /**
  * What Metacontroller would pass as `related` for these customize rules, picked from a set
@@ -23,4 +25,27 @@ export async function selectRelated(
     }
   }
   return [...picked];
+}
+
+/**
+ * What Metacontroller fetches for a parent's customize rules that name their objects: the
+ * customize answer from the real hook server, then each named object read back from the API
+ * server in the rule's namespace (none for a cluster-scoped kind). Label-selector rules find
+ * nothing here: the tier runs no kubelet, so there are no pods. A missing object is skipped.
+ */
+export async function relatedByName(k: Kube, app: Parameters<typeof postHook>[0], composition: AnyComposition, parent: KubeObject): Promise<KubeObject[]> {
+  const customize = await postHook(app, `/hooks/${composition.name}/customize`, syncRequest(composition, { parent }));
+  const found: KubeObject[] = [];
+  for (const rule of customize.relatedResources as RelatedRule[]) {
+    const kind = await k.kindOf(rule.apiVersion, rule.resource);
+    if (!kind) continue;
+    for (const name of rule.names ?? []) {
+      try {
+        found.push(await k.get(rule.apiVersion, kind, name, rule.namespace));
+      } catch (e) {
+        if (!(e instanceof KubeError && e.status === 404)) throw e;
+      }
+    }
+  }
+  return found;
 }
