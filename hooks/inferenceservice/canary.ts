@@ -10,9 +10,12 @@ import { SPEC_HASH_ANNOTATION } from './names.js';
  */
 export type CanaryDecision = { canary: false } | { canary: true; percent: number; stable: KubeObject };
 
-export function canaryDecision(percent: number | undefined, observedStable: KubeObject | undefined, desiredHash: string): CanaryDecision {
+export function canaryDecision(percent: number | undefined, observedStable: KubeObject | undefined, desired: { hash: string; legacyHash: () => string }): CanaryDecision {
   if (percent === undefined || percent >= 100 || !observedStable) return { canary: false };
-  if (observedStable.metadata.annotations?.[SPEC_HASH_ANNOTATION] === desiredHash) return { canary: false };
+  const running = observedStable.metadata.annotations?.[SPEC_HASH_ANNOTATION];
+  // A stable Deployment an earlier release annotated (its hash of sorted keys) runs this spec
+  // too: no canary, and this answer gives it the new hash (a metadata change, no rollout).
+  if (running === desired.hash || running === desired.legacyHash()) return { canary: false };
   return { canary: true, percent, stable: observedStable };
 }
 

@@ -79,7 +79,7 @@ export function planFor(input: Input): PlanOutcome {
   // The stable predictor, as observed, decides whether a canary runs.
   const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
   const identity = predictorIdentity(parent, predictor);
-  const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, identity.hash);
+  const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, identity);
   const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, predictor: identity, exposure, split: canary.canary, credentials, variants };
   if (noSplit && percent !== undefined && percent < 100) plan.inPlace = { percent, why: noSplit };
   return { plan };

@@ -14,12 +14,20 @@ type IsvcParent = Parent<InferenceServiceSpec>;
 export interface PredictorIdentity {
   meta: ComponentMeta;
   hash: string;
+  /** The hash as modelhooks 0.1.0 wrote it (of the keys sorted first): a stable Deployment it annotated runs this spec too. */
+  legacyHash: () => string;
 }
 
-/** The predictor's metadata, and the hash of what it runs: its pod and pod metadata, not its scaling. */
+/**
+ * The predictor's metadata, and the hash of what it runs: its pod and pod metadata, not its
+ * scaling. The text hashed is JSON.stringify's: every object in it is built here in a fixed
+ * key order, from a spec whose keys Metacontroller always sends in the same (Go's sorted)
+ * order, so equal specs give equal text without sorting every key again.
+ */
 export function predictorIdentity(parent: IsvcParent, plan: ComponentPlan): PredictorIdentity {
   const meta = componentMeta(parent, 'predictor', plan.spec, plan.runtime);
-  return { meta, hash: shortHash({ pod: plan.pod, labels: meta.labels, annotations: meta.podAnnotations, strategy: plan.spec.deploymentStrategy }, 16) };
+  const runs = { pod: plan.pod, labels: meta.labels, annotations: meta.podAnnotations, strategy: plan.spec.deploymentStrategy };
+  return { meta, hash: shortHash(JSON.stringify(runs), 16), legacyHash: () => shortHash(runs, 16) };
 }
 
 /** Deployment, Service and (for autoscalerClass hpa) HPA of one role; `meta` when the caller has it already. */

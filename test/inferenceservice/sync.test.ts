@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compositeControllerFor, crdFor, LAST_APPLIED_ANNOTATION, type KubeObject } from '../../hooks/kit/index.js';
+import { compositeControllerFor, crdFor, LAST_APPLIED_ANNOTATION, shortHash, type KubeObject } from '../../hooks/kit/index.js';
 import { runCustomize, runSync } from '../../hooks/testing.js';
 import { defaultHookConfig, type HookConfig } from '../../hooks/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
@@ -142,6 +142,39 @@ describe('InferenceService canary', () => {
     const out = runSync(inferenceservice, { parent: back, observed: stable, config, variant: 'gateway-api' });
     expect(out.child('Deployment', 'demo-predictor-canary')).toBeUndefined();
     expect(out.condition('CanaryTrafficSplit')).toBeUndefined();
+  });
+
+  // 0.1.0 hashed the canonical JSON (keys sorted) of what the predictor runs; the hash is now
+  // JSON.stringify's text. A stable Deployment with the old hash must not start a canary.
+  describe('after an upgrade from 0.1.0 (spec-hash of sorted keys)', () => {
+    const ANNOTATION = 'modelhooks.dev/spec-hash';
+    const withOldHash = (children: KubeObject[]): KubeObject[] =>
+      children.map((c: any) => {
+        if (c.kind !== 'Deployment') return c;
+        const t = c.spec.template;
+        const old = shortHash({ pod: t.spec, labels: t.metadata.labels, annotations: t.metadata.annotations ?? {}, strategy: c.spec.strategy }, 16);
+        return { ...c, metadata: { ...c.metadata, annotations: { ...c.metadata.annotations, [ANNOTATION]: old } } };
+      });
+    const hashOf = (c: KubeObject | undefined) => c?.metadata.annotations?.[ANNOTATION];
+
+    it('a stable Deployment running this spec starts no canary and takes the new hash (metadata only: its pod template is unchanged)', () => {
+      const same = isvc({ predictor: { canaryTrafficPercent: 30, sklearn: { storageUri: 'gs://b/v1' } } });
+      const fresh = runSync(inferenceservice, { parent: same, config, variant: 'gateway-api' }).children;
+      const upgraded = withOldHash(fresh);
+      expect(hashOf(upgraded.find((c) => c.kind === 'Deployment'))).not.toBe(hashOf(fresh.find((c) => c.kind === 'Deployment')));
+      const out = runSync(inferenceservice, { parent: same, observed: upgraded, config, variant: 'gateway-api' });
+      expect(out.child('Deployment', 'demo-predictor-canary')).toBeUndefined();
+      expect(out.condition('CanaryTrafficSplit')).toBeUndefined();
+      const d = out.child('Deployment', 'demo-predictor') as any;
+      expect(hashOf(d)).toBe(hashOf(fresh.find((c) => c.kind === 'Deployment')));
+      expect(d.spec.template).toEqual((fresh.find((c) => c.kind === 'Deployment') as any).spec.template);
+    });
+
+    it('a stable Deployment with the old hash of another spec still starts a canary', () => {
+      const stable = withOldHash(runSync(inferenceservice, { parent: v1, config, variant: 'gateway-api' }).children).map(asApplied);
+      const out = runSync(inferenceservice, { parent: v2, observed: stable, config, variant: 'gateway-api' });
+      expect(out.child('Deployment', 'demo-predictor-canary')).toBeDefined();
+    });
   });
 });
 
