@@ -8,6 +8,7 @@ import { namespaceRule } from './namespace-settings.js';
 import { imageRefusalAnswer, tenancyOf } from './tenancy.js';
 import { ObjectIndex } from './observed.js';
 import { scopeRules } from './related.js';
+import { specParser, type SpecParse } from './spec-memo.js';
 import type { HookName, HookRequest } from './request.js';
 import { composedFrom, isRecord, type Composed, type KubeObject, type Parent } from './types.js';
 
@@ -65,11 +66,22 @@ function keepAnswer<Config>(composition: AnyComposition<Config>, input: SyncInpu
 
 /** The parent's spec parsed by the composition's schema and checked by its `validate`, or what is wrong with it. */
 function specOf<Config>(composition: AnyComposition<Config>, request: HookRequest, config: Config): { valid: true; value: unknown } | { valid: false; problem: string } {
-  const parsed = composition.spec.safeParse(request.parent.spec ?? {});
+  const parsed = parserOf(composition)(request.parent.spec ?? {});
   if (!parsed.success) return { valid: false, problem: formatIssues(parsed.error.issues) };
   const problems = composition.validate?.(parsed.data, config, request.parent.metadata) ?? [];
   if (problems.length > 0) return { valid: false, problem: formatProblems(problems) };
   return { valid: true, value: parsed.data };
+}
+
+/** Each composition's memoised spec parser (spec-memo.ts), made on its first request. */
+const parsers = new WeakMap<object, (spec: unknown) => SpecParse<unknown>>();
+function parserOf<Config>(composition: AnyComposition<Config>): (spec: unknown) => SpecParse<unknown> {
+  let parser = parsers.get(composition.spec);
+  if (parser === undefined) {
+    parser = specParser(composition.spec);
+    parsers.set(composition.spec, parser);
+  }
+  return parser;
 }
 
 /** Every child type a composition may emit, required and optional. */

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { deepFreeze, specParser } from '../../hooks/kit/spec-memo.js';
+
+const schema = z.object({ image: z.string(), ports: z.array(z.object({ port: z.number().default(8080) })).default([]) });
+
+describe('specParser', () => {
+  it('parses a spec it has seen once, and gives the same result for the same text again', () => {
+    let calls = 0;
+    const counted = z.unknown().transform((v) => {
+      calls++;
+      return schema.parse(v);
+    });
+    const parse = specParser(counted);
+    const a = parse({ image: 'x', ports: [{}] });
+    const b = parse({ image: 'x', ports: [{}] });
+    expect(a.success && a.data).toEqual({ image: 'x', ports: [{ port: 8080 }] });
+    expect(b).toBe(a);
+    expect(calls).toBe(1);
+    parse({ image: 'y' });
+    expect(calls).toBe(2);
+  });
+
+  it('freezes the result all the way down, so a sync cannot change what the next one reads', () => {
+    const parse = specParser(schema);
+    const r = parse({ image: 'x', ports: [{ port: 1 }] });
+    if (!r.success) throw new Error('expected a valid spec');
+    expect(Object.isFrozen(r.data)).toBe(true);
+    expect(Object.isFrozen(r.data.ports)).toBe(true);
+    expect(Object.isFrozen(r.data.ports[0])).toBe(true);
+    expect(() => {
+      (r.data.ports as Array<{ port: number }>).push({ port: 2 });
+    }).toThrow(TypeError);
+  });
+
+  it('shares nothing with the request: changing the request afterwards changes no remembered spec', () => {
+    const parse = specParser(z.object({ args: z.array(z.string()) }).passthrough());
+    const sent = { args: ['--a'], extra: { nested: 1 } };
+    const r = parse(sent);
+    sent.args.push('--b');
+    sent.extra.nested = 2;
+    expect(Object.isFrozen(sent.args)).toBe(false);
+    expect(r.success && r.data).toEqual({ args: ['--a'], extra: { nested: 1 } });
+  });
+
+  it('gives equal text equal results only: another spec, even by one character, is parsed on its own', () => {
+    const parse = specParser(schema);
+    expect(parse({ image: 'x' })).not.toBe(parse({ image: 'X' }));
+    const invalid = parse({ image: 1 });
+    expect(invalid.success).toBe(false);
+    expect(parse({ image: 1 })).toBe(invalid);
+  });
+
+  it('is bounded: it starts over after `max` specs or `maxChars` of text, and never keeps a spec longer than `maxChars` / 16', () => {
+    let calls = 0;
+    const counted = z.unknown().transform((v) => (calls++, v));
+    const parse = specParser(counted, 2, 16 * 20);
+    parse({ a: 1 });
+    parse({ a: 2 });
+    parse({ a: 3 }); // the table was full: it starts over with this one
+    parse({ a: 1 });
+    expect(calls).toBe(4);
+    const long = { text: 'x'.repeat(20) }; // 31 characters of JSON: over 320 / 16
+    parse(long);
+    parse(long);
+    expect(calls).toBe(6);
+
+    let byChars = 0;
+    const bySize = specParser(
+      z.unknown().transform((v) => (byChars++, v)),
+      100,
+      16 * 10,
+    );
+    const nine = (c: string) => ({ k: c }); // {"k":"a"} is 9 characters
+    for (const c of 'abcdefghijklmnopq') bySize(nine(c)); // 17 × 9 = 153 characters: all kept
+    bySize(nine('a'));
+    expect(byChars).toBe(17);
+    bySize(nine('r')); // 162 > 160: it starts over
+    bySize(nine('a'));
+    expect(byChars).toBe(19);
+  });
+});
+
+describe('deepFreeze', () => {
+  it('freezes nested objects and arrays and leaves primitives alone', () => {
+    const v = deepFreeze({ a: [{ b: 1 }], c: 'd' });
+    expect(Object.isFrozen(v.a[0])).toBe(true);
+    expect(deepFreeze(3)).toBe(3);
+    expect(deepFreeze(null)).toBe(null);
+  });
+});
