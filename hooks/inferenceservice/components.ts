@@ -1,11 +1,12 @@
 import type { V1Container, V1PodSpec, V1Volume } from '@kubernetes/client-node';
-import type { Parent } from '../kit/index.js';
+import { memoOnSpec, type Parent } from '../kit/index.js';
 import type { InferenceServiceConfig } from './config.js';
 import { serviceName } from './names.js';
 import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults } from './pod.js';
 import { runtimePredictor } from './predictor-runtime.js';
 import type { ServingRuntime } from './runtimes.js';
-import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec } from './spec.js';
+import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
+import { builtinRuntimes } from './kserve-runtimes.js';
 import { MODEL_DIR, storagePlanFor, type StorageContext } from './storage.js';
 import { withKServeEnv } from './env.js';
 import { modelStorageSource, serverWithStorage, storageUrisOf } from './storage-source.js';
@@ -51,7 +52,7 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const spec = ctx.parent.spec.predictor;
   const model = modelOf(spec);
   if (!model) return { plan: customPlan(ctx, 'predictor', spec) };
-  const resolved = runtimePredictor(ctx.parent, model, ctx.runtimes);
+  const resolved = resolvedRuntime(ctx.parent.spec, { metadata: ctx.parent.metadata, runtimes: ctx.runtimes, images: ctx.config.images });
   if ('reason' in resolved) return { failure: { reason: resolved.reason, message: resolved.message } };
   const { container: merged, readinessProbe, startupProbe } = resolved;
   const runAsUser = merged.securityContext?.runAsUser;
@@ -69,6 +70,29 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const meta = { labels: runtime.spec.labels ?? {}, annotations: runtime.spec.annotations ?? {} };
   return { plan: { role: 'predictor', spec, pod, port: portOf(server), runtime: { name: runtime.metadata.name, statusField, ...meta } } };
 }
+
+/** What runtimePredictor reads besides the spec. */
+interface RuntimeInputs {
+  metadata: Parent<unknown>['metadata'];
+  runtimes: BuildContext['runtimes'];
+  images: InferenceServiceConfig['images'];
+}
+
+/**
+ * runtimePredictor, once per spec and inputs (kit memoOnSpec): selecting the runtime and
+ * merging and templating its container was a tenth of a sync, and every sync of an unchanged
+ * InferenceService asks for the same one. The key is everything it reads besides the spec:
+ * the parent's name, namespace, labels and annotations, and the runtimes (the built-in set by
+ * the images it was built from, related ones by their whole text).
+ */
+const resolvedRuntime = memoOnSpec(
+  (spec: InferenceServiceSpec, i: RuntimeInputs) => runtimePredictor({ metadata: i.metadata, spec } as Parent<InferenceServiceSpec>, modelOf(spec.predictor) as ModelSpec, i.runtimes),
+  (i) => {
+    const { name, namespace, labels, annotations } = i.metadata;
+    const cluster = i.runtimes.cluster === builtinRuntimes(i.images) ? ['built-in', i.images] : i.runtimes.cluster;
+    return JSON.stringify([name, namespace ?? '', labels ?? {}, annotations ?? {}, i.runtimes.namespaced, cluster]);
+  },
+);
 
 /**
  * A component of the user's own containers (the custom predictor, a transformer, an

@@ -7,13 +7,12 @@ import { credentialRules } from './credentials/rules.js';
 import { credentialsBlock } from './credentials-status.js';
 import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, workloadName, type Role } from './names.js';
 import { planFor, type Input, type Plan } from './plan.js';
-import { podSecurityProblems } from './pod-security.js';
+import { specProblems } from './spec-problems.js';
 import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
 import { INGRESS_READY, noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
 import { isStopped } from './stop.js';
 import { withComponentBlocker, workloadPodRules } from './workload-pods.js';
 import { predictorWorkloads, workloadFor } from './workloads.js';
-import { servicePortProblems } from './service-ports.js';
 import { variantChildNames, variantWorkloads, withCanaryVariants } from './canary-variants.js';
 import { trustyaiRule } from './trustyai-logger.js';
 import { RUNTIME_CRDS } from './runtime-crds.js';
@@ -69,7 +68,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   },
 
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
-  validate: (spec, config, metadata) => [...podSecurityProblems(spec, config.podSecurity, metadata.annotations), ...servicePortProblems(spec)],
+  validate: (spec, config, metadata) => specProblems(spec, { level: config.podSecurity, annotations: metadata.annotations ?? {} }),
 
   childNames: (parent) => {
     const roles = [...componentsOf(parent.spec), 'canary' as const];

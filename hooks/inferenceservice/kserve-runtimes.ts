@@ -1,3 +1,4 @@
+import { deepFreeze } from '../kit/index.js';
 import type { InferenceServiceConfig } from './config.js';
 import type { ServingRuntime } from './runtimes.js';
 
@@ -209,10 +210,3 @@ export function builtinRuntimes(images: InferenceServiceConfig['images']): Servi
   return runtimes;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}

@@ -30,3 +30,4 @@ export * from './tenancy.js';
 export * from './workload-blockers.js';
 export * from './host-conflicts.js';
 export * from './memo.js';
+export * from './spec-memo.js';

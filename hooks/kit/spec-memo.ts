@@ -27,8 +27,41 @@ export function specParser<Spec>(schema: z.ZodType<Spec>, max = 256, maxChars = 
     chars += text.length;
     // Parsed from a copy of the text: the result shares nothing with this request's objects.
     const parsed = deepFreeze(schema.safeParse(JSON.parse(text)));
+    if (parsed.success && typeof parsed.data === 'object' && parsed.data !== null) parsedSpecs.add(parsed.data);
     table.set(text, parsed);
     return parsed;
+  };
+}
+
+/** Every spec value specParser keeps: frozen all the way down, so its identity stands for its content. */
+const parsedSpecs = new WeakSet<object>();
+
+/**
+ * `compute(spec, args)` remembered for a spec specParser parsed (its identity stands for its
+ * content) and the exact text `keyOf(args)`: for what a sync derives from the spec and a few
+ * small inputs, again and again while the spec is unchanged. `keyOf` must tell apart every
+ * two `args` that `compute` could answer differently (JSON.stringify of them does, for plain
+ * data with no undefined values). Any other spec (one built by a test or for a canary) is
+ * computed every time. Values are shared between syncs, so they are frozen all the way
+ * down; at most `perSpec` of them per spec (then that spec's table starts over), and they go
+ * with the spec.
+ */
+export function memoOnSpec<S extends object, A, V>(compute: (spec: S, args: A) => V, keyOf: (args: A) => string, perSpec = 8): (spec: S, args: A) => V {
+  const table = new WeakMap<S, Map<string, V>>();
+  return (spec, args) => {
+    if (!parsedSpecs.has(spec)) return compute(spec, args);
+    const key = keyOf(args);
+    let known = table.get(spec);
+    if (known === undefined) {
+      known = new Map();
+      table.set(spec, known);
+    }
+    const hit = known.get(key);
+    if (hit !== undefined || known.has(key)) return hit as V;
+    if (known.size >= perSpec) known.clear();
+    const value = deepFreeze(compute(spec, args));
+    known.set(key, value);
+    return value;
   };
 }
 

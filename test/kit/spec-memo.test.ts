@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deepFreeze, specParser } from '../../hooks/kit/spec-memo.js';
+import { deepFreeze, memoOnSpec, specParser } from '../../hooks/kit/spec-memo.js';
 
 const schema = z.object({ image: z.string(), ports: z.array(z.object({ port: z.number().default(8080) })).default([]) });
 
@@ -78,6 +78,47 @@ describe('specParser', () => {
     bySize(nine('r')); // 162 > 160: it starts over
     bySize(nine('a'));
     expect(byChars).toBe(19);
+  });
+});
+
+describe('memoOnSpec', () => {
+  const parse = specParser(schema);
+  const parsed = (image: string) => {
+    const r = parse({ image });
+    if (!r.success) throw new Error('expected a valid spec');
+    return r.data;
+  };
+
+  it('computes once per parsed spec and key text, and freezes what it keeps', () => {
+    const seen: string[] = [];
+    const f = memoOnSpec(
+      (spec: { image: string }, a: { tag: string }) => (seen.push(`${spec.image}:${a.tag}`), { ref: `${spec.image}:${a.tag}` }),
+      (a) => a.tag,
+    );
+    const spec = parsed('x');
+    const first = f(spec, { tag: '1' });
+    expect(f(spec, { tag: '1' })).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(f(spec, { tag: '2' })).toEqual({ ref: 'x:2' });
+    expect(f(parsed('y'), { tag: '1' })).toEqual({ ref: 'y:1' });
+    expect(seen).toEqual(['x:1', 'x:2', 'y:1']);
+  });
+
+  it('computes every time for a spec the kit did not parse (a test\'s, a canary\'s), even a frozen one', () => {
+    let calls = 0;
+    const f = memoOnSpec((spec: { image: string }) => (calls++, spec.image), () => '');
+    const own = Object.freeze({ image: 'x' });
+    f(own, undefined);
+    f(own, undefined);
+    expect(calls).toBe(2);
+  });
+
+  it('keeps at most `perSpec` answers for one spec', () => {
+    let calls = 0;
+    const f = memoOnSpec((_spec: object, n: number) => (calls++, n), String, 2);
+    const spec = parsed('z');
+    for (const n of [1, 2, 3, 1]) f(spec, n);
+    expect(calls).toBe(4);
   });
 });
 

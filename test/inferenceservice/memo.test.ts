@@ -1,0 +1,100 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { runSync } from '../../hooks/testing.js';
+import { defaultHookConfig, type HookConfig } from '../../hooks/config.js';
+import { inferenceservice } from '../../hooks/inferenceservice/index.js';
+
+/**
+ * The InferenceService remembers, per parsed spec, the runtime it resolves and the problems
+ * `validate` finds (kit memoOnSpec). Whatever else those read must be in the memo's key. So
+ * for each such input, a sync after syncs of the same spec with other inputs must answer as a
+ * first computation does: the same sync in a fresh copy of the modules, where nothing is
+ * remembered yet.
+ */
+async function firstComputation(c: Case): Promise<Record<string, unknown>> {
+  vi.resetModules();
+  const fresh = {
+    inferenceservice: (await import('../../hooks/inferenceservice/index.js')).inferenceservice,
+    runSync: (await import('../../hooks/testing.js')).runSync,
+  };
+  expect(fresh.inferenceservice).not.toBe(inferenceservice);
+  return sync(c, fresh);
+}
+
+const runtime = (kind: 'ServingRuntime' | 'ClusterServingRuntime', namespace: string | undefined, flag: string): KubeObject => ({
+  apiVersion: 'serving.kserve.io/v1alpha1',
+  kind,
+  metadata: { name: 'templated', ...(namespace ? { namespace } : {}), creationTimestamp: '2026-01-01T00:00:00Z' },
+  spec: {
+    supportedModelFormats: [{ name: 'sklearn', autoSelect: true, priority: 9 }],
+    protocolVersions: ['v1'],
+    containers: [{ name: 'kserve-container', image: 'example.com/runtime:1', args: ['--name={{.Name}}', '--ns={{.Namespace}}', '--team={{.Labels.team}}', '--note={{.Annotations.note}}', flag] }],
+  },
+});
+
+/** The runtime every case uses unless it says otherwise: its args template the parent's name, namespace, a label and an annotation. */
+const templated = (namespace: string) => [runtime('ServingRuntime', namespace, '--flag=namespaced')];
+
+const spec = { predictor: { sklearn: { storageUri: 'gs://bucket/model', securityContext: { allowPrivilegeEscalation: true } } } };
+interface Case {
+  what: string;
+  name?: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  related?: (namespace: string) => KubeObject[];
+  config?: HookConfig;
+}
+// Baseline, so that the spec's allowPrivilegeEscalation is allowed but for the one case at restricted.
+const baseline = (): HookConfig => {
+  const c = defaultHookConfig();
+  return { ...c, inferenceservice: { ...c.inferenceservice, podSecurity: 'baseline' } };
+};
+const restricted = (): HookConfig => {
+  const c = baseline();
+  return { ...c, inferenceservice: { ...c.inferenceservice, podSecurity: 'restricted' } };
+};
+const otherImage = (): HookConfig => {
+  const c = baseline();
+  return { ...c, inferenceservice: { ...c.inferenceservice, images: { ...c.inferenceservice.images, sklearnserver: 'example.com/sklearn:other' } } };
+};
+const cases: Case[] = [
+  { what: 'the base' },
+  { what: 'the name', name: 'other' },
+  // A ClusterServingRuntime, as in the case after next: only the namespace tells them apart.
+  { what: 'the namespace', namespace: 'ml2', related: () => [runtime('ClusterServingRuntime', undefined, '--flag=cluster')] },
+  { what: 'a label', labels: { team: 'b' } },
+  { what: 'an annotation', annotations: { note: 'y' } },
+  { what: "the namespace's ServingRuntime, changed", related: (ns) => [runtime('ServingRuntime', ns, '--flag=changed')] },
+  { what: 'a ClusterServingRuntime', related: () => [runtime('ClusterServingRuntime', undefined, '--flag=cluster')] },
+  { what: 'the built-in runtimes', related: () => [] },
+  { what: "the built-in runtimes' images", related: () => [], config: otherImage() },
+  { what: 'the pod security level', config: restricted() },
+  // Reaches the pods, so pod security refuses it at baseline too (pod-security.ts inheritedAnnotationProblems).
+  { what: 'an annotation pod security forbids', annotations: { note: 'x', 'container.apparmor.security.beta.kubernetes.io/kserve-container': 'unconfined' } },
+];
+
+type Modules = { inferenceservice: typeof inferenceservice; runSync: typeof runSync };
+function sync(c: Case, m: Modules = { inferenceservice, runSync }): Record<string, unknown> {
+  const namespace = c.namespace ?? 'ml';
+  const parent: KubeObject = {
+    apiVersion: 'serving.kserve.io/v1beta1',
+    kind: 'InferenceService',
+    metadata: { name: c.name ?? 'demo', namespace, generation: 1, labels: c.labels ?? { team: 'a' }, annotations: c.annotations ?? { note: 'x' } },
+    spec,
+  };
+  return m.runSync(m.inferenceservice, { parent, related: (c.related ?? templated)(namespace), config: c.config ?? baseline() }).response;
+}
+
+describe('InferenceService memos: every input they read is in their key', () => {
+  it('the cases answer differently from each other (else the test proves nothing)', async () => {
+    const answers = new Set<string>();
+    for (const c of cases) answers.add(JSON.stringify(await firstComputation(c)));
+    expect(answers.size).toBe(cases.length);
+  });
+
+  it.each(cases)('$what: after the other cases, the same answer as a first computation', async (c) => {
+    for (const other of cases) sync(other);
+    expect(sync(c)).toEqual(await firstComputation(c));
+  });
+});
