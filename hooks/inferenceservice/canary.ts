@@ -1,5 +1,5 @@
 import type { KubeObject } from '../kit/index.js';
-import { SPEC_HASH_ANNOTATION } from './names.js';
+import { LEGACY_SPEC_HASH_LENGTH, SPEC_HASH_ANNOTATION } from './names.js';
 
 /**
  * Whether the predictor runs a canary. A canary exists only while `canaryTrafficPercent`
@@ -15,7 +15,7 @@ export function canaryDecision(percent: number | undefined, observedStable: Kube
   const running = observedStable.metadata.annotations?.[SPEC_HASH_ANNOTATION];
   // A stable Deployment an earlier release annotated (its hash of sorted keys) runs this spec
   // too: no canary, and this answer gives it the new hash (a metadata change, no rollout).
-  if (running === desired.hash || running === desired.legacyHash()) return { canary: false };
+  if (running === desired.hash || (running?.length === LEGACY_SPEC_HASH_LENGTH && running === desired.legacyHash())) return { canary: false };
   return { canary: true, percent, stable: observedStable };
 }
 

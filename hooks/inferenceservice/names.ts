@@ -7,6 +7,9 @@ type AnyParent = Parent<unknown>;
 export const ISVC_LABEL = 'serving.kserve.io/inferenceservice';
 export const COMPONENT_LABEL = 'component';
 export const SPEC_HASH_ANNOTATION = 'modelhooks.dev/spec-hash';
+/** Hex digits of its value: 20, so a hash of modelhooks 0.1.0 (16 digits) is told apart without computing it (canary.ts). */
+export const SPEC_HASH_LENGTH = 20;
+export const LEGACY_SPEC_HASH_LENGTH = 16;
 export const AUTOSCALER_CLASS_ANNOTATION = 'serving.kserve.io/autoscalerClass';
 export const DEPLOYMENT_MODE_ANNOTATION = 'serving.kserve.io/deploymentMode';
 export const STORAGE_SECRET_ANNOTATION = 'serving.kserve.io/storageSecretName';

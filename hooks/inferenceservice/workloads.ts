@@ -4,7 +4,7 @@ import type { ComponentPlan } from './components.js';
 import { deploymentFor } from './deployment.js';
 import { componentMeta, type ComponentMeta } from './metadata.js';
 import { autoscalerClassOf, hpaFor } from './hpa.js';
-import type { Role } from './names.js';
+import { LEGACY_SPEC_HASH_LENGTH, SPEC_HASH_LENGTH, type Role } from './names.js';
 import { serviceFor } from './service.js';
 import { scalingOf, type InferenceServiceSpec } from './spec.js';
 
@@ -14,7 +14,7 @@ type IsvcParent = Parent<InferenceServiceSpec>;
 export interface PredictorIdentity {
   meta: ComponentMeta;
   hash: string;
-  /** The hash as modelhooks 0.1.0 wrote it (of the keys sorted first): a stable Deployment it annotated runs this spec too. */
+  /** The hash as modelhooks 0.1.0 wrote it (16 hex digits, of the keys sorted first): a stable Deployment it annotated runs this spec too. */
   legacyHash: () => string;
 }
 
@@ -27,7 +27,7 @@ export interface PredictorIdentity {
 export function predictorIdentity(parent: IsvcParent, plan: ComponentPlan): PredictorIdentity {
   const meta = componentMeta(parent, 'predictor', plan.spec, plan.runtime);
   const runs = { pod: plan.pod, labels: meta.labels, annotations: meta.podAnnotations, strategy: plan.spec.deploymentStrategy };
-  return { meta, hash: shortHash(JSON.stringify(runs), 16), legacyHash: () => shortHash(runs, 16) };
+  return { meta, hash: shortHash(JSON.stringify(runs), SPEC_HASH_LENGTH), legacyHash: () => shortHash(runs, LEGACY_SPEC_HASH_LENGTH) };
 }
 
 /** Deployment, Service and (for autoscalerClass hpa) HPA of one role; `meta` when the caller has it already. */
