@@ -1,3 +1,5 @@
+import { memoByString } from './memo.js';
+import { deepFreeze } from './spec-memo.js';
 import { isRecord, type KubeObject } from './types.js';
 
 export const LAST_APPLIED_ANNOTATION = 'metacontroller.k8s.io/last-applied-configuration';
@@ -10,19 +12,29 @@ export const LAST_APPLIED_ANNOTATION = 'metacontroller.k8s.io/last-applied-confi
  */
 export function lastApplied(observed: KubeObject): KubeObject {
   const raw = observed.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
-  if (raw) {
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      if (isRecord(parsed) && isRecord(parsed.metadata)) {
-        const meta = { ...parsed.metadata, name: observed.metadata.name, namespace: observed.metadata.namespace };
-        return { ...parsed, apiVersion: observed.apiVersion, kind: observed.kind, metadata: meta } as KubeObject;
-      }
-    } catch {
-      // A corrupt annotation falls through to the stripped object.
-    }
+  const parsed = raw ? appliedObject(raw) : undefined;
+  if (parsed !== undefined) {
+    const meta = { ...parsed.metadata, name: observed.metadata.name, namespace: observed.metadata.namespace };
+    return { ...parsed, apiVersion: observed.apiVersion, kind: observed.kind, metadata: meta } as KubeObject;
   }
+  // No annotation, or a corrupt one: the stripped object.
   return withoutServerFields(observed);
 }
+
+/**
+ * The annotation's object, parsed once per distinct text (every sync of an unchanged child
+ * sends the same one) and frozen all the way down, as it is shared between syncs; undefined
+ * if it is not JSON of an object with metadata.
+ */
+const appliedObject = memoByString((raw): (Record<string, unknown> & { metadata: Record<string, unknown> }) | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (isRecord(parsed) && isRecord(parsed.metadata)) return deepFreeze(parsed as Record<string, unknown> & { metadata: Record<string, unknown> });
+  } catch {
+    // Not JSON: undefined.
+  }
+  return undefined;
+});
 
 export function withoutServerFields(observed: KubeObject): KubeObject {
   const { status: _status, metadata, ...rest } = observed;
