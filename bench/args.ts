@@ -17,6 +17,12 @@ export interface BenchOptions {
   /** In-process hook-only profile of this composition's first case (no HTTP), or undefined. */
   hookProfile: string | undefined;
   iterations: number;
+  /**
+   * Each case's four paths (floor, distinct, identical, 304) are measured this many times,
+   * interleaved, and the median round of each is reported (report.ts medianRound): one
+   * measurement swings ±30% between runs on a small shared machine.
+   */
+  rounds: number;
   /** Compositions (or `composition/case` names) to run; empty: all. */
   only: string[];
   durationS: number;
@@ -35,6 +41,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --duration S        measured seconds per scenario (default 3; quick 0.3)
   --warmup S          warm-up seconds per scenario (default 1; quick 0.1)
   --concurrency N     keep-alive connections (default 16)
+  --rounds N          measure each case's four paths N times interleaved, report the median round
+                      (1-15; default 3, quick 1): a single measurement swings ±30% on a shared machine
   --pin               pin the server to one core and the load generator to another (taskset)
   --scale [--scale-factor N]  also each composition's first case with N× the observed children (default 10)
   --soak [--soak-requests N]  N mixed requests over every case (default 100000), then the server's RSS
@@ -68,6 +76,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
       'scale-factor': { type: 'string' },
       'hook-profile': { type: 'string' },
       iterations: { type: 'string' },
+      rounds: { type: 'string' },
       only: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string' },
@@ -90,6 +99,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     scaleFactor: Math.round(number(v['scale-factor'], 'scale-factor', 2, 100, 10)),
     hookProfile: v['hook-profile'],
     iterations: Math.round(number(v.iterations, 'iterations', 1, 10_000_000, quick ? 200 : 3000)),
+    rounds: Math.round(number(v.rounds, 'rounds', 1, 15, quick ? 1 : 3)),
     only: (v.only ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     durationS: number(v.duration, 'duration', 0.1, 120, quick ? 0.3 : 3),
     warmupS: number(v.warmup, 'warmup', 0, 30, quick ? 0.1 : 1),

@@ -27,6 +27,12 @@ export interface Measurement {
   clientCpuUsPerRequest: number;
   /** The server's RSS after the scenario. */
   rssMb: number;
+  /**
+   * Every round's server CPU per request, in round order (`--rounds`; this measurement is the
+   * median round, see medianRound), so the spread shows. Optional: a bare measure() has none,
+   * and readers of reports written before rounds keep working.
+   */
+  cpuUsPerRequestRounds?: number[];
 }
 
 export interface CaseResult {
@@ -74,11 +80,38 @@ export interface Report {
     durationS: number;
     warmupS: number;
     quick: boolean;
+    /** Each case's four paths were measured this many times, interleaved; the median round is reported. */
+    rounds: number;
   };
   cases: CaseResult[];
   scale: ScaleResult[];
   soak?: SoakResult;
   profiles: ProfileResult[];
+}
+
+/**
+ * The round to report for one path: the one with the median server CPU per request (the lower
+ * median for an even count), carrying every round's figure in `cpuUsPerRequestRounds`.
+ *
+ * Why: on a small shared machine one measurement swings ±30% from run to run (the floor alone
+ * measured 313–583 µs/request in consecutive runs), and floor and ours measured once each, one
+ * after the other, put that swing straight into the ratio. Rounds interleave the paths so a busy
+ * spell hits all of them; the median ignores the odd round a neighbour disturbed. A whole round
+ * (not a median of each figure) keeps req/s, latencies and CPU of one and the same window; the
+ * lower median for an even count keeps it a real round. A round without a figure (NaN: nothing
+ * served) sorts last. Its `errors` are those of every round, so a failure in another round
+ * still fails the run.
+ */
+export function medianRound(rounds: readonly Measurement[]): Measurement {
+  if (rounds.length === 0) throw new Error('medianRound: no rounds');
+  const cpu = (x: Measurement) => (Number.isNaN(x.serverCpuUsPerRequest) ? Infinity : x.serverCpuUsPerRequest);
+  const sorted = [...rounds].sort((a, b) => cpu(a) - cpu(b) || 0);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)] as Measurement;
+  return {
+    ...median,
+    errors: rounds.reduce((sum, x) => sum + x.errors, 0),
+    cpuUsPerRequestRounds: rounds.map((x) => x.serverCpuUsPerRequest),
+  };
 }
 
 /** floor ÷ ours, server CPU per request: how many times cheaper (or dearer, < 1) than the floor. */
@@ -147,19 +180,29 @@ export function table(rows: string[][]): string {
   return rows.map((row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ').trimEnd()).join('\n');
 }
 
+/** The lowest and highest CPU µs/req over a measurement's rounds ("-" without rounds). */
+function roundsRange(x: Measurement): string {
+  const all = (x.cpuUsPerRequestRounds ?? []).filter(Number.isFinite);
+  return all.length ? `${fmt(Math.min(...all), 0)}–${fmt(Math.max(...all), 0)}` : '-';
+}
+
 export function formatReport(report: Report): string {
   const m = report.meta;
   const out: string[] = [
     `modelhooks bench — revision ${m.revision}, node ${m.node}, ${m.cpu} × ${m.cores}, load average ${m.loadAverage.before} → ${m.loadAverage.after}`,
     `${m.concurrency} keep-alive connections, ${m.durationS} s after ${m.warmupS} s warm-up per scenario, loopback${m.pinned ? ', server pinned to one core' : ''}${m.quick ? ' (--quick: rough figures)' : ''}`,
+    m.rounds > 1
+      ? `${m.rounds} rounds interleaved (floor, distinct, identical, 304, then again), median round per path reported; min–max: its CPU µs/req over the rounds.`
+      : '1 round: each path measured once (--rounds N for the median of N interleaved rounds).',
     'CPU µs/req is the server process CPU (inside the child) ÷ requests it served: the robust figure on a busy machine.',
   ];
+  const spread = m.rounds > 1;
   for (const c of report.cases) {
     const r = ratios(c);
-    const rows = [['path', 'CPU µs/req', '× floor', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'client µs/req', 'errors']];
+    const rows = [['path', 'CPU µs/req', ...(spread ? ['min–max'] : []), '× floor', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'client µs/req', 'errors']];
     for (const p of PATHS) {
       const x = c.paths[p];
-      rows.push([PATH_LABELS[p], fmt(x.serverCpuUsPerRequest, 0), p === 'floor' ? '1.00' : fmt(r[p], 2), fmt(x.rps, 0), fmt(x.p50Ms, 2), fmt(x.p99Ms, 2), fmt(x.rssMb, 0), fmt(x.clientCpuUsPerRequest, 0), String(x.errors)]);
+      rows.push([PATH_LABELS[p], fmt(x.serverCpuUsPerRequest, 0), ...(spread ? [roundsRange(x)] : []), p === 'floor' ? '1.00' : fmt(r[p], 2), fmt(x.rps, 0), fmt(x.p50Ms, 2), fmt(x.p99Ms, 2), fmt(x.rssMb, 0), fmt(x.clientCpuUsPerRequest, 0), String(x.errors)]);
     }
     out.push('', `${c.name}: ${(c.requestBytes / 1024).toFixed(1)} KiB request, ${c.children} observed children, ${(c.answerBytes / 1024).toFixed(1)} KiB answer`, table(rows));
   }
@@ -194,6 +237,7 @@ export function reportJson(report: Report): string {
     serverCpuUsPerRequest: round(x.serverCpuUsPerRequest, 1),
     clientCpuUsPerRequest: round(x.clientCpuUsPerRequest, 1),
     rssMb: round(x.rssMb, 1),
+    ...(x.cpuUsPerRequestRounds ? { cpuUsPerRequestRounds: x.cpuUsPerRequestRounds.map((v) => round(v, 1)) } : {}),
   });
   return `${JSON.stringify(
     {

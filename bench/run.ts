@@ -9,7 +9,8 @@
  *
  * Each server runs in a child process; this process is the load generator. The robust figure
  * is the server's CPU per request (process.cpuUsage() inside the child ÷ requests it served);
- * ratios are floor ÷ ours of it. See bench/args.ts (`--help`) for the modes.
+ * ratios are floor ÷ ours of it. Each case's paths are measured `--rounds` times, interleaved, and
+ * the median round of each is reported (report.ts medianRound). See bench/args.ts (`--help`).
  */
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
@@ -23,7 +24,7 @@ import { hookProfile } from './hook-profile.js';
 import { measure, pin, post, ServerChild, type Shot, soak } from './load.js';
 import { shippedNodeFlags } from './node-flags.js';
 import { type BenchCase, scaled, selectCases } from './requests/index.js';
-import { type CaseResult, formatReport, type Measurement, PATH_LABELS, PATHS, type PathName, type Report, reportJson, type ScaleResult, table } from './report.js';
+import { type CaseResult, formatReport, type Measurement, medianRound, PATH_LABELS, PATHS, type PathName, type Report, reportJson, type ScaleResult, table } from './report.js';
 
 /** Requests per case and path sent before the first measurement (see bench()). */
 const WARMUP_REQUESTS = 300;
@@ -97,11 +98,11 @@ async function bench(o: BenchOptions): Promise<Report> {
   // Every path of every case once through both servers before anything is measured, so the
   // first case measured does not pay alone for the JIT compiling the shared code (the cached
   // and 304 paths are the same code for every composition).
-  const rounds = o.quick ? 20 : WARMUP_REQUESTS;
-  log(`warming both servers up: ${rounds} requests per case and path …`);
+  const warmups = o.quick ? 20 : WARMUP_REQUESTS;
+  log(`warming both servers up: ${warmups} requests per case and path …`);
   for (const c of cases) {
     const next = shots(prepared.get(c.name) as Prepared);
-    for (const way of PATHS) await soak(way === 'floor' ? floor : ours, next[way], rounds, o.concurrency);
+    for (const way of PATHS) await soak(way === 'floor' ? floor : ours, next[way], warmups, o.concurrency);
   }
 
   const profiles: Report['profiles'] = [];
@@ -110,14 +111,20 @@ async function bench(o: BenchOptions): Promise<Report> {
   for (const c of cases) {
     const p = prepared.get(c.name) as Prepared;
     const next = shots(p);
-    const paths = {} as Record<PathName, Measurement>;
-    for (const way of PATHS) {
-      log(`  ${c.name}: ${PATH_LABELS[way]} …`);
-      const profiled = o.profile && way !== 'floor';
-      if (profiled) await ours.startProfile();
-      paths[way] = await measure(way === 'floor' ? floor : ours, next[way], load);
-      if (profiled) profiles.push(await ours.stopProfile(path.resolve(o.outDir, `server-${c.name.replace('/', '-')}-${way}.cpuprofile`), ROOT));
+    // Round by round, every path in turn (not each path N times in a row): a busy spell on the
+    // machine then falls on the floor and ours alike, and the median round leaves it out.
+    const rounds = Object.fromEntries(PATHS.map((way) => [way, [] as Measurement[]])) as Record<PathName, Measurement[]>;
+    for (let round = 1; round <= o.rounds; round++) {
+      for (const way of PATHS) {
+        log(`  ${c.name}: ${PATH_LABELS[way]}${o.rounds > 1 ? `, round ${round}/${o.rounds}` : ''} …`);
+        // The first round only: the profiler's own cost would otherwise be in every round's figure.
+        const profiled = o.profile && way !== 'floor' && round === 1;
+        if (profiled) await ours.startProfile();
+        rounds[way].push(await measure(way === 'floor' ? floor : ours, next[way], load));
+        if (profiled) profiles.push(await ours.stopProfile(path.resolve(o.outDir, `server-${c.name.replace('/', '-')}-${way}.cpuprofile`), ROOT));
+      }
     }
+    const paths = Object.fromEntries(PATHS.map((way) => [way, medianRound(rounds[way])])) as Record<PathName, Measurement>;
     results.push({ name: c.name, requestBytes: p.bodies.bytes, answerBytes: p.answerBytes, children: c.children, paths });
   }
 
@@ -165,7 +172,7 @@ async function bench(o: BenchOptions): Promise<Report> {
   await Promise.all([floor.stop(), ours.stop()]);
 
   return {
-    meta: { revision: revision(), node: process.version, cpu: cpuModel(), cores: n, loadAverage: { before: loadBefore, after: load1m() }, pinned, nodeFlags, concurrency: o.concurrency, durationS: o.durationS, warmupS: o.warmupS, quick: o.quick },
+    meta: { revision: revision(), node: process.version, cpu: cpuModel(), cores: n, loadAverage: { before: loadBefore, after: load1m() }, pinned, nodeFlags, concurrency: o.concurrency, durationS: o.durationS, warmupS: o.warmupS, quick: o.quick, rounds: o.rounds },
     cases: results,
     scale,
     ...(soakResult ? { soak: soakResult } : {}),

@@ -10,7 +10,7 @@ import { distinctGeneration, requestBodies } from '../../bench/bodies.js';
 import { topSelfTime, type CpuProfile } from '../../bench/cpuprofile.js';
 import { hookProfile } from '../../bench/hook-profile.js';
 import { type BenchCase, benchCases, COMPOSITIONS, scaled, selectCases } from '../../bench/requests/index.js';
-import { type CaseResult, formatReport, type Measurement, ratios, type Report, reportJson, soakGrowthMb, table, targetChecks } from '../../bench/report.js';
+import { type CaseResult, formatReport, type Measurement, medianRound, ratios, type Report, reportJson, soakGrowthMb, table, targetChecks } from '../../bench/report.js';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/config.js';
 import { createApp } from '../../hooks/server.js';
@@ -18,12 +18,21 @@ import { createApp } from '../../hooks/server.js';
 describe('bench options', () => {
   it('defaults to a full run of every case', () => {
     const o = parseBenchArgs([]);
-    expect(o).toMatchObject({ quick: false, json: false, durationS: 3, warmupS: 1, concurrency: 16, only: [], soakRequests: 100_000, scaleFactor: 10, hookProfile: undefined });
+    expect(o).toMatchObject({ quick: false, json: false, durationS: 3, warmupS: 1, concurrency: 16, only: [], soakRequests: 100_000, scaleFactor: 10, hookProfile: undefined, rounds: 3 });
   });
 
   it('--quick shortens the scenarios unless a duration is given', () => {
-    expect(parseBenchArgs(['--quick'])).toMatchObject({ quick: true, durationS: 0.3, warmupS: 0.1 });
+    expect(parseBenchArgs(['--quick'])).toMatchObject({ quick: true, durationS: 0.3, warmupS: 0.1, rounds: 1 });
     expect(parseBenchArgs(['--quick', '--duration', '2'])).toMatchObject({ quick: true, durationS: 2 });
+  });
+
+  it('--rounds: 3 for a full run, 1 quick, 1 to 15 when given', () => {
+    expect(parseBenchArgs(['--rounds', '5'])).toMatchObject({ rounds: 5 });
+    expect(parseBenchArgs(['--quick', '--rounds', '2'])).toMatchObject({ quick: true, rounds: 2 });
+    expect(parseBenchArgs(['--rounds=15'])).toMatchObject({ rounds: 15 });
+    expect(() => parseBenchArgs(['--rounds', '0'])).toThrow('--rounds must be a number from 1 to 15, got "0"');
+    expect(() => parseBenchArgs(['--rounds', '16'])).toThrow('--rounds must be a number from 1 to 15, got "16"');
+    expect(() => parseBenchArgs(['--rounds', 'many'])).toThrow('--rounds must be a number from 1 to 15');
   });
 
   it('reads lists, flags and numbers', () => {
@@ -48,7 +57,7 @@ const caseResult = (name: string, cpu: [number, number, number, number], p99 = 4
   paths: { floor: m(cpu[0]), distinct: m(cpu[1], { p99Ms: p99 }), identical: m(cpu[2]), notModified: m(cpu[3]) },
 });
 const report = (cases: CaseResult[], extra: Partial<Report> = {}): Report => ({
-  meta: { revision: 'abc123', node: 'v20.0.0', cpu: 'Test CPU', cores: 2, loadAverage: { before: 1, after: 1.5 }, pinned: true, concurrency: 16, durationS: 3, warmupS: 1, quick: false },
+  meta: { revision: 'abc123', node: 'v20.0.0', cpu: 'Test CPU', cores: 2, loadAverage: { before: 1, after: 1.5 }, pinned: true, concurrency: 16, durationS: 3, warmupS: 1, quick: false, rounds: 1 },
   cases,
   scale: [],
   profiles: [],
@@ -102,6 +111,49 @@ describe('bench report', () => {
     expect(json.cases[0].ratios).toEqual({ distinct: 0.5, identical: 4, notModified: 8 });
     expect(json.cases[0].paths.floor.serverCpuUsPerRequest).toBe(400);
     expect(json.targets).toHaveLength(4);
+  });
+});
+
+describe('bench rounds', () => {
+  // rps tells the rounds apart: the reported one must be a whole round, not a mix of figures.
+  const rounds = (cpu: number[]) => cpu.map((x, i) => m(x, { rps: 1000 + i }));
+
+  it('reports the round with the median CPU per request, and every round\'s figure in order', () => {
+    const chosen = medianRound(rounds([500, 300, 400]));
+    expect(chosen).toMatchObject({ serverCpuUsPerRequest: 400, rps: 1002, cpuUsPerRequestRounds: [500, 300, 400] });
+    expect(medianRound(rounds([313, 583, 350, 410, 330]))).toMatchObject({ serverCpuUsPerRequest: 350, rps: 1002 });
+    expect(medianRound(rounds([420]))).toMatchObject({ serverCpuUsPerRequest: 420, rps: 1000, cpuUsPerRequestRounds: [420] });
+  });
+
+  it('an even count takes the lower median, a real round rather than an average', () => {
+    expect(medianRound(rounds([500, 300, 400, 350]))).toMatchObject({ serverCpuUsPerRequest: 350, rps: 1003, cpuUsPerRequestRounds: [500, 300, 400, 350] });
+    expect(medianRound(rounds([583, 313]))).toMatchObject({ serverCpuUsPerRequest: 313, rps: 1001 });
+  });
+
+  it('a round without a figure sorts last; errors of every round count', () => {
+    const r = [m(NaN, { errors: 2 }), m(300), m(400, { errors: 1 })];
+    expect(medianRound(r)).toMatchObject({ serverCpuUsPerRequest: 400, errors: 3 });
+    expect(medianRound(r).cpuUsPerRequestRounds).toEqual([NaN, 300, 400]);
+    expect(() => medianRound([])).toThrow('no rounds');
+  });
+
+  it('the report and the JSON carry the rounds; ratios come from the median rounds', () => {
+    const c: CaseResult = {
+      ...caseResult('x/y', [0, 0, 0, 0]),
+      paths: { floor: medianRound(rounds([583, 313, 400])), distinct: medianRound(rounds([700, 800, 900])), identical: medianRound(rounds([100, 90, 200])), notModified: medianRound(rounds([50, 60, 40])) },
+    };
+    const r = report([c], { meta: { ...report([]).meta, rounds: 3 } });
+    expect(ratios(c)).toEqual({ distinct: 0.5, identical: 4, notModified: 8 });
+    const text = formatReport(r);
+    expect(text).toContain('3 rounds interleaved (floor, distinct, identical, 304, then again), median round per path reported');
+    expect(text).toMatch(/floor \(node:http, JSON\.parse\) +400 +313–583 +1\.00 /);
+    expect(text).toMatch(/ours, distinct \(cache miss\) +800 +700–900 +0\.50 /);
+    expect(formatReport(report([caseResult('x/y', [400, 800, 100, 50])]))).not.toContain('min–max');
+    const json = JSON.parse(reportJson(r)) as Record<string, any>;
+    expect(json.meta.rounds).toBe(3);
+    expect(json.cases[0].paths.floor).toMatchObject({ serverCpuUsPerRequest: 400, cpuUsPerRequestRounds: [583, 313, 400] });
+    expect(json.cases[0].paths.notModified.cpuUsPerRequestRounds).toEqual([50, 60, 40]);
+    expect(json.cases[0].ratios).toEqual({ distinct: 0.5, identical: 4, notModified: 8 });
   });
 });
 
