@@ -1,5 +1,8 @@
 import type { z } from 'zod';
 
+/** What a spec schema's safeParse answers. */
+export type SpecParse<Spec> = z.ZodSafeParseResult<Spec>;
+
 /**
  * A composition's spec schema, parsed once per distinct spec. Metacontroller sends the same
  * parent spec with every sync until someone edits it (children's status, not the spec, is what
@@ -10,8 +13,6 @@ import type { z } from 'zod';
  * `max` specs and `maxChars` characters of spec text in all (then it starts over), and a spec
  * longer than `maxChars` / 16 is parsed every time, never kept.
  */
-export type SpecParse<Spec> = z.ZodSafeParseResult<Spec>;
-
 export function specParser<Spec>(schema: z.ZodType<Spec>, max = 256, maxChars = 1024 * 1024): (spec: unknown) => SpecParse<Spec> {
   const table = new Map<string, SpecParse<Spec>>();
   let chars = 0;
