@@ -3,7 +3,6 @@ import type { RelatedRule } from './composition.js';
 import { condition, type Cond } from './conditions.js';
 import { LAST_APPLIED_ANNOTATION, lastApplied } from './keep.js';
 import type { ObjectIndex } from './observed.js';
-import { memoByString } from './memo.js';
 import { quantityValue } from './quantity.js';
 import { isRecord, type KubeObject } from './types.js';
 
@@ -94,7 +93,7 @@ export function checkClaimUpdate(
   if (haveVolume !== undefined && spec.volumeName !== undefined && spec.volumeName !== haveVolume) {
     immutable(fields.volumeName ?? 'volumeName', 'volumeName', haveVolume);
     spec.volumeName = haveVolume;
-  } else if (haveVolume !== undefined && spec.volumeName === undefined && askedVolumeName(observed) === haveVolume) {
+  } else if (haveVolume !== undefined && spec.volumeName === undefined && askedSpec(observed).volumeName === haveVolume) {
     // (The annotation is parsed only here, when the answer depends on it.)
     // Leaving out a volumeName we asked for would make Metacontroller remove it: refused too.
     immutable(fields.volumeName ?? 'volumeName', 'volumeName', haveVolume);
@@ -163,28 +162,6 @@ function askedSpec(observed: KubeObject): Record<string, unknown> {
   if (!observed.metadata.annotations?.[LAST_APPLIED_ANNOTATION]) return {};
   return specOf(lastApplied(observed));
 }
-
-/**
- * `askedSpec(observed).volumeName` with the annotation parsed once per distinct text (a resync
- * sends the same one every time). Read as lastApplied reads it: JSON of an object with
- * metadata; anything else falls back to the observed object, as lastApplied does.
- */
-function askedVolumeName(observed: KubeObject): unknown {
-  const raw = observed.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
-  if (!raw) return undefined;
-  const read = appliedVolumeName(raw);
-  return read.readable ? read.volumeName : askedSpec(observed).volumeName;
-}
-
-const appliedVolumeName = memoByString((raw): { readable: boolean; volumeName?: unknown } => {
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (isRecord(parsed) && isRecord(parsed.metadata)) return { readable: true, volumeName: isRecord(parsed.spec) ? parsed.spec.volumeName : undefined };
-  } catch {
-    // Unreadable: lastApplied's fallback decides.
-  }
-  return { readable: false };
-});
 
 function specOf(obj: KubeObject): Record<string, unknown> {
   return isRecord(obj.spec) ? obj.spec : {};

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  deepFreeze,
   defineComposition,
   LAST_APPLIED_ANNOTATION,
   lastApplied,
@@ -155,10 +156,3 @@ describe('ObjectIndex', () => {
   });
 });
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
