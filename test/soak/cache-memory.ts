@@ -24,7 +24,8 @@ const CACHE_BYTES = process.env.MODELHOOKS_CACHE_BYTES ?? '64mb';
 const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 const port = String(await freePort());
-const server = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
+// The Deployment's node flags (NODE_OPTIONS and its command line), all on the command line.
+const server = spawn(process.execPath, [...shippedNodeFlags(root), '--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
   cwd: root,
   env: {
     ...process.env,
@@ -33,7 +34,6 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli.ts', 'serv
     MODELHOOKS_DRAIN_SECONDS: '0',
     MODELHOOKS_BODY_LIMIT: '16mb',
     // The Deployment's settings.
-    NODE_OPTIONS: shippedNodeFlags(root).join(' '),
     MODELHOOKS_CACHE_ENTRIES: process.env.MODELHOOKS_CACHE_ENTRIES ?? '512',
     MODELHOOKS_CACHE_BYTES: CACHE_BYTES,
   },
