@@ -21,9 +21,10 @@ export class ServerChild {
   ) {}
 
   /** `script`: the transpiled bench/server.js (bench/compile.ts), run on plain node. */
-  static start(script: string, kind: ServerKind, options: { execArgv?: string[]; core?: number } = {}): Promise<ServerChild> {
+  static start(script: string, kind: ServerKind, options: { execArgv?: string[]; core?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ServerChild> {
     const child = fork(script, [kind], {
       execArgv: options.execArgv ?? [],
+      env: options.env ?? process.env,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     process.on('exit', () => child.kill());

@@ -76,6 +76,8 @@ export interface Report {
     pinned: boolean;
     /** The node flags our server ran with (the Deployment's NODE_OPTIONS). */
     nodeFlags?: string[];
+    /** Both servers' MALLOC_TRIM_THRESHOLD_ (bench/malloc-env.ts); undefined: glibc's default or GLIBC_TUNABLES. */
+    mallocTrimThreshold?: string | undefined;
     concurrency: number;
     durationS: number;
     warmupS: number;

@@ -21,6 +21,7 @@ import { requestBodies, type RequestBodies } from './bodies.js';
 import { transpileServer } from './compile.js';
 import { cores, cpuModel, load1m, revision } from './env.js';
 import { hookProfile } from './hook-profile.js';
+import { measuredServerEnv } from './malloc-env.js';
 import { measure, pin, post, ServerChild, type Shot, soak } from './load.js';
 import { shippedNodeFlags } from './node-flags.js';
 import { type BenchCase, scaled, selectCases } from './requests/index.js';
@@ -83,9 +84,12 @@ async function bench(o: BenchOptions): Promise<Report> {
   // Our server runs with the Deployment's node flags (its heap sizes), the floor with node's defaults.
   const nodeFlags = o.nodeFlags ?? shippedNodeFlags(ROOT);
   log(`our server's node flags: ${nodeFlags.join(' ') || '(none)'}`);
+  // Both with the same allocator setting (bench/malloc-env.ts): neither falls by chance into glibc's costly mode.
+  const env = measuredServerEnv(process.env);
+  log(`both servers' allocator: MALLOC_TRIM_THRESHOLD_=${env.MALLOC_TRIM_THRESHOLD_ ?? '(glibc default)'}`);
   const [floor, ours] = await Promise.all([
-    ServerChild.start(script, 'floor', pinned ? { core: serverCore } : {}),
-    ServerChild.start(script, 'ours', { ...(pinned ? { core: serverCore } : {}), execArgv: [...nodeFlags, ...(o.profile ? ['--enable-source-maps'] : [])] }),
+    ServerChild.start(script, 'floor', { ...(pinned ? { core: serverCore } : {}), env }),
+    ServerChild.start(script, 'ours', { ...(pinned ? { core: serverCore } : {}), env, execArgv: [...nodeFlags, ...(o.profile ? ['--enable-source-maps'] : [])] }),
   ]);
   const load = { concurrency: o.concurrency, warmupS: o.warmupS, durationS: o.durationS, minRequests: o.quick ? 30 : 200 };
 
@@ -172,7 +176,7 @@ async function bench(o: BenchOptions): Promise<Report> {
   await Promise.all([floor.stop(), ours.stop()]);
 
   return {
-    meta: { revision: revision(), node: process.version, cpu: cpuModel(), cores: n, loadAverage: { before: loadBefore, after: load1m() }, pinned, nodeFlags, concurrency: o.concurrency, durationS: o.durationS, warmupS: o.warmupS, quick: o.quick, rounds: o.rounds },
+    meta: { revision: revision(), node: process.version, cpu: cpuModel(), cores: n, loadAverage: { before: loadBefore, after: load1m() }, pinned, nodeFlags, mallocTrimThreshold: env.MALLOC_TRIM_THRESHOLD_, concurrency: o.concurrency, durationS: o.durationS, warmupS: o.warmupS, quick: o.quick, rounds: o.rounds },
     cases: results,
     scale,
     ...(soakResult ? { soak: soakResult } : {}),
