@@ -49,7 +49,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --profile           CPU profile of our server (node --cpu-prof) and its top self-time functions
   --hook-profile NAME profile NAME's first case in-process, hook only (no HTTP) [--iterations N]
   --out DIR           where .cpuprofile files go (default .cache/bench)
-  --node-flags=TEXT   our server's node flags (default: NODE_OPTIONS of deploy/base/deployment.yaml)
+  --node-flags=TEXT   our server's node flags (default: the flags deploy/base/deployment.yaml gives node)
   --help`;
 
 function number(text: string | undefined, name: string, min: number, max: number, fallback: number): number {

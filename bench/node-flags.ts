@@ -1,7 +1,8 @@
 /**
  * The node flags the Deployment gives the server (NODE_OPTIONS and the `node` command line in
  * deploy/base/deployment.yaml), so the bench measures the heap the cluster runs — RSS and
- * garbage-collection CPU both depend on them. The floor keeps node's defaults: it stands for any Node HTTP server.
+ * garbage-collection CPU both depend on them. The floor keeps node's defaults: it stands for
+ * any Node HTTP server.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

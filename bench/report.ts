@@ -74,7 +74,7 @@ export interface Report {
     cores: number;
     loadAverage: { before: number; after: number };
     pinned: boolean;
-    /** The node flags our server ran with (the Deployment's NODE_OPTIONS). */
+    /** The node flags our server ran with (the Deployment's NODE_OPTIONS and `node` command line). */
     nodeFlags?: string[];
     /** Both servers' MALLOC_TRIM_THRESHOLD_ (bench/malloc-env.ts); undefined: glibc's default or GLIBC_TUNABLES. */
     mallocTrimThreshold?: string | undefined;
