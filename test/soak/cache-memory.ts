@@ -9,40 +9,18 @@
  *
  *   npx tsx test/soak/cache-memory.ts        (about a minute on 2 cores; run by .ci/run)
  */
-import { spawn } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
 import { shippedNodeFlags } from '../../bench/node-flags.js';
 import { sizeInBytes } from '../../hooks/config.js';
-import { freePort } from '../support/free-port.js';
+import { ROOT, runSoak, type SoakServer } from './serve.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.SOAK_REQUESTS ?? 1000);
 const CONCURRENCY = 4;
 const MEMORY_LIMIT = 512 * 1024 * 1024; // deploy/base/deployment.yaml's limits.memory
 const CACHE_BYTES = process.env.MODELHOOKS_CACHE_BYTES ?? '64mb';
 const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
-const port = String(await freePort());
-// The Deployment's node flags (NODE_OPTIONS and its command line), all on the command line.
-const server = spawn(process.execPath, [...shippedNodeFlags(root), '--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
-  cwd: root,
-  env: {
-    ...process.env,
-    MODELHOOKS_HOST: '127.0.0.1',
-    MODELHOOKS_LOG_LEVEL: 'warn',
-    MODELHOOKS_DRAIN_SECONDS: '0',
-    MODELHOOKS_BODY_LIMIT: '16mb',
-    // The Deployment's settings.
-    MODELHOOKS_CACHE_ENTRIES: process.env.MODELHOOKS_CACHE_ENTRIES ?? '512',
-    MODELHOOKS_CACHE_BYTES: CACHE_BYTES,
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-let exited: number | null | undefined;
-server.on('exit', (code) => (exited = code));
-
-function request(method: string, urlPath: string, body?: string): Promise<{ status: number; text: string }> {
+function request(port: string, method: string, urlPath: string, body?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
       const chunks: Buffer[] = [];
@@ -66,18 +44,14 @@ function body(i: number): string {
 
 const gauge = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 
-async function main(): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    if (await request('GET', '/healthz').then(() => true, () => false)) break;
-    if (exited !== undefined) throw new Error('the server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+async function main(server: SoakServer): Promise<number> {
+  const { port } = server;
   const started = Date.now();
   const peak = { rss: 0, heap: 0, cache: 0 };
   let failed = 0;
   let next = 0;
   const sample = async () => {
-    const text = (await request('GET', '/metrics')).text;
+    const text = (await request(port, 'GET', '/metrics')).text;
     peak.rss = Math.max(peak.rss, gauge(text, 'process_resident_memory_bytes'));
     peak.heap = Math.max(peak.heap, gauge(text, 'nodejs_heap_size_used_bytes'));
     peak.cache = Math.max(peak.cache, gauge(text, 'modelhooks_answer_cache_bytes'));
@@ -85,7 +59,7 @@ async function main(): Promise<number> {
   const worker = async () => {
     while (next < REQUESTS) {
       const i = next++;
-      const res = await request('POST', '/hooks/trustyai/sync', body(i)).catch(() => ({ status: 0, text: '' }));
+      const res = await request(port, 'POST', '/hooks/trustyai/sync', body(i)).catch(() => ({ status: 0, text: '' }));
       if (res.status !== 200 || !res.text.includes('InvalidSpec')) failed++;
       if (i % 50 === 0) await sample().catch(() => undefined);
     }
@@ -97,24 +71,25 @@ async function main(): Promise<number> {
     `cache-memory: ${REQUESTS} distinct ~1 MiB requests in ${seconds.toFixed(1)} s; peak RSS ${MiB(peak.rss)}, ` +
       `peak heap used ${MiB(peak.heap)}, peak cache ${MiB(peak.cache)} (limit ${MiB(MEMORY_LIMIT)})`,
   );
-  if (exited === undefined) {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-  } else {
-    console.log(`cache-memory: the server died (exit ${exited})`);
-  }
+  if (server.exited() !== undefined) console.log(`cache-memory: the server died (exit ${server.exited()})`);
+  await server.stop();
   const cacheBounded = peak.cache <= sizeInBytes(CACHE_BYTES);
-  const ok = failed === 0 && exited === 0 && peak.rss > 0 && peak.rss < MEMORY_LIMIT && cacheBounded;
+  const ok = failed === 0 && server.exited() === 0 && peak.rss > 0 && peak.rss < MEMORY_LIMIT && cacheBounded;
   const why = cacheBounded ? '; RSS reached the memory limit or requests failed' : `; the cache held ${MiB(peak.cache)}, over MODELHOOKS_CACHE_BYTES (${CACHE_BYTES})`;
   console.log(`cache-memory: ${REQUESTS - failed} passed, ${failed} failed${ok ? '' : why}`);
   return ok ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err);
-    server.kill('SIGKILL');
-    process.exit(1);
+// The Deployment's node flags (NODE_OPTIONS and its command line), all on the command line.
+runSoak(
+  {
+    nodeFlags: shippedNodeFlags(ROOT),
+    env: {
+      MODELHOOKS_BODY_LIMIT: '16mb',
+      // The Deployment's settings.
+      MODELHOOKS_CACHE_ENTRIES: process.env.MODELHOOKS_CACHE_ENTRIES ?? '512',
+      MODELHOOKS_CACHE_BYTES: CACHE_BYTES,
+    },
   },
+  main,
 );
