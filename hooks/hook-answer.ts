@@ -3,10 +3,10 @@
  * and the direct hook route, hooks/hook-route.ts) answer a hook, writing with plain
  * node:http calls so that both send the same bytes. Per request: one SHA-256 of the body (the
  * cache key: the cache never holds a request body, which would cost more memory than the
- * digest costs CPU), and on a cache miss one JSON.parse, one JSON.stringify of the answer,
- * one Buffer of it and one SHA-256 of that Buffer (the ETag, so an answer that changes gets
- * another one, the same on every replica). The headers of an answer are built once, when it
- * is stored.
+ * digest costs CPU), and on a cache miss one JSON.parse (of the text less its managedFields
+ * arrays: kit/request-json.ts), one JSON.stringify of the answer, one Buffer of it and one
+ * SHA-256 of that Buffer (the ETag, so an answer that changes gets another one, the same on
+ * every replica). The headers of an answer are built once, when it is stored.
  */
 import { hash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -18,6 +18,7 @@ import type { AnyComposition } from './kit/composition.js';
 import { READY } from './kit/conditions.js';
 import { INVALID_SPEC, runHook } from './kit/protocol.js';
 import { parseHookRequest, RequestShapeError, type HookName } from './kit/request.js';
+import { parseRequestJson } from './kit/request-json.js';
 import { isRecord } from './kit/types.js';
 import type { HookMetrics, Outcome } from './metrics.js';
 
@@ -62,7 +63,7 @@ export function hookAnswerer(o: {
 
       let body: unknown;
       try {
-        body = JSON.parse(raw.toString('utf8'));
+        body = parseRequestJson(raw);
       } catch (err) {
         return writeText(res, exchange, 400, 'bad_request', `body: malformed JSON (${(err as Error).message})`);
       }

@@ -9,6 +9,7 @@ import { typeKey } from './observed.js';
 import { DEFAULT_NAMESPACE, runHook, type HookContext } from './protocol.js';
 import { CLUSTER_SCOPED_KINDS } from './related.js';
 import { parseHookRequest, type HookName } from './request.js';
+import { parseRequestText } from './request-json.js';
 import type { KubeObject } from './types.js';
 
 /** What a hook request is built from. */
@@ -43,8 +44,9 @@ export function syncRequest<Config>(composition: AnyComposition<Config>, options
 }
 
 /**
- * Runs one hook through JSON both ways, like the wire does, so a hook that depends on
- * object identity fails here too. A malformed parent throws the server's RequestShapeError.
+ * Runs one hook through JSON both ways, like the wire does (metadata.managedFields dropped as
+ * the server drops them), so a hook that depends on object identity fails here too. A
+ * malformed parent throws the server's RequestShapeError.
  */
 export function runOverWire<Config>(
   composition: AnyComposition<Config>,
@@ -52,7 +54,7 @@ export function runOverWire<Config>(
   options: WireRequestOptions,
   ctx: HookContext,
 ): Record<string, unknown> {
-  const body: unknown = JSON.parse(JSON.stringify(syncRequest(composition, options)));
+  const body = parseRequestText(JSON.stringify(syncRequest(composition, options)));
   const answer = runHook(composition, hook, parseHookRequest(body), ctx);
   return JSON.parse(JSON.stringify(answer)) as Record<string, unknown>;
 }

@@ -71,6 +71,49 @@ describe('POST /hooks/<composition>/sync', () => {
     expect(res.body.children).toEqual(first.body.children);
   });
 
+  // Metacontroller sends every object with server-side apply's managedFields (kit/request-json.ts).
+  const managed = <T extends { metadata: object }>(o: T): T => ({
+    ...o,
+    metadata: { ...o.metadata, managedFields: [{ apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { '.': {}, 'f:phase': {} } }, manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' }] },
+  });
+
+  it('answers a request whose objects carry managedFields exactly as one without them', async () => {
+    const app = appWith();
+    const first = await request(app).post('/hooks/trustyai/sync').send(body()).expect(200);
+    const observed = first.body.children.map((c: { metadata: object }) => ({ ...c, status: { phase: 'Bound' } }));
+    const plain = body(parent, observed);
+    const carrying = { ...plain, parent: managed(plain.parent as typeof parent), children: wireMap(observed.map(managed), 'team-a', 'v2') };
+    expect(JSON.stringify(carrying)).toContain('"managedFields":[{');
+    const a = await request(appWith()).post('/hooks/trustyai/sync').send(plain).expect(200);
+    const b = await request(appWith()).post('/hooks/trustyai/sync').send(carrying).expect(200);
+    expect(b.text).toBe(a.text);
+    expect(b.headers.etag).toBe(a.headers.etag);
+  });
+
+  it('no hook sees metadata.managedFields; a spec field of that name reaches it unchanged', async () => {
+    const seen: unknown[] = [];
+    const echo = defineComposition({
+      name: 'echo',
+      parent: { group: 'x.dev', kind: 'X', plural: 'xs', singular: 'x', versions: ['v1'] },
+      spec: z.object({ managedFields: z.array(z.string()) }),
+      children: [],
+      sync: (input) => {
+        seen.push(input.parent.metadata.managedFields, input.parent.spec.managedFields, input.observed.list('v1', 'ConfigMap')[0]?.metadata.managedFields);
+        return { status: {}, children: [] };
+      },
+    });
+    const x = managed({ apiVersion: 'x.dev/v1', kind: 'X', metadata: { name: 'p', namespace: 'ns' }, spec: { managedFields: ['kept'] } });
+    const map = { 'ConfigMap.v1': { 'ns/c': managed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' } }) } };
+    await request(appWith({}, [echo])).post('/hooks/echo/sync').send({ parent: x, children: map }).expect(200);
+    expect(seen).toEqual([undefined, ['kept'], undefined]);
+  });
+
+  it("400 with JSON.parse's message for a malformed managedFields array, never read as if it were well-formed", async () => {
+    const text = JSON.stringify(body(managed(parent))).replace('"managedFields":[{', '"managedFields":[,{');
+    const res = await request(appWith()).post('/hooks/trustyai/sync').set('content-type', 'application/json').send(text).expect(400);
+    expect(res.text).toMatch(/^body: malformed JSON \(Unexpected token ','/);
+  });
+
   it('customize answers the related resources', async () => {
     const db = { ...parent, spec: { storage: { format: 'DATABASE', databaseConfigurations: 'creds' }, metrics: { schedule: '5s' } } };
     const res = await request(appWith()).post('/hooks/trustyai/customize').send({ controller: {}, parent: db }).expect(200);
