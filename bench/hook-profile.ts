@@ -1,9 +1,9 @@
 /**
  * `--hook-profile <composition>`: the composition's first case in this process, no HTTP: what
- * the server does on an answer-cache miss apart from HTTP and hashing (JSON.parse, request
- * parsing, the sync hook, JSON.stringify), N times on distinct requests, under the V8 sampling
- * profiler. Writes a .cpuprofile (open it in Chrome DevTools or VS Code) and lists the top
- * self-time functions.
+ * the server does on an answer-cache miss apart from HTTP and hashing (parsing the body as
+ * kit/request-json.ts does, request parsing, the sync hook, JSON.stringify), N times on
+ * distinct requests, under the V8 sampling profiler. Writes a .cpuprofile (open it in Chrome
+ * DevTools or VS Code) and lists the top self-time functions.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -12,6 +12,7 @@ import { builtinCompositions } from '../hooks/compositions.js';
 import { defaultHookConfig } from '../hooks/config.js';
 import { runHook } from '../hooks/kit/protocol.js';
 import { parseHookRequest } from '../hooks/kit/request.js';
+import { parseRequestJson } from '../hooks/kit/request-json.js';
 import { requestBodies } from './bodies.js';
 import { type CpuProfile, sourceMapLocate, topSelfTime } from './cpuprofile.js';
 import { NOW } from './dress.js';
@@ -27,7 +28,8 @@ export interface HookProfileResult extends ProfileResult {
 
 // Named steps, so that the builtins' time shows under their own names in the profile.
 function jsonParse(body: Buffer): unknown {
-  return JSON.parse(body.toString('utf8'));
+  // As the server parses it: without metadata.managedFields (kit/request-json.ts).
+  return parseRequestJson(body);
 }
 function jsonStringify(answer: unknown): string {
   return JSON.stringify(answer);

@@ -22,8 +22,8 @@ import { isRecord } from './types.js';
 const ARRAY_KEY = /"managedFields"[ \t\n\r]*:[ \t\n\r]*\[/g;
 /**
  * What an array stands as in the text JSON.parse reads: a string no client can send, as it
- * holds a number drawn when the server starts and never leaves it (each is undefined before
- * any hook runs). A value a client could send there (say, `0`) would let a forged
+ * holds a random UUID drawn when the process starts, which never leaves it (each one is
+ * undefined before any hook runs). A value a client could send (say, `0`) would let a forged
  * metadata.managedFields make up the count for an array cut from another field.
  */
 const PLACEHOLDER = `managedFields cut ${randomUUID()}`;
