@@ -18,8 +18,8 @@
 import { randomUUID } from 'node:crypto';
 import { isRecord } from './types.js';
 
-/** A `managedFields` key and the bracket that opens its array; JSON's whitespace allowed. */
-const ARRAY_KEY = /"managedFields"[ \t\n\r]*:[ \t\n\r]*\[/g;
+/** A `managedFields` key, as bytes. */
+const NAME = Buffer.from('"managedFields"');
 /**
  * What an array stands as in the text JSON.parse reads: a string no client can send, as it
  * holds a random UUID drawn when the process starts, which never leaves it (each one is
@@ -27,29 +27,33 @@ const ARRAY_KEY = /"managedFields"[ \t\n\r]*:[ \t\n\r]*\[/g;
  * metadata.managedFields make up the count for an array cut from another field.
  */
 const PLACEHOLDER = `managedFields cut ${randomUUID()}`;
-const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
+const PLACEHOLDER_JSON = Buffer.from(JSON.stringify(PLACEHOLDER));
 
-/** The body as JSON.parse reads it, with no object's metadata.managedFields. */
+/**
+ * The body as JSON.parse reads it, with no object's metadata.managedFields. Worked on the
+ * bytes: the only string made is the one JSON.parse reads (a request of a few hundred KB
+ * makes its strings in the old generation, where each one more costs a full collection sooner).
+ */
 export function parseRequestJson(raw: Buffer): unknown {
-  return parseRequestText(raw.toString('utf8'));
-}
-
-/** parseRequestJson of a text. */
-export function parseRequestText(text: string): unknown {
-  const arrays = managedFieldsArrays(text);
+  const arrays = managedFieldsArrays(raw);
   if (arrays.length > 0) {
     let body: unknown;
     try {
-      body = JSON.parse(withPlaceholders(text, arrays));
+      body = JSON.parse(withPlaceholders(raw, arrays));
     } catch {
       // Malformed elsewhere: the text as it came says where.
       body = undefined;
     }
     if (body !== undefined && dropManagedFields(body) === arrays.length / 2) return body;
   }
-  const body: unknown = JSON.parse(text);
+  const body: unknown = JSON.parse(raw.toString('utf8'));
   dropManagedFields(body);
   return body;
+}
+
+/** parseRequestJson of a text. */
+export function parseRequestText(text: string): unknown {
+  return parseRequestJson(Buffer.from(text));
 }
 
 /**
@@ -78,15 +82,16 @@ function dropFrom(obj: unknown): number {
   return held;
 }
 
-/** The text with each array (start and end offsets, in pairs) replaced by the placeholder. */
-export function withPlaceholders(text: string, arrays: number[]): string {
-  let out = '';
+/** The text with each array (start and end offsets, in pairs) replaced by the placeholder: one copy of the bytes, one string. */
+function withPlaceholders(raw: Buffer, arrays: number[]): string {
+  const parts: Buffer[] = [];
   let from = 0;
   for (let i = 0; i < arrays.length; i += 2) {
-    out += `${text.slice(from, arrays[i])}${PLACEHOLDER_JSON}`;
+    parts.push(raw.subarray(from, arrays[i]), PLACEHOLDER_JSON);
     from = arrays[i + 1] as number;
   }
-  return out + text.slice(from);
+  parts.push(raw.subarray(from));
+  return Buffer.concat(parts).toString('utf8');
 }
 
 /**
@@ -95,24 +100,30 @@ export function withPlaceholders(text: string, arrays: number[]): string {
  * only where its quote follows `{` or `,`: inside a string a quote is escaped, so in a valid
  * body that never happens elsewhere (and an invalid one is parsed whole, which says so).
  */
-export function managedFieldsArrays(text: string): number[] {
+export function managedFieldsArrays(raw: Buffer): number[] {
   const found: number[] = [];
-  ARRAY_KEY.lastIndex = 0;
-  for (let m = ARRAY_KEY.exec(text); m !== null; m = ARRAY_KEY.exec(text)) {
-    let before = m.index - 1;
-    while (before >= 0 && isSpace(text.charCodeAt(before))) before--;
-    const c = text.charCodeAt(before);
-    if (c !== LBRACE && c !== COMMA) continue;
-    const start = ARRAY_KEY.lastIndex - 1;
-    const end = valueEnd(text, start);
+  for (let p = raw.indexOf(NAME); p >= 0; p = raw.indexOf(NAME, p + 1)) {
+    let before = p - 1;
+    while (before >= 0 && isSpace(raw[before] as number)) before--;
+    if (raw[before] !== LBRACE && raw[before] !== COMMA) continue;
+    let i = skipSpace(raw, p + NAME.length);
+    if (raw[i] !== COLON) continue;
+    i = skipSpace(raw, i + 1);
+    if (raw[i] !== LBRACKET) continue;
+    const end = valueEnd(raw, i);
     if (end < 0) return [];
-    found.push(start, end);
-    ARRAY_KEY.lastIndex = end;
+    found.push(i, end);
+    p = end - 1;
   }
   return found;
 }
 
-// Characters.
+function skipSpace(b: Buffer, i: number): number {
+  while (i < b.length && isSpace(b[i] as number)) i++;
+  return i;
+}
+
+// Bytes.
 const TAB = 0x09;
 const LF = 0x0a;
 const CR = 0x0d;
@@ -147,16 +158,16 @@ const COMMA_OR_CLOSE = 5;
 
 /**
  * The offset just past the JSON array or object at `i`, or -1 if it is not well-formed JSON
- * (or nests deeper than MAX_DEPTH). One loop over the characters with a stack of open brackets:
+ * (or nests deeper than MAX_DEPTH). One loop over the bytes with a stack of open brackets:
  * managedFields are mostly short keys and empty objects, so a call per token would cost
- * more than the characters.
+ * more than the bytes.
  */
-function valueEnd(t: string, i: number): number {
-  const n = t.length;
+function valueEnd(b: Buffer, i: number): number {
+  const n = b.length;
   const open: number[] = [];
   let next = VALUE;
   while (i < n) {
-    const c = t.charCodeAt(i);
+    const c = b[i] as number;
     if (c === SPACE || c === LF || c === CR || c === TAB) {
       i++;
       continue;
@@ -186,7 +197,7 @@ function valueEnd(t: string, i: number): number {
     }
     if (next === KEY) {
       if (c !== QUOTE) return -1;
-      i = stringEnd(t, i);
+      i = stringEnd(b, i);
       if (i < 0) return -1;
       next = COLON_NEXT;
       continue;
@@ -200,34 +211,36 @@ function valueEnd(t: string, i: number): number {
       continue;
     }
     if (open.length === 0) return -1;
-    if (c === QUOTE) i = stringEnd(t, i);
-    else if (c === MINUS || (c >= ZERO && c <= NINE)) i = numberEnd(t, i);
-    else i = wordEnd(t, i);
+    if (c === QUOTE) i = stringEnd(b, i);
+    else if (c === MINUS || (c >= ZERO && c <= NINE)) i = numberEnd(b, i);
+    else i = wordEnd(b, i);
     if (i < 0) return -1;
     next = COMMA_OR_CLOSE;
   }
   return -1;
 }
 
+const WORDS = ['true', 'false', 'null'].map((w) => Buffer.from(w));
+
 /** Past `true`, `false` or `null` at `i`; -1 if none is there. */
-function wordEnd(t: string, i: number): number {
-  for (const word of ['true', 'false', 'null']) if (t.startsWith(word, i)) return i + word.length;
+function wordEnd(b: Buffer, i: number): number {
+  for (const w of WORDS) if (i + w.length <= b.length && b.compare(w, 0, w.length, i, i + w.length) === 0) return i + w.length;
   return -1;
 }
 
 /** Past the closing quote; -1 for a control character, a bad escape or no end. */
-function stringEnd(t: string, i: number): number {
-  const n = t.length;
+function stringEnd(b: Buffer, i: number): number {
+  const n = b.length;
   for (i++; i < n; i++) {
-    const c = t.charCodeAt(i);
+    const c = b[i] as number;
     if (c === QUOTE) return i + 1;
     if (c < SPACE) return -1;
     if (c !== BACKSLASH) continue;
-    const e = t.charCodeAt(++i);
+    const e = b[++i];
     if (e === U) {
-      for (let k = 1; k <= 4; k++) if (!isHex(t.charCodeAt(i + k))) return -1;
+      for (let k = 1; k <= 4; k++) if (!isHex(b[i + k])) return -1;
       i += 4;
-    } else if (!ESCAPES.has(e)) return -1;
+    } else if (e === undefined || !ESCAPES.has(e)) return -1;
   }
   return -1;
 }
@@ -235,27 +248,27 @@ function stringEnd(t: string, i: number): number {
 /** `"`, `\`, `/`, b, f, n, r, t. */
 const ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
 
-// charCodeAt past the end is NaN, which is neither.
-const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-const isDigit = (c: number) => c >= ZERO && c <= NINE;
+// Past the end is undefined, which is neither.
+const isHex = (c: number | undefined) => c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
+const isDigit = (c: number | undefined) => c !== undefined && c >= ZERO && c <= NINE;
 
 /** JSON's number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-function numberEnd(t: string, i: number): number {
-  if (t.charCodeAt(i) === MINUS) i++;
-  if (t.charCodeAt(i) === ZERO) i++;
-  else if (isDigit(t.charCodeAt(i))) while (isDigit(t.charCodeAt(i))) i++;
+function numberEnd(b: Buffer, i: number): number {
+  if (b[i] === MINUS) i++;
+  if (b[i] === ZERO) i++;
+  else if (isDigit(b[i])) while (isDigit(b[i])) i++;
   else return -1;
-  if (t.charCodeAt(i) === DOT) {
-    if (!isDigit(t.charCodeAt(++i))) return -1;
-    while (isDigit(t.charCodeAt(i))) i++;
+  if (b[i] === DOT) {
+    if (!isDigit(b[++i])) return -1;
+    while (isDigit(b[i])) i++;
   }
-  const e = t.charCodeAt(i);
+  const e = b[i];
   if (e === E_LOWER || e === E_UPPER) {
     i++;
-    const sign = t.charCodeAt(i);
+    const sign = b[i];
     if (sign === PLUS || sign === MINUS) i++;
-    if (!isDigit(t.charCodeAt(i))) return -1;
-    while (isDigit(t.charCodeAt(i))) i++;
+    if (!isDigit(b[i])) return -1;
+    while (isDigit(b[i])) i++;
   }
   return i;
 }
