@@ -68,6 +68,7 @@ describe('parseRequestText: the body without metadata.managedFields', () => {
     ['the same key twice in one metadata (JSON.parse keeps the last)', `{"parent":{"kind":"P","metadata":{"managedFields":[1],"name":"p","managedFields":[2]}}}`],
     ['arrays nested deeper than the scanner goes', JSON.stringify(request({ parent: object('Parent', 'p', { metadata: { name: 'p', managedFields: JSON.parse(`${'['.repeat(200)}${']'.repeat(200)}`) } }) }))],
     ['numbers, literals and escapes of every kind inside the array', `{"parent":{"metadata":{"name":"p","managedFields":[-0.5e+3,0,12,1E9,true,false,null,"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9é",{}, [ ] ,{"a" : [ {} ] }]}}}`],
+    ['characters of two, three and four bytes before, inside and after the arrays (offsets are bytes)', JSON.stringify(request({ parent: object('Parent', 'p', { spec: { note: 'é€😀' } }), related: { 'Secret.v1': { 'team-a/ü': { kind: 'Secret', metadata: { name: 'ü€', managedFields: [{ manager: '😀' }] }, data: { k: '€' } } } } }))],
     ['no managedFields at all', JSON.stringify({ parent: { kind: 'P', metadata: { name: 'p' } }, children: null, related: {} })],
     ['a body that is not an object', '[{"metadata":{"managedFields":[1]}}]'],
   ];
