@@ -131,12 +131,15 @@ function observe(input: Input, plan: Plan): Observed {
  */
 function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused: Partial<Record<Role, Refusal[]>> } {
   const [predictor, ...others] = plan.components;
-  const stableService = input.observed.get('v1', 'Service', serviceName(input.parent, 'predictor'));
   const refused: Partial<Record<Role, Refusal[]>> = {};
+  // While no canary runs, the plan's own (built once per spec and settled inputs, plan.ts).
+  const settled = !plan.canary.canary ? plan.settledChildren : undefined;
   const children = [
-    ...(predictor ? predictorWorkloads(input.parent, predictor, plan.canary, stableService, plan.predictor) : []),
-    ...others.flatMap((component) => workloadFor(input.parent, component.role, component)),
-    ...exposureFor(input, plan),
+    ...(settled ?? [
+      ...(predictor ? predictorWorkloads(input.parent, predictor, plan.canary, input.observed.get('v1', 'Service', serviceName(input.parent, 'predictor')), plan.predictor) : []),
+      ...others.flatMap((component) => workloadFor(input.parent, component.role, component)),
+      ...exposureFor(input, plan),
+    ]),
     ...plan.variants.flatMap((v) => variantWorkloads(input.parent, v, (apiVersion, kind, name) => input.observed.get(apiVersion, kind, name))),
   ].map((child) => {
     if (child.kind !== 'Deployment' || !child.metadata?.name) return child;

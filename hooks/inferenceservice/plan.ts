@@ -1,4 +1,5 @@
-import type { SyncInput } from '../kit/index.js';
+import { hash } from 'node:crypto';
+import { memoOnSpec, ObjectIndex, type Composed, type KubeObject, type SyncInput } from '../kit/index.js';
 import { canaryDecision, type CanaryDecision } from './canary.js';
 import { canaryPredictorSpec, canaryReplicaCount, stableMinReplicas, type CanaryVariant } from './canary-variants.js';
 import { componentPlans, type ComponentPlan } from './components.js';
@@ -10,9 +11,10 @@ import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtim
 import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
 import { emptyReport, type CredentialReport } from './storage.js';
 import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
-import { predictorIdentity, type PredictorIdentity } from './workloads.js';
+import { predictorIdentity, workloadFor, type PredictorIdentity } from './workloads.js';
+import { predictorBackends, routedExposure } from './exposure.js';
 import { agentWorkOf, withAgent } from './agent.js';
-import { trustyaiLoggerFor, trustyaiServiceFor } from './trustyai-logger.js';
+import { TRUSTYAI_API_VERSION, TRUSTYAI_KIND, trustyaiLoggerFor, trustyaiServiceFor } from './trustyai-logger.js';
 
 export type Input = SyncInput<InferenceServiceSpec, InferenceServiceConfig>;
 
@@ -38,51 +40,137 @@ export interface Plan {
   credentials: CredentialReport;
   /** spec.canary[]: KServe v0.20's named canaries, each its own Deployment and Service (canary-variants.ts). */
   variants: CanaryVariant[];
+  /**
+   * The children while no canary runs (the predictor's, the other components', the Ingress or
+   * HTTPRoutes), built with the rest of the plan from the same inputs; undefined where the
+   * exposure keeps what is observed (an invalid host).
+   */
+  settledChildren: readonly Composed[] | undefined;
 }
 
 export type PlanOutcome = { plan: Plan } | { failure: { reason: string; message: string } };
 
 export function planFor(input: Input): PlanOutcome {
-  const { parent, config } = input;
+  const { parent } = input;
+  const made = settledPlan(parent.spec, settledInputs(input));
+  if ('failure' in made) return made;
+  const { noSplit, ...settled } = made.plan;
+  const percent = parent.spec.predictor.canaryTrafficPercent;
+  // The stable predictor, as observed, decides whether a canary runs.
+  const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
+  const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, settled.predictor);
+  const plan: Plan = { ...settled, canary, split: canary.canary };
+  if (noSplit && percent !== undefined && percent < 100) plan.inPlace = { percent, why: noSplit };
+  return { plan };
+}
+
+/**
+ * Everything planFor reads besides the spec and the observed children: the parent's identity,
+ * labels and annotations, the configuration, whether HTTPRoutes are declared, and the related
+ * objects a plan is made from (ServiceAccounts and Secrets for storage credentials, the
+ * runtimes, the namespace's TrustyAIServices). settledPlan is handed nothing else, so nothing
+ * else can change what it decides.
+ */
+export interface SettledInputs {
+  apiVersion: string;
+  kind: string;
+  metadata: Input['parent']['metadata'];
+  config: InferenceServiceConfig;
+  httpRoutes: boolean;
+  related: KubeObject[];
+}
+
+const SETTLED_RELATED = [
+  { apiVersion: 'v1', kind: 'ServiceAccount' },
+  { apiVersion: 'v1', kind: 'Secret' },
+  SERVING_RUNTIME,
+  CLUSTER_SERVING_RUNTIME,
+  { apiVersion: TRUSTYAI_API_VERSION, kind: TRUSTYAI_KIND },
+];
+
+/** The parent's metadata a plan reads (never resourceVersion, generation or managedFields, which change with every write). */
+export function settledInputs(input: Input): SettledInputs {
+  const { name, namespace, uid, labels, annotations } = input.parent.metadata;
+  const metadata: Input['parent']['metadata'] = { name, namespace };
+  if (uid !== undefined) metadata.uid = uid;
+  if (labels !== undefined) metadata.labels = labels;
+  if (annotations !== undefined) metadata.annotations = annotations;
+  return {
+    apiVersion: input.parent.apiVersion,
+    kind: input.parent.kind,
+    metadata,
+    config: input.config,
+    httpRoutes: input.declares(HTTPROUTE.apiVersion, HTTPROUTE.kind),
+    related: SETTLED_RELATED.flatMap((t) => input.related.list(t.apiVersion, t.kind)),
+  };
+}
+
+/**
+ * The text that tells settled inputs apart: their JSON, each Secret by its SHA-256 only (the
+ * table keeps keys, and no Secret value is kept beyond the request that carried it).
+ */
+export function settledKey(i: SettledInputs): string {
+  const related = i.related.map((o) => (o.kind === 'Secret' && o.apiVersion === 'v1' ? `Secret ${o.metadata.name} ${hash('sha256', JSON.stringify(o), 'base64')}` : o));
+  return JSON.stringify([i.apiVersion, i.kind, i.metadata, i.config, i.httpRoutes, related]);
+}
+
+type SettledPlan = Omit<Plan, 'canary' | 'split' | 'inPlace'> & { noSplit: NonNullable<Plan['inPlace']>['why'] | undefined };
+
+/**
+ * The plan less the canary decision, made once per spec and settled inputs (kit memoOnSpec):
+ * between two syncs of an unchanged InferenceService only the observed children change (their
+ * status), so each sync asked the same questions of the same spec, runtimes and Secrets, and
+ * building the pods and hashing the predictor's was over half of a sync.
+ */
+const settledPlan = memoOnSpec(makeSettledPlan, settledKey);
+
+function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: SettledPlan } | { failure: { reason: string; message: string } } {
+  const parent: Input['parent'] = { apiVersion: i.apiVersion, kind: i.kind, metadata: i.metadata, spec, status: {} };
+  const { config } = i;
+  const related = new ObjectIndex(i.related, parent.metadata.namespace);
   const credentials = emptyReport();
   const storage = {
     image: config.images['storage-initializer'],
-    related: input.related,
+    related,
     annotations: parent.metadata.annotations ?? {},
     annotation: STORAGE_SECRET_ANNOTATION,
     report: credentials,
   };
   const runtimes = runtimesFrom(
-    [...input.related.list(SERVING_RUNTIME.apiVersion, SERVING_RUNTIME.kind), ...input.related.list(CLUSTER_SERVING_RUNTIME.apiVersion, CLUSTER_SERVING_RUNTIME.kind)],
+    [...related.list(SERVING_RUNTIME.apiVersion, SERVING_RUNTIME.kind), ...related.list(CLUSTER_SERVING_RUNTIME.apiVersion, CLUSTER_SERVING_RUNTIME.kind)],
     parent.metadata.namespace ?? '',
     builtinRuntimes(config.images),
   );
   const planned = componentPlans({ parent, config, storage, runtimes });
   if ('failure' in planned) return planned;
   const entries = parent.spec.canary ?? [];
-  const plans = withStableMin(withAgents(input, planned.plans), entries);
+  const agents = (plans: ComponentPlan[]) => withAgents(parent, config, related, plans);
+  const plans = withStableMin(agents(planned.plans), entries);
   const [predictor] = plans as [ComponentPlan];
   const variants = entries.map((entry): CanaryVariant => {
     const replicas = canaryReplicaCount(parent.spec.predictor, entry);
     const spec = { predictor: canaryPredictorSpec(parent.spec.predictor, entry, replicas) };
     const built = componentPlans({ parent: { ...parent, spec }, config, storage, runtimes });
-    const outcome = 'failure' in built ? built : { plan: withAgents(input, built.plans)[0] as ComponentPlan };
+    const outcome = 'failure' in built ? built : { plan: agents(built.plans)[0] as ComponentPlan };
     return { name: typeof entry.predictor.name === 'string' ? entry.predictor.name : '', trafficPercent: entry.trafficPercent, replicas, outcome };
   });
   const hosts = externalHostsFor(parent, config.ingress, componentsOf(parent.spec));
-  const exposure = exposureOf(input, hosts);
+  const exposure = exposureOf(parent, i.httpRoutes, hosts);
   // Weights split traffic only on HTTPRoutes, and only when callers reach the predictor
   // through them: a transformer calls <n>-predictor directly. Where no split can happen a
   // canary would wait forever, so the new spec rolls out in place, as KServe raw mode does.
-  const percent = parent.spec.predictor.canaryTrafficPercent;
   const noSplit = splitBlocker(exposure, parent.spec.transformer !== undefined);
-  // The stable predictor, as observed, decides whether a canary runs.
-  const stable = input.observed.get('apps/v1', 'Deployment', workloadName(parent, 'predictor'));
   const identity = predictorIdentity(parent, predictor);
-  const canary: CanaryDecision = noSplit ? { canary: false } : canaryDecision(percent, stable, identity);
-  const plan: Plan = { components: plans, entry: entryComponentOf(parent.spec), hosts, canary, predictor: identity, exposure, split: canary.canary, credentials, variants };
-  if (noSplit && percent !== undefined && percent < 100) plan.inPlace = { percent, why: noSplit };
-  return { plan };
+  const entry = entryComponentOf(parent.spec);
+  const settledChildren =
+    exposure.kind === 'none' && exposure.why === 'invalid-host'
+      ? undefined
+      : [
+          ...workloadFor(parent, 'predictor', predictor, identity.hash, identity.meta),
+          ...plans.slice(1).flatMap((component) => workloadFor(parent, component.role, component)),
+          ...routedExposure(parent, config, { exposure, hosts, entry }, predictorBackends({ canary: false })),
+        ];
+  return { plan: { components: plans, entry, hosts, predictor: identity, exposure, credentials, variants, noSplit, settledChildren } };
 }
 
 /** The stable predictor's minReplicas less the canaries' replicas (canary-variants.ts stableMinReplicas). */
@@ -101,20 +189,19 @@ function splitBlocker(exposure: Exposure, transformer: boolean): NonNullable<Pla
 }
 
 /** HTTPRoutes where the CompositeController declares them, else an Ingress; none when cluster-local or a host is invalid. */
-function exposureOf(input: Input, hosts: ExternalHosts): Exposure {
-  if (isClusterLocal(input.parent)) return { kind: 'none', why: 'cluster-local' };
+function exposureOf(parent: Input['parent'], httpRoutes: boolean, hosts: ExternalHosts): Exposure {
+  if (isClusterLocal(parent)) return { kind: 'none', why: 'cluster-local' };
   if (!hosts.valid) return { kind: 'none', why: 'invalid-host' };
-  return input.declares(HTTPROUTE.apiVersion, HTTPROUTE.kind) ? { kind: 'httproutes' } : { kind: 'ingress' };
+  return httpRoutes ? { kind: 'httproutes' } : { kind: 'ingress' };
 }
 
 /**
  * Each component's pod with KServe's agent sidecar where it logs or batches. Without a logger
  * of its own, the predictor logs to the namespace's TrustyAIService (trustyai-logger.ts).
  */
-function withAgents(input: Input, plans: ComponentPlan[]): ComponentPlan[] {
-  const { parent, config } = input;
+function withAgents(parent: Input['parent'], config: InferenceServiceConfig, related: ObjectIndex, plans: ComponentPlan[]): ComponentPlan[] {
   const namespace = parent.metadata.namespace;
-  const trustyai = trustyaiLoggerFor(trustyaiServiceFor(input.related, namespace), namespace);
+  const trustyai = trustyaiLoggerFor(trustyaiServiceFor(related, namespace), namespace);
   return plans.map((plan) => {
     const work = agentWorkOf(plan.role, plan.spec, plan.role === 'predictor' ? trustyai : undefined);
     const annotations = { ...(parent.metadata.annotations ?? {}), ...(plan.spec.annotations ?? {}) };

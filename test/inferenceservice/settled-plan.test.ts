@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { configFor, ObjectIndex, type KubeObject } from '../../hooks/kit/index.js';
+import { inferenceservice } from '../../hooks/inferenceservice/index.js';
+import type { InferenceServiceConfig } from '../../hooks/inferenceservice/config.js';
+import { settledInputs, settledKey, type Input } from '../../hooks/inferenceservice/plan.js';
+
+/**
+ * The settled plan (plan.ts) is remembered by the text settledKey makes of settledInputs. What
+ * a sync reads there is in memo.test.ts; here, that what changes from one sync of an unchanged
+ * InferenceService to the next leaves the key as it was (else nothing is ever reused), and that
+ * the key keeps no Secret value.
+ */
+const NS = 'ml';
+const TOKEN = 'aGZfc2VjcmV0X3Rva2Vu'; // base64 of hf_secret_token
+const parent = (generation: number, extra: Record<string, unknown> = {}) =>
+  ({
+    apiVersion: 'serving.kserve.io/v1beta1',
+    kind: 'InferenceService',
+    metadata: { name: 'demo', namespace: NS, uid: 'u-1', generation, resourceVersion: String(100 + generation), labels: { team: 'a' }, annotations: { note: 'x' }, ...extra },
+    spec: { predictor: { model: { modelFormat: { name: 'huggingface' }, storageUri: 'hf://org/model' } } },
+    status: { observedGeneration: generation - 1, conditions: [{ type: 'Ready', status: 'False' }] },
+  }) as Input['parent'];
+const secret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'hf', namespace: NS }, data: { HF_TOKEN: TOKEN } } as KubeObject;
+const sa: KubeObject = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: NS }, secrets: [{ name: 'hf' }] } as KubeObject;
+const deployment = (ready: number): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'demo-predictor', namespace: NS }, status: { readyReplicas: ready } }) as KubeObject;
+const pod = (phase: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'demo-predictor-1', namespace: NS }, status: { phase } }) as KubeObject;
+
+function input(p: Input['parent'], observed: KubeObject[], related: KubeObject[], httpRoutes = false): Input {
+  return {
+    parent: p,
+    observed: new ObjectIndex(observed, NS),
+    related: new ObjectIndex(related, NS),
+    declares: (_apiVersion, kind) => httpRoutes || kind !== 'HTTPRoute',
+    now: '2026-01-01T00:00:00Z',
+    config: configFor(inferenceservice, undefined) as InferenceServiceConfig,
+    finalizing: false,
+  };
+}
+const key = (i: Input) => settledKey(settledInputs(i));
+
+describe('the settled plan key', () => {
+  const first = input(parent(1), [deployment(0)], [sa, secret, pod('Pending')]);
+
+  it('is the same for a later sync where only the children, the generation, the resourceVersion, the status and managedFields changed', () => {
+    const later = input(parent(2, { managedFields: [{ manager: 'metacontroller' }] }), [deployment(1)], [sa, secret, pod('Running')]);
+    expect(key(later)).toBe(key(first));
+  });
+
+  it('changes with what a plan reads: labels, annotations, a Secret, the ServiceAccount, HTTPRoutes declared', () => {
+    const keys = [
+      key(first),
+      key(input(parent(1, { labels: { team: 'b' } }), [], [sa, secret])),
+      key(input(parent(1, { annotations: { note: 'y' } }), [], [sa, secret])),
+      key(input(parent(1), [], [sa, { ...secret, data: { HF_TOKEN: 'b3RoZXI=' } }])),
+      key(input(parent(1), [], [{ ...sa, secrets: [] } as KubeObject, secret])),
+      key(input(parent(1), [], [sa, secret], true)),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('holds no Secret value, encoded or decoded: a Secret is there by its SHA-256', () => {
+    const text = key(first);
+    expect(text).toContain('Secret hf ');
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(Buffer.from(TOKEN, 'base64').toString());
+  });
+});
