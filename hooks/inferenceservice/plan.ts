@@ -120,9 +120,11 @@ type SettledPlan = Omit<Plan, 'canary' | 'split' | 'inPlace'> & { noSplit: NonNu
  * The plan less the canary decision, made once per spec and settled inputs (kit memoOnSpec):
  * between two syncs of an unchanged InferenceService only the observed children change (their
  * status), so each sync asked the same questions of the same spec, runtimes and Secrets, and
- * building the pods and hashing the predictor's was over half of a sync.
+ * building the pods and hashing the predictor's was over half of a sync. Many parents may share
+ * one spec's text (a sample every team deploys): up to 64 plans per spec, 512 in all, each
+ * about 25 KiB with its key (measured on the bench's hf-llm case), so at most ~13 MiB.
  */
-const settledPlan = memoOnSpec(makeSettledPlan, settledKey);
+const settledPlan = memoOnSpec(makeSettledPlan, settledKey, 64, 512);
 
 function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: SettledPlan } | { failure: { reason: string; message: string } } {
   const parent: Input['parent'] = { apiVersion: i.apiVersion, kind: i.kind, metadata: i.metadata, spec, status: {} };

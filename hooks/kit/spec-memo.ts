@@ -44,24 +44,35 @@ const parsedSpecs = new WeakSet<object>();
  * two `args` that `compute` could answer differently (JSON.stringify of them does, for plain
  * data with no undefined values). Any other spec (one built by a test or for a canary) is
  * computed every time. Values are shared between syncs, so they are frozen all the way
- * down; at most `perSpec` of them per spec (then that spec's table starts over), and they go
- * with the spec.
+ * down; at most `perSpec` of them per spec (then that spec's table starts over) and `total`
+ * in all (then every table starts over), and they go with the spec.
  */
-export function memoOnSpec<S extends object, A, V>(compute: (spec: S, args: A) => V, keyOf: (args: A) => string, perSpec = 8): (spec: S, args: A) => V {
-  const table = new WeakMap<S, Map<string, V>>();
+export function memoOnSpec<S extends object, A, V>(compute: (spec: S, args: A) => V, keyOf: (args: A) => string, perSpec = 8, total = 512): (spec: S, args: A) => V {
+  let table = new WeakMap<S, Map<string, V>>();
+  // Answers kept since the last start over (those of specs collected since are counted too).
+  let kept = 0;
   return (spec, args) => {
     if (!parsedSpecs.has(spec)) return compute(spec, args);
     const key = keyOf(args);
     let known = table.get(spec);
+    const hit = known?.get(key);
+    if (hit !== undefined || known?.has(key)) return hit as V;
+    if (kept >= total) {
+      table = new WeakMap();
+      kept = 0;
+      known = undefined;
+    }
     if (known === undefined) {
       known = new Map();
       table.set(spec, known);
     }
-    const hit = known.get(key);
-    if (hit !== undefined || known.has(key)) return hit as V;
-    if (known.size >= perSpec) known.clear();
+    if (known.size >= perSpec) {
+      kept -= known.size;
+      known.clear();
+    }
     const value = deepFreeze(compute(spec, args));
     known.set(key, value);
+    kept++;
     return value;
   };
 }

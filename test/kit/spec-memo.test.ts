@@ -120,6 +120,34 @@ describe('memoOnSpec', () => {
     for (const n of [1, 2, 3, 1]) f(spec, n);
     expect(calls).toBe(4);
   });
+
+  it('keeps at most `total` answers in all, whatever the specs', () => {
+    let calls = 0;
+    const f = memoOnSpec((_spec: object, n: number) => (calls++, n), String, 8, 3);
+    const [a, b] = [parsed('t1'), parsed('t2')];
+    for (const [spec, n] of [[a, 1], [b, 1], [a, 2]] as const) f(spec, n);
+    expect(calls).toBe(3);
+    // All three are kept: asked again, none is computed.
+    for (const [spec, n] of [[a, 1], [b, 1], [a, 2]] as const) f(spec, n);
+    expect(calls).toBe(3);
+    // A fourth starts over: the first three are computed again when next asked.
+    f(b, 2);
+    f(a, 1);
+    expect(calls).toBe(5);
+  });
+
+  it('counts a spec\'s answers out when its own table starts over', () => {
+    let calls = 0;
+    const f = memoOnSpec((_spec: object, n: number) => (calls++, n), String, 2, 3);
+    const [a, b] = [parsed('u1'), parsed('u2')];
+    // a: 1, 2, then 3 starts a's table over (a keeps 3 alone): two answers are kept in all.
+    for (const n of [1, 2, 3]) f(a, n);
+    f(b, 1);
+    expect(calls).toBe(4);
+    f(a, 3);
+    f(b, 1);
+    expect(calls).toBe(4);
+  });
 });
 
 describe('deepFreeze', () => {
