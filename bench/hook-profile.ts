@@ -10,6 +10,7 @@ import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { builtinCompositions } from '../hooks/compositions.js';
 import { defaultHookConfig } from '../hooks/config.js';
+import { answerJson } from '../hooks/kit/answer-json.js';
 import { runHook } from '../hooks/kit/protocol.js';
 import { parseHookRequest } from '../hooks/kit/request.js';
 import { parseRequestJson } from '../hooks/kit/request-json.js';
@@ -26,10 +27,11 @@ export interface HookProfileResult extends ProfileResult {
   cpuUsPerSync: number;
 }
 
-// A named step, so that JSON.stringify's time shows under its own name in the profile (the
-// body is parsed as the server parses it, by parseRequestJson, which the profile names).
-function jsonStringify(answer: unknown): string {
-  return JSON.stringify(answer);
+// A named step, so that serialising shows under its own name in the profile, written as the
+// server writes it (kit/answer-json.ts); the body is parsed as the server parses it, by
+// parseRequestJson, which the profile names.
+function jsonStringify(answer: Record<string, unknown>): string {
+  return answerJson(answer);
 }
 
 export async function hookProfile(c: BenchCase, iterations: number, outDir: string): Promise<HookProfileResult> {

@@ -4,7 +4,8 @@
  * node:http calls so that both send the same bytes. Per request: one SHA-256 of the body (the
  * cache key: the cache never holds a request body, which would cost more memory than the
  * digest costs CPU), and on a cache miss one JSON.parse (of the text less its managedFields
- * arrays: kit/request-json.ts), one JSON.stringify of the answer, one Buffer of it and one
+ * arrays: kit/request-json.ts), one JSON.stringify of the answer (less children it wrote before:
+ * kit/answer-json.ts), one Buffer of it and one
  * SHA-256 of that Buffer (the ETag, so an answer that changes gets another one, the same on
  * every replica). The headers of an answer are built once, when it is stored.
  */
@@ -15,6 +16,7 @@ import { AnswerCache } from './cache.js';
 import type { ServerConfig } from './config.js';
 import type { Exchange } from './exchange.js';
 import type { AnyComposition } from './kit/composition.js';
+import { answerJson } from './kit/answer-json.js';
 import { READY } from './kit/conditions.js';
 import { INVALID_SPEC, runHook } from './kit/protocol.js';
 import { parseHookRequest, RequestShapeError, type HookName } from './kit/request.js';
@@ -83,7 +85,7 @@ export function hookAnswerer(o: {
         o.logger.error({ err, composition: composition.name, hook, parent }, 'hook failed');
         return writeText(res, exchange, 500, 'error', 'internal error in the hook; see the server log');
       }
-      const text = JSON.stringify(result);
+      const text = answerJson(result);
       // Its own memory, exactly its size: a small Buffer.from would share (and keep) an 8 KiB pool slab.
       const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
       bytes.write(text);

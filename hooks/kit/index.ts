@@ -31,3 +31,4 @@ export * from './workload-blockers.js';
 export * from './host-conflicts.js';
 export * from './memo.js';
 export * from './spec-memo.js';
+export * from './answer-json.js';

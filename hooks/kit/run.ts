@@ -10,6 +10,7 @@ import { DEFAULT_NAMESPACE, runHook, type HookContext } from './protocol.js';
 import { CLUSTER_SCOPED_KINDS } from './related.js';
 import { parseHookRequest, type HookName } from './request.js';
 import { parseRequestText } from './request-json.js';
+import { answerJson } from './answer-json.js';
 import type { KubeObject } from './types.js';
 
 /** What a hook request is built from. */
@@ -56,7 +57,7 @@ export function runOverWire<Config>(
 ): Record<string, unknown> {
   const body = parseRequestText(JSON.stringify(syncRequest(composition, options)));
   const answer = runHook(composition, hook, parseHookRequest(body), ctx);
-  return JSON.parse(JSON.stringify(answer)) as Record<string, unknown>;
+  return JSON.parse(answerJson(answer)) as Record<string, unknown>;
 }
 
 /**

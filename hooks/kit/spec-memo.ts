@@ -77,10 +77,37 @@ export function memoOnSpec<S extends object, A, V>(compute: (spec: S, args: A) =
   };
 }
 
-/** Freezes `value` and everything reachable from it that is a plain object or an array. */
+/**
+ * Freezes `value` and everything reachable from it that is a plain object or an array (into
+ * objects frozen before too, which Object.freeze alone leaves as they were inside).
+ */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const v of Object.values(value)) deepFreeze(v);
+  freezeAll(value, new Set());
   return value;
+}
+
+/**
+ * Plain objects and arrays frozen all the way down, with no function anywhere in them: their
+ * JSON text can never change (answer-json.ts keeps it).
+ */
+const frozenData = new WeakSet<object>();
+
+/** Whether deepFreeze made `value` plain data frozen all the way down (or it is a primitive). */
+export function isFrozenData(value: unknown): boolean {
+  return typeof value !== 'object' || value === null ? typeof value !== 'function' : frozenData.has(value);
+}
+
+/** Freezes `value` and what it reaches; answers whether it is frozen plain data all the way down. */
+function freezeAll(value: unknown, seen: Set<object>): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'function';
+  if (frozenData.has(value)) return true;
+  // A cycle is frozen once and never taken for plain data.
+  if (seen.has(value)) return false;
+  seen.add(value);
+  Object.freeze(value);
+  const proto = Object.getPrototypeOf(value);
+  let data = Array.isArray(value) || proto === Object.prototype || proto === null;
+  for (const v of Object.values(value)) if (!freezeAll(v, seen)) data = false;
+  if (data) frozenData.add(value);
+  return data;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFor, ObjectIndex, type KubeObject } from '../../hooks/kit/index.js';
+import { configFor, isFrozenData, ObjectIndex, parseHookRequest, runHook, syncRequest, type KubeObject } from '../../hooks/kit/index.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { InferenceServiceConfig } from '../../hooks/inferenceservice/config.js';
 import { settledInputs, settledKey, type Input } from '../../hooks/inferenceservice/plan.js';
@@ -63,5 +63,21 @@ describe('the settled plan key', () => {
     expect(text).toContain('Secret hf ');
     expect(text).not.toContain(TOKEN);
     expect(text).not.toContain(Buffer.from(TOKEN, 'base64').toString());
+  });
+});
+
+describe('the settled children', () => {
+  it('are the same frozen plain data from one sync of an unchanged InferenceService to the next (answerJson writes them once)', () => {
+    const children = (generation: number, ready: number) => {
+      const body = JSON.parse(JSON.stringify(syncRequest(inferenceservice, { parent: parent(generation), observed: [deployment(ready)], related: [sa, secret] })));
+      const answer = runHook(inferenceservice, 'sync', parseHookRequest(body), { now: '2026-01-01T00:00:00Z' });
+      return answer.children as KubeObject[];
+    };
+    const [first, next] = [children(1, 0), children(2, 1)];
+    expect(first.map((c) => c.kind)).toEqual(['Deployment', 'HorizontalPodAutoscaler', 'Ingress', 'Service']);
+    for (const [i, c] of next.entries()) {
+      expect(c).toBe(first[i]);
+      expect(isFrozenData(c)).toBe(true);
+    }
   });
 });
