@@ -12,7 +12,7 @@ import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type Infere
 import { INGRESS_READY, noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
 import { isStopped } from './stop.js';
 import { withComponentBlocker, workloadPodRules } from './workload-pods.js';
-import { predictorWorkloads, workloadFor } from './workloads.js';
+import { predictorWorkloads, stableKept, workloadFor } from './workloads.js';
 import { variantChildNames, variantWorkloads, withCanaryVariants } from './canary-variants.js';
 import { trustyaiRule } from './trustyai-logger.js';
 import { RUNTIME_CRDS } from './runtime-crds.js';
@@ -132,10 +132,9 @@ function observe(input: Input, plan: Plan): Observed {
 function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused: Partial<Record<Role, Refusal[]>> } {
   const [predictor, ...others] = plan.components;
   const refused: Partial<Record<Role, Refusal[]>> = {};
-  // While no canary runs, the plan's own (built once per spec and settled inputs, plan.ts).
-  const settled = !plan.canary.canary ? plan.settledChildren : undefined;
   const children = [
-    ...(settled ?? [
+    // The plan's own where it has them (built once per spec and settled inputs, plan.ts).
+    ...(settledChildrenOf(input, plan) ?? [
       ...(predictor ? predictorWorkloads(input.parent, predictor, plan.canary, input.observed.get('v1', 'Service', serviceName(input.parent, 'predictor')), plan.predictor) : []),
       ...others.flatMap((component) => workloadFor(input.parent, component.role, component)),
       ...exposureFor(input, plan),
@@ -149,6 +148,17 @@ function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused:
     return checked.child;
   });
   return { children, refused };
+}
+
+/** The settled children, with the stable Deployment and Service as observed while a canary runs. */
+function settledChildrenOf(input: Input, plan: Plan): readonly Composed[] | undefined {
+  const settled = plan.settledChildren;
+  const [predictor] = plan.components;
+  if (!settled || !predictor) return undefined;
+  if (!plan.canary.canary) return settled.stable;
+  if (!settled.canary) return undefined;
+  const observedService = input.observed.get('v1', 'Service', serviceName(input.parent, 'predictor'));
+  return [...stableKept(input.parent, predictor, plan.canary.stable, observedService, plan.predictor.meta), ...settled.canary];
 }
 
 /** statusFrom, with the runtime, why pods do not run, the hosts another parent routes, and the canary variants. */

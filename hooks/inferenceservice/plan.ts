@@ -11,7 +11,7 @@ import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtim
 import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
 import { emptyReport, type CredentialReport } from './storage.js';
 import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
-import { predictorIdentity, workloadFor, type PredictorIdentity } from './workloads.js';
+import { canaryWorkloads, predictorIdentity, workloadFor, type PredictorIdentity } from './workloads.js';
 import { predictorBackends, routedExposure } from './exposure.js';
 import { agentWorkOf, withAgent } from './agent.js';
 import { TRUSTYAI_API_VERSION, TRUSTYAI_KIND, trustyaiLoggerFor, trustyaiServiceFor } from './trustyai-logger.js';
@@ -41,11 +41,12 @@ export interface Plan {
   /** spec.canary[]: KServe v0.20's named canaries, each its own Deployment and Service (canary-variants.ts). */
   variants: CanaryVariant[];
   /**
-   * The children while no canary runs (the predictor's, the other components', the Ingress or
-   * HTTPRoutes), built with the rest of the plan from the same inputs; undefined where the
-   * exposure keeps what is observed (an invalid host).
+   * The children built with the rest of the plan from the same inputs: while no canary runs
+   * (the predictor's, the other components', the Ingress or HTTPRoutes), and while one runs
+   * (all but the stable Deployment and Service, kept as observed: workloads.ts stableKept);
+   * undefined where the exposure keeps what is observed (an invalid host).
    */
-  settledChildren: readonly Composed[] | undefined;
+  settledChildren: { stable: readonly Composed[]; canary: readonly Composed[] | undefined } | undefined;
 }
 
 export type PlanOutcome = { plan: Plan } | { failure: { reason: string; message: string } };
@@ -164,14 +165,18 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
   const noSplit = splitBlocker(exposure, parent.spec.transformer !== undefined);
   const identity = predictorIdentity(parent, predictor);
   const entry = entryComponentOf(parent.spec);
+  const others = plans.slice(1).flatMap((component) => workloadFor(parent, component.role, component));
+  const routes = (canaryPercent?: number) => routedExposure(parent, config, { exposure, hosts, entry }, predictorBackends(canaryPercent));
+  const percent = parent.spec.predictor.canaryTrafficPercent;
+  // Where a canary may run (planFor decides from the observed stable Deployment).
+  const mayCanary = !noSplit && percent !== undefined && percent < 100;
   const settledChildren =
     exposure.kind === 'none' && exposure.why === 'invalid-host'
       ? undefined
-      : [
-          ...workloadFor(parent, 'predictor', predictor, identity.hash, identity.meta),
-          ...plans.slice(1).flatMap((component) => workloadFor(parent, component.role, component)),
-          ...routedExposure(parent, config, { exposure, hosts, entry }, predictorBackends({ canary: false })),
-        ];
+      : {
+          stable: [...workloadFor(parent, 'predictor', predictor, identity.hash, identity.meta), ...others, ...routes()],
+          canary: mayCanary ? [...canaryWorkloads(parent, predictor, identity), ...others, ...routes(percent)] : undefined,
+        };
   return { plan: { components: plans, entry, hosts, predictor: identity, exposure, credentials, variants, noSplit, settledChildren } };
 }
 

@@ -48,9 +48,18 @@ export function workloadFor(parent: IsvcParent, role: Role, plan: ComponentPlan,
 export function predictorWorkloads(parent: IsvcParent, plan: ComponentPlan, decision: CanaryDecision, observedStableService: KubeObject | undefined, identity = predictorIdentity(parent, plan)): Composed[] {
   const { hash, meta } = identity;
   if (!decision.canary) return workloadFor(parent, 'predictor', plan, hash, meta);
-  const hpa = autoscalerClassOf(parent, plan.spec) === 'hpa' ? [hpaFor(parent, 'predictor', plan.spec, meta)] : [];
-  const stableService = observedStableService ? kept(observedStableService) : serviceFor(parent, 'predictor', plan, meta);
-  return [kept(decision.stable), stableService, ...hpa, ...workloadFor(parent, 'canary', plan, hash)];
+  return [...stableKept(parent, plan, decision.stable, observedStableService, meta), ...canaryWorkloads(parent, plan, identity)];
+}
+
+/** While a canary runs: the stable Deployment and Service as last applied (a Service not observed yet is built). */
+export function stableKept(parent: IsvcParent, plan: ComponentPlan, stable: KubeObject, observedStableService: KubeObject | undefined, meta: ComponentMeta): Composed[] {
+  return [kept(stable), observedStableService ? kept(observedStableService) : serviceFor(parent, 'predictor', plan, meta)];
+}
+
+/** While a canary runs: the stable HPA as the spec asks for it, and the `-canary` trio. */
+export function canaryWorkloads(parent: IsvcParent, plan: ComponentPlan, identity: PredictorIdentity): Composed[] {
+  const hpa = autoscalerClassOf(parent, plan.spec) === 'hpa' ? [hpaFor(parent, 'predictor', plan.spec, identity.meta)] : [];
+  return [...hpa, ...workloadFor(parent, 'canary', plan, identity.hash)];
 }
 
 /** An observed child exactly as last applied, its keys in the usual order for readers. */
