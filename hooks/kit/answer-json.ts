@@ -8,7 +8,8 @@ import { isFrozenData } from './spec-memo.js';
  * (the status, children built for this sync) are written as JSON.stringify writes them.
  */
 export function answerJson(answer: Record<string, unknown>): string {
-  if (!Array.isArray(answer.children)) return JSON.stringify(answer);
+  // Nothing kept to reuse (every child built for this answer): JSON.stringify's one pass.
+  if (!Array.isArray(answer.children) || !answer.children.some(isKept)) return JSON.stringify(answer);
   let out = '{';
   for (const key of Object.keys(answer)) {
     const value = answer[key];
@@ -23,12 +24,14 @@ export function answerJson(answer: Record<string, unknown>): string {
 /** Text kept for frozen plain data: it goes with the object. */
 const texts = new WeakMap<object, string>();
 
+const isKept = (child: unknown): child is object => typeof child === 'object' && child !== null && isFrozenData(child);
+
 function childrenJson(children: readonly unknown[]): string {
   let out = '[';
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
     if (i > 0) out += ',';
-    if (typeof child === 'object' && child !== null && isFrozenData(child)) {
+    if (isKept(child)) {
       let text = texts.get(child);
       if (text === undefined) {
         text = JSON.stringify(child);
