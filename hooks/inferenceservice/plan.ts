@@ -107,12 +107,12 @@ export function settledInputs(input: Input): SettledInputs {
 }
 
 /**
- * The text that tells settled inputs apart: their JSON, each Secret by its SHA-256 only (the
- * table keeps keys, and no Secret value is kept beyond the request that carried it).
+ * What tells settled inputs apart: the SHA-256 of their JSON, as the answer cache keys a
+ * request. A short key is looked up faster than the ~4 KB of text it stands for, which would
+ * also keep every Secret value it holds for as long as the plan is kept.
  */
 export function settledKey(i: SettledInputs): string {
-  const related = i.related.map((o) => (o.kind === 'Secret' && o.apiVersion === 'v1' ? `Secret ${o.metadata.name} ${hash('sha256', JSON.stringify(o), 'base64')}` : o));
-  return JSON.stringify([i.apiVersion, i.kind, i.metadata, i.config, i.httpRoutes, related]);
+  return hash('sha256', JSON.stringify([i.apiVersion, i.kind, i.metadata, i.config, i.httpRoutes, i.related]), 'base64');
 }
 
 type SettledPlan = Omit<Plan, 'canary' | 'split' | 'inPlace'> & { noSplit: NonNullable<Plan['inPlace']>['why'] | undefined };
