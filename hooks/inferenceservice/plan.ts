@@ -123,7 +123,8 @@ type SettledPlan = Omit<Plan, 'canary' | 'split' | 'inPlace'> & { noSplit: NonNu
  * status), so each sync asked the same questions of the same spec, runtimes and Secrets, and
  * building the pods and hashing the predictor's was over half of a sync. Many parents may share
  * one spec's text (a sample every team deploys): up to 64 plans per spec, 512 in all, each
- * about 25 KiB with its key (measured on the bench's hf-llm case), so at most ~13 MiB.
+ * about 30 KiB with its children's JSON (answer-json.ts; measured on the bench's hf-llm case),
+ * so at most ~15 MiB.
  */
 const settledPlan = memoOnSpec(makeSettledPlan, settledKey, 64, 512);
 
