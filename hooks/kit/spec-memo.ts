@@ -78,8 +78,8 @@ export function memoOnSpec<S extends object, A, V>(compute: (spec: S, args: A) =
 }
 
 /**
- * Freezes `value` and everything reachable from it that is a plain object or an array (into
- * objects frozen before too, which Object.freeze alone leaves as they were inside).
+ * Freezes `value` and every object reachable from it, also inside objects frozen before (which
+ * Object.freeze alone leaves as they were inside), and records which are plain data.
  */
 export function deepFreeze<T>(value: T): T {
   freezeAll(value, new Set());
