@@ -124,15 +124,19 @@ export function managedFieldsArrays(raw: Buffer): number[] {
  * is written. A well-formed array ends where its own bytes say, whatever follows it, so where
  * the bytes at `i` begin with exactly those of an array checked before (compared whole, never
  * by a hash), that array is well-formed and ends as far on: checking it again in JS cost
- * ~2.5 ns a byte, comparing it costs a memcmp. Bounded: KNOWN_BYTES in all (then it starts
- * over), at most KNOWN_PER_PREFIX arrays per prefix (many begin alike: the same manager, the
- * same operation), none longer than KNOWN_BYTES / 64.
+ * ~2.5 ns a byte, comparing it costs a memcmp. Bounded: KNOWN_BYTES in all, each array
+ * counted with its prefix key and ENTRY_OVERHEAD (so many tiny arrays, `[]` in a thousand
+ * contexts, are bounded too; then it starts over), at most KNOWN_PER_PREFIX arrays per prefix
+ * (many begin alike: the same manager, the same operation), none longer than KNOWN_BYTES / 64.
  */
 const known = new Map<string, Buffer[]>();
 let knownBytes = 0;
 const PREFIX = 128;
 const KNOWN_PER_PREFIX = 16;
 const KNOWN_BYTES = 4 * 1024 * 1024;
+/** What the Map entry, the Buffer object and the list around an array's bytes cost, roughly. */
+const ENTRY_OVERHEAD = 128;
+const costOf = (length: number) => length + PREFIX + ENTRY_OVERHEAD;
 
 const prefixAt = (b: Buffer, i: number) => b.toString('latin1', i, Math.min(i + PREFIX, b.length));
 
@@ -149,7 +153,7 @@ function checkedArrayEnd(b: Buffer, i: number): number {
   const end = valueEnd(b, i);
   const length = end - i;
   if (end < 0 || length > KNOWN_BYTES / 64) return end;
-  if (knownBytes + length > KNOWN_BYTES) {
+  if (knownBytes + costOf(length) > KNOWN_BYTES) {
     known.clear();
     knownBytes = 0;
   }
@@ -157,14 +161,14 @@ function checkedArrayEnd(b: Buffer, i: number): number {
   let candidates = known.get(prefix);
   if (candidates === undefined) known.set(prefix, (candidates = []));
   if (candidates.length >= KNOWN_PER_PREFIX) {
-    for (const c of candidates) knownBytes -= c.length;
+    for (const c of candidates) knownBytes -= costOf(c.length);
     candidates.length = 0;
   }
   // Its own memory, exactly its size: a small Buffer.from would share (and keep) an 8 KiB pool slab.
   const copy = Buffer.allocUnsafeSlow(length);
   b.copy(copy, 0, i, end);
   candidates.push(copy);
-  knownBytes += length;
+  knownBytes += costOf(length);
   return end;
 }
 
