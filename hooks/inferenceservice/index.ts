@@ -1,7 +1,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
-import { checkDeploymentUpdate, defineComposition, hostConflicts, hostRules, keepObserved, MANAGED_BY, readyJsonPath, withHostConflicts, type Composed, type RelatedRule, type Refusal } from '../kit/index.js';
+import { checkDeploymentUpdate, defineComposition, HookContractError, hostConflicts, hostRules, keepObserved, MANAGED_BY, readyJsonPath, withHostConflicts, type Composed, type RelatedRule, type Refusal } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
-import { exposureFor } from './exposure.js';
+import { keptExposure } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
 import { credentialRules } from './credentials/rules.js';
 import { credentialsBlock } from './credentials-status.js';
@@ -12,7 +12,7 @@ import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type Infere
 import { INGRESS_READY, noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
 import { isStopped } from './stop.js';
 import { withComponentBlocker, workloadPodRules } from './workload-pods.js';
-import { predictorWorkloads, stableKept, workloadFor } from './workloads.js';
+import { stableKept } from './workloads.js';
 import { variantChildNames, variantWorkloads, withCanaryVariants } from './canary-variants.js';
 import { trustyaiRule } from './trustyai-logger.js';
 import { RUNTIME_CRDS } from './runtime-crds.js';
@@ -125,20 +125,16 @@ function observe(input: Input, plan: Plan): Observed {
 }
 
 /**
- * The predictor (and its canary), the other components, the way in, and each spec.canary[]
+ * The plan's children, the Ingress or HTTPRoutes kept as observed where the host is invalid,
+ * and each spec.canary[]
  * entry's Deployment, Service and HPA (canary-variants.ts); a Deployment's selector is
  * immutable, so a changed one is never asked for: `refused` says so, per component.
  */
 function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused: Partial<Record<Role, Refusal[]>> } {
-  const [predictor, ...others] = plan.components;
   const refused: Partial<Record<Role, Refusal[]>> = {};
   const children = [
-    // The plan's own where it has them (built once per spec and settled inputs, plan.ts).
-    ...(settledChildrenOf(input, plan) ?? [
-      ...(predictor ? predictorWorkloads(input.parent, predictor, plan.canary, input.observed.get('v1', 'Service', serviceName(input.parent, 'predictor')), plan.predictor) : []),
-      ...others.flatMap((component) => workloadFor(input.parent, component.role, component)),
-      ...exposureFor(input, plan),
-    ]),
+    ...settledChildrenOf(input, plan),
+    ...(plan.exposure.kind === 'none' && plan.exposure.why === 'invalid-host' ? keptExposure(input) : []),
     ...plan.variants.flatMap((v) => variantWorkloads(input.parent, v, (apiVersion, kind, name) => input.observed.get(apiVersion, kind, name))),
   ].map((child) => {
     if (child.kind !== 'Deployment' || !child.metadata?.name) return child;
@@ -150,15 +146,17 @@ function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused:
   return { children, refused };
 }
 
-/** The settled children, with the stable Deployment and Service as observed while a canary runs. */
-function settledChildrenOf(input: Input, plan: Plan): readonly Composed[] | undefined {
-  const settled = plan.settledChildren;
+/**
+ * The plan's children (built once per spec and settled inputs, plan.ts), with the stable
+ * Deployment and Service as observed while a canary runs.
+ */
+function settledChildrenOf(input: Input, plan: Plan): readonly Composed[] {
+  const { settledChildren: settled, canary } = plan;
+  if (!canary.canary) return settled.stable;
   const [predictor] = plan.components;
-  if (!settled || !predictor) return undefined;
-  if (!plan.canary.canary) return settled.stable;
-  if (!settled.canary) return undefined;
+  if (!predictor || !settled.canary) throw new HookContractError('inferenceservice: a canary runs only where the settled plan built its children');
   const observedService = input.observed.get('v1', 'Service', serviceName(input.parent, 'predictor'));
-  return [...stableKept(input.parent, predictor, plan.canary.stable, observedService, plan.predictor.meta), ...settled.canary];
+  return [...stableKept(input.parent, predictor, canary.stable, observedService, plan.predictor.meta), ...settled.canary];
 }
 
 /** statusFrom, with the runtime, why pods do not run, the hosts another parent routes, and the canary variants. */

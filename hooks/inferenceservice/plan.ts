@@ -42,11 +42,12 @@ export interface Plan {
   variants: CanaryVariant[];
   /**
    * The children built with the rest of the plan from the same inputs: while no canary runs
-   * (the predictor's, the other components', the Ingress or HTTPRoutes), and while one runs
-   * (all but the stable Deployment and Service, kept as observed: workloads.ts stableKept);
-   * undefined where the exposure keeps what is observed (an invalid host).
+   * (the predictor's, the other components', the Ingress or HTTPRoutes), and while one may run
+   * (all but the stable Deployment and Service, kept as observed: workloads.ts stableKept).
+   * Where a host is invalid they hold no Ingress or HTTPRoute: those are kept as observed
+   * (exposure.ts keptExposure).
    */
-  settledChildren: { stable: readonly Composed[]; canary: readonly Composed[] | undefined } | undefined;
+  settledChildren: { stable: readonly Composed[]; canary: readonly Composed[] | undefined };
 }
 
 export type PlanOutcome = { plan: Plan } | { failure: { reason: string; message: string } };
@@ -171,13 +172,10 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
   const percent = parent.spec.predictor.canaryTrafficPercent;
   // Where a canary may run (planFor decides from the observed stable Deployment).
   const mayCanary = !noSplit && percent !== undefined && percent < 100;
-  const settledChildren =
-    exposure.kind === 'none' && exposure.why === 'invalid-host'
-      ? undefined
-      : {
-          stable: [...workloadFor(parent, 'predictor', predictor, identity.hash, identity.meta), ...others, ...routes()],
-          canary: mayCanary ? [...canaryWorkloads(parent, predictor, identity), ...others, ...routes(percent)] : undefined,
-        };
+  const settledChildren = {
+    stable: [...workloadFor(parent, 'predictor', predictor, identity.hash, identity.meta), ...others, ...routes()],
+    canary: mayCanary ? [...canaryWorkloads(parent, predictor, identity), ...others, ...routes(percent)] : undefined,
+  };
   return { plan: { components: plans, entry, hosts, predictor: identity, exposure, credentials, variants, noSplit, settledChildren } };
 }
 

@@ -1,5 +1,4 @@
 import { lastApplied, shortHash, type Composed, type KubeObject, type Parent } from '../kit/index.js';
-import type { CanaryDecision } from './canary.js';
 import type { ComponentPlan } from './components.js';
 import { deploymentFor } from './deployment.js';
 import { componentMeta, type ComponentMeta } from './metadata.js';
@@ -38,17 +37,6 @@ export function workloadFor(parent: IsvcParent, role: Role, plan: ComponentPlan,
   const replicas = scaling === 'none' ? scalingOf(plan.spec).replicas : undefined;
   const deployment = deploymentFor(parent, { role, spec: plan.spec, pod: plan.pod, meta, ...(replicas !== undefined ? { replicas } : {}), ...(specHash ? { specHash } : {}) });
   return [deployment, serviceFor(parent, role, plan, meta), ...(scaling === 'hpa' ? [hpaFor(parent, role, plan.spec, meta)] : [])];
-}
-
-/**
- * The predictor's children: one Deployment with the new spec, or, while a canary runs, the
- * stable Deployment and Service kept exactly as last applied, the stable HPA as the spec
- * asks for it, plus a `-canary` trio.
- */
-export function predictorWorkloads(parent: IsvcParent, plan: ComponentPlan, decision: CanaryDecision, observedStableService: KubeObject | undefined, identity = predictorIdentity(parent, plan)): Composed[] {
-  const { hash, meta } = identity;
-  if (!decision.canary) return workloadFor(parent, 'predictor', plan, hash, meta);
-  return [...stableKept(parent, plan, decision.stable, observedStableService, meta), ...canaryWorkloads(parent, plan, identity)];
 }
 
 /** While a canary runs: the stable Deployment and Service as last applied (a Service not observed yet is built). */
