@@ -10,6 +10,7 @@ import { builtinRuntimes } from './kserve-runtimes.js';
 import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtimes.js';
 import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
 import { emptyReport, type CredentialReport } from './storage.js';
+import { secretsRead } from './credentials/secrets-read.js';
 import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
 import { canaryWorkloads, predictorIdentity, workloadFor, type PredictorIdentity } from './workloads.js';
 import { predictorBackends, routedExposure } from './exposure.js';
@@ -84,7 +85,6 @@ export interface SettledInputs {
 
 const SETTLED_RELATED = [
   { apiVersion: 'v1', kind: 'ServiceAccount' },
-  { apiVersion: 'v1', kind: 'Secret' },
   SERVING_RUNTIME,
   CLUSTER_SERVING_RUNTIME,
   { apiVersion: TRUSTYAI_API_VERSION, kind: TRUSTYAI_KIND },
@@ -103,14 +103,15 @@ export function settledInputs(input: Input): SettledInputs {
     metadata,
     config: input.config,
     httpRoutes: input.declares(HTTPROUTE.apiVersion, HTTPROUTE.kind),
-    related: SETTLED_RELATED.flatMap((t) => input.related.list(t.apiVersion, t.kind)),
+    // The Secrets as a plan reads them: those it may use, without values (credentials/secrets-read.ts).
+    related: [...SETTLED_RELATED.flatMap((t) => input.related.list(t.apiVersion, t.kind)), ...secretsRead(input.parent, input.related)],
   };
 }
 
 /**
  * What tells settled inputs apart: the SHA-256 of their JSON, as the answer cache keys a
- * request. A short key is looked up faster than the ~4 KB of text it stands for, which would
- * also keep every Secret value it holds for as long as the plan is kept.
+ * request. A short key is looked up faster than the ~4 KB of text it stands for. The Secrets
+ * in it hold no value (secretsRead), so neither does the key, nor does it hash one.
  */
 export function settledKey(i: SettledInputs): string {
   return hash('sha256', JSON.stringify([i.apiVersion, i.kind, i.metadata, i.config, i.httpRoutes, i.related]), 'base64');

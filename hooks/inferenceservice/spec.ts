@@ -233,8 +233,4 @@ export const inferenceserviceStatus = z.looseObject({
   deploymentMode: z.string().optional(),
   modelStatus: z.looseObject({}).optional(),
   observedGeneration: z.number().int().optional(),
-  serviceAccountSecrets: z
-    .array(z.string())
-    .optional()
-    .describe('Names (never values) of the Secrets the ServiceAccounts list: customize, which sees only this object, asks for them.'),
 });

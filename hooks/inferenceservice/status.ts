@@ -16,7 +16,7 @@ import {
   type StampInput,
 } from '../kit/index.js';
 import { trafficOf } from './canary.js';
-import { credentialsCondition, rememberedStatus, STORAGE_SECRET_FOUND } from './credentials-status.js';
+import { credentialsCondition, STORAGE_SECRET_FOUND } from './credentials-status.js';
 import { hostOf, internalUrl } from './hosts.js';
 import { serviceName, workloadName, type Role } from './names.js';
 import type { Input, Plan } from './plan.js';
@@ -147,7 +147,6 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
     conditions: summary.conditions,
     deploymentMode: RAW_DEPLOYMENT,
     modelStatus: modelStatusFrom({ predictor: byRole('predictor'), ready: summary.ready.status === 'True', deployment: o.deployments.predictor, pods: o.predictorPods, previous: parent.status.modelStatus }),
-    ...rememberedStatus(plan),
   };
 }
 

@@ -58,17 +58,15 @@ export interface StoragePlan {
 
 export const NO_STORAGE: StoragePlan = { initContainers: [], volumes: [], serverMounts: [] };
 
-/** What the credentials lookups of one sync found, for the status and the next customize answer. */
+/** What the credentials lookups of one sync found, for the status. */
 export interface CredentialReport {
   missing: Missing[];
   /** Spec problems found only against the cluster (a storage key the Secret lacks). */
   problems: Array<{ field: string; message: string }>;
-  /** Secret names each ServiceAccount lists: customize asks for them next time. */
-  serviceAccountSecrets: Set<string>;
   used: Set<string>;
 }
 
-export const emptyReport = (): CredentialReport => ({ missing: [], problems: [], serviceAccountSecrets: new Set(), used: new Set() });
+export const emptyReport = (): CredentialReport => ({ missing: [], problems: [], used: new Set() });
 
 export interface StorageContext {
   image: string;
@@ -122,7 +120,6 @@ function credentialsOf(source: StorageSource, ctx: StorageContext, account: Acco
     uris: source.uris.map((u) => u.uri),
   });
   for (const m of found.missing) if (!ctx.report.missing.some((x) => x.kind === m.kind && x.name === m.name)) ctx.report.missing.push(m);
-  for (const s of found.serviceAccountSecrets) ctx.report.serviceAccountSecrets.add(s);
   for (const s of found.used) ctx.report.used.add(s);
   return found.missing.length > 0 ? NO_CREDENTIALS : found.credentials;
 }

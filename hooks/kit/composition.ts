@@ -41,7 +41,20 @@ export interface RelatedRule {
   resource: string;
   namespace?: string;
   names?: string[];
-  labelSelector?: { matchLabels?: Record<string, string> };
+  labelSelector?: LabelSelector;
+}
+
+/** A Kubernetes label selector (metav1.LabelSelector): every term must hold. */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+/** One term: NotIn and DoesNotExist also match an object without the key (labels.Selector). */
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  values?: string[];
 }
 
 /** The names a parent may give its children of one type (names it might not emit are harmless). */

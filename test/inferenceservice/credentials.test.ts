@@ -138,33 +138,42 @@ describe('credential builders (pkg/credentials/*, v0.20.0)', () => {
   });
 });
 
-describe('customize: ServiceAccounts and Secrets by name, in the parent\'s namespace', () => {
+describe('customize: the ServiceAccounts by name, every Secret of the namespace but Helm\'s releases', () => {
   // Only the credential rules (the TrustyAIService rule is trustyai-logger.ts's).
   const rules = (parent: KubeObject) => compositionRules(runCustomize(inferenceservice, { parent, config })).filter((r) => r.resource === 'serviceaccounts' || r.resource === 'secrets');
+  const secretsRule = { apiVersion: 'v1', resource: 'secrets', namespace: NS, labelSelector: { matchExpressions: [{ key: 'owner', operator: 'NotIn', values: ['helm'] }] } };
 
-  it('asks for the Secrets the last status remembered from the ServiceAccount, and never a malformed name', () => {
-    const parent = { ...isvc(s3Model({ serviceAccountName: 'sa' })), status: { serviceAccountSecrets: ['s3creds', '../other', 'UPPER', 42] } } as KubeObject;
-    expect(rules(parent)).toEqual([
-      { apiVersion: 'v1', resource: 'serviceaccounts', namespace: NS, names: ['sa'] },
-      { apiVersion: 'v1', resource: 'secrets', namespace: NS, names: ['s3creds'] },
-    ]);
-  });
-
-  it('asks for storage-config for a storage spec (constants.DefaultStorageSpecSecret), and each component\'s ServiceAccount', () => {
+  it('asks for each component\'s ServiceAccount by name and the namespace\'s Secrets by a selector that leaves out Helm\'s release records', () => {
     const spec = { predictor: { sklearn: { storage: { key: 'k', path: 'p', parameters: { type: 's3', bucket: 'b' } } } }, transformer: { serviceAccountName: 't-sa', containers: [{ image: 't:1' }] } };
-    expect(rules(isvc(spec))).toEqual([
-      { apiVersion: 'v1', resource: 'serviceaccounts', namespace: NS, names: ['default', 't-sa'] },
-      { apiVersion: 'v1', resource: 'secrets', namespace: NS, names: ['storage-config'] },
-    ]);
+    expect(rules(isvc(spec))).toEqual([{ apiVersion: 'v1', resource: 'serviceaccounts', namespace: NS, names: ['default', 't-sa'] }, secretsRule]);
+    expect(rules(isvc(s3Model({ serviceAccountName: 'sa' })))).toEqual([{ apiVersion: 'v1', resource: 'serviceaccounts', namespace: NS, names: ['sa'] }, secretsRule]);
   });
 
-  it('writes the ServiceAccount\'s Secret names to the status, and says the Secret is not asked for yet while the children are kept', () => {
+  it('the same with the storageSecretName annotation (an annotation edit bumps no generation, so no by-name rule could follow it)', () => {
+    expect(rules(isvc(s3Model(), { annotations: { 'serving.kserve.io/storageSecretName': 'x' } }))).toContainEqual(secretsRule);
+  });
+
+  it('asks for no Secret where nothing is downloaded: pvc://, oci://, no storage (credentials go to the storage initializer only)', () => {
+    for (const storageUri of ['pvc://claim/m', 'oci://registry/m:1']) expect(rules(isvc({ predictor: { sklearn: { storageUri } } })), storageUri).not.toContainEqual(secretsRule);
+    expect(rules(isvc({ predictor: { containers: [{ image: 'x:1' }] } }))).not.toContainEqual(secretsRule);
+    // A custom container's STORAGE_URI, and storageUris, are downloads.
+    expect(rules(isvc({ predictor: { containers: [{ image: 'x:1', env: [{ name: 'STORAGE_URI', value: 'gs://b/m' }] }] } }))).toContainEqual(secretsRule);
+    expect(rules(isvc({ predictor: { model: { modelFormat: { name: 'sklearn' } }, storageUris: [{ uri: 'hf://o/m' }] } }))).toContainEqual(secretsRule);
+  });
+
+  it('reads no status field: an old status.serviceAccountSecrets changes nothing', () => {
+    const old = { ...isvc(s3Model({ serviceAccountName: 'sa' })), status: { serviceAccountSecrets: ['s3creds', '../other', 42] } } as KubeObject;
+    expect(rules(old)).toEqual(rules(isvc(s3Model({ serviceAccountName: 'sa' }))));
+    const out = runSync(inferenceservice, { parent: old, related: [sa('sa', ['s3creds']), secret('s3creds', ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'])], config });
+    expect(out.status.serviceAccountSecrets).toBeUndefined();
+    expect(out.condition('StorageSecretFound')?.status).toBe('True');
+  });
+
+  it('a listed Secret that does not exist: StorageSecretNotFound, the children kept, read within seconds once created', () => {
     const first = runSync(inferenceservice, { parent: isvc(s3Model({ serviceAccountName: 'sa' })), related: [sa('sa', ['late'])], config });
-    expect(first.status.serviceAccountSecrets).toEqual(['late']);
     expect(first.children).toEqual([]);
-    expect(first.condition('StorageSecretFound')?.message).toContain('has not been asked for yet');
-    // Next customize (after the cache expires or on a spec change) asks for it by name.
-    expect(rules({ ...isvc(s3Model({ serviceAccountName: 'sa' })), status: first.status } as KubeObject)).toContainEqual({ apiVersion: 'v1', resource: 'secrets', namespace: NS, names: ['late'] });
+    expect(first.condition('StorageSecretFound')).toMatchObject({ status: 'False', reason: 'StorageSecretNotFound' });
+    expect(first.condition('StorageSecretFound')?.message).toContain('Secret late (ServiceAccount sa) was not found in models');
   });
 });
 

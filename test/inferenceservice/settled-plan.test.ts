@@ -46,12 +46,12 @@ describe('the settled plan key', () => {
     expect(key(later)).toBe(key(first));
   });
 
-  it('changes with what a plan reads: labels, annotations, a Secret, the ServiceAccount, HTTPRoutes declared', () => {
+  it('changes with what a plan reads: labels, annotations, a Secret\'s keys, the ServiceAccount, HTTPRoutes declared', () => {
     const keys = [
       key(first),
       key(input(parent(1, { labels: { team: 'b' } }), [], [sa, secret])),
       key(input(parent(1, { annotations: { note: 'y' } }), [], [sa, secret])),
-      key(input(parent(1), [], [sa, { ...secret, data: { HF_TOKEN: 'b3RoZXI=' } }])),
+      key(input(parent(1), [], [sa, { ...secret, data: { HF_TOKEN: TOKEN, AWS_ACCESS_KEY_ID: TOKEN } }])),
       key(input(parent(1), [], [{ ...sa, secrets: [] } as KubeObject, secret])),
       key(input(parent(1), [], [sa, secret], true)),
     ];
@@ -62,6 +62,31 @@ describe('the settled plan key', () => {
     const text = key(first);
     expect(text).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     expect(text).not.toContain(TOKEN);
+  });
+
+  it('does not depend on a Secret\'s values, nor on Secrets nobody lists: what it hashes holds no value', () => {
+    const other = { ...secret, data: { HF_TOKEN: 'b3RoZXI=' } } as KubeObject;
+    const unlisted = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unrelated', namespace: NS }, data: { HF_TOKEN: TOKEN } } as KubeObject;
+    expect(key(input(parent(1), [], [sa, other]))).toBe(key(first));
+    expect(key(input(parent(1), [], [sa, secret, unlisted]))).toBe(key(first));
+    // kubectl apply keeps the whole Secret in an annotation: only serving.kserve.io/ ones are read.
+    const applied = { ...secret, metadata: { ...secret.metadata, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ data: { HF_TOKEN: TOKEN } }) } } } as KubeObject;
+    expect(key(input(parent(1), [], [sa, applied]))).toBe(key(first));
+    const text = JSON.stringify(settledInputs(input(parent(1), [], [sa, applied, unlisted])));
+    for (const v of [TOKEN, Buffer.from(TOKEN, 'base64').toString()]) expect(text).not.toContain(v);
+  });
+
+  it('keeps of a storage spec\'s Secret only the type its JSON names (a fixed word), never the JSON', () => {
+    const store = (json: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'storage-config', namespace: NS }, data: { s: Buffer.from(json).toString('base64') } }) as KubeObject;
+    const withSpec = (json: string) => {
+      const p = parent(1);
+      return input({ ...p, spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storage: { key: 's', path: 'm', parameters: { bucket: 'b' } } } } } } as Input['parent'], [], [store(json)]);
+    };
+    const a = withSpec(JSON.stringify({ type: 's3', access_key_id: 'AKIDONE', secret_access_key: 'one' }));
+    const b = withSpec(JSON.stringify({ type: 's3', access_key_id: 'AKIDTWO', secret_access_key: 'two' }));
+    expect(key(a)).toBe(key(b));
+    expect(key(withSpec(JSON.stringify({ type: 'hdfs' })))).not.toBe(key(a));
+    expect(JSON.stringify(settledInputs(a))).not.toContain(Buffer.from('AKIDONE').toString('base64').slice(0, 8));
   });
 });
 
@@ -78,5 +103,15 @@ describe('the settled children', () => {
       expect(c).toBe(first[i]);
       expect(isFrozenData(c)).toBe(true);
     }
+  });
+
+  it('are reused across two requests that differ only in a Secret\'s value (the plan\'s key holds none)', () => {
+    const children = (value: string) => {
+      const body = JSON.parse(JSON.stringify(syncRequest(inferenceservice, { parent: parent(1), observed: [deployment(1)], related: [sa, { ...secret, data: { HF_TOKEN: value } }] })));
+      return runHook(inferenceservice, 'sync', parseHookRequest(body), { now: '2026-01-01T00:00:00Z' }).children as KubeObject[];
+    };
+    const [one, two] = [children(TOKEN), children('c2Vjb25kX3ZhbHVl')];
+    expect(two.length).toBeGreaterThan(0);
+    for (const [i, c] of two.entries()) expect(c).toBe(one[i]);
   });
 });

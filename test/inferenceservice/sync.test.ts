@@ -112,14 +112,12 @@ describe('InferenceService predictor', () => {
     }
   });
 
-  it('asks Metacontroller for the ServiceAccount (default when none is named) and the named storage Secret, in its own namespace only', () => {
+  it('asks Metacontroller for the ServiceAccount (default when none is named) by name and the Secrets of its own namespace only (credentials/rules.ts)', () => {
     const credentialRules = (rules: ReturnType<typeof runCustomize>) => compositionRules(rules).filter((r) => r.resource === 'secrets' || r.resource === 'serviceaccounts');
     const account = (name: string) => ({ apiVersion: 'v1', resource: 'serviceaccounts', namespace: 'ml', names: [name] });
-    expect(credentialRules(runCustomize(inferenceservice, { parent: isvc(sklearn()), config }))).toEqual([account('default')]);
-    expect(credentialRules(runCustomize(inferenceservice, { parent: isvc(sklearn({ serviceAccountName: 'sa' }), { annotations: { 'serving.kserve.io/storageSecretName': 's3creds' } }), config }))).toEqual([
-      account('sa'),
-      { apiVersion: 'v1', resource: 'secrets', namespace: 'ml', names: ['s3creds'] },
-    ]);
+    const secrets = { apiVersion: 'v1', resource: 'secrets', namespace: 'ml', labelSelector: { matchExpressions: [{ key: 'owner', operator: 'NotIn', values: ['helm'] }] } };
+    expect(credentialRules(runCustomize(inferenceservice, { parent: isvc(sklearn()), config }))).toEqual([account('default'), secrets]);
+    expect(credentialRules(runCustomize(inferenceservice, { parent: isvc(sklearn({ serviceAccountName: 'sa' }), { annotations: { 'serving.kserve.io/storageSecretName': 's3creds' } }), config }))).toEqual([account('sa'), secrets]);
   });
 });
 

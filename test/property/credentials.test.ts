@@ -1,6 +1,8 @@
 /**
  * Storage credentials under hostile `related` maps: the parent's own ServiceAccounts and
- * Secrets with random keys and values (data and stringData, storage-config JSON among them),
+ * Secrets with random keys and values (data and stringData, storage-config JSON among them, and
+ * kubectl's last-applied-configuration annotation holding them), Secrets of the namespace nobody
+ * lists (customize asks for all but Helm's release records: credentials/rules.ts),
  * plus same-named ServiceAccounts and Secrets of other namespaces, objects without a
  * namespace keyed into another, and keys that lie about the namespace.
  *
@@ -91,12 +93,19 @@ describe('inferenceservice: storage credentials under hostile related maps', () 
         const own: KubeObject[] = s.ownSecrets.map((o) => ({
           apiVersion: 'v1',
           kind: 'Secret',
-          metadata: { name: o.name, namespace: s.ns, annotations: o.annotations },
+          // kubectl apply keeps the whole Secret, values included, in this annotation.
+          metadata: { name: o.name, namespace: s.ns, annotations: { ...o.annotations, 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ data: o.data }) } },
           data: Object.fromEntries(Object.entries(o.data).map(([k, v]) => [k, b64(v)])),
           stringData: o.stringData,
         }));
         if (s.ownServiceAccount) own.push({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: accountName, namespace: s.ns }, secrets: listed.map((n) => ({ name: n })) } as KubeObject);
         for (const o of own) put(related, o, `${s.ns}/${o.metadata.name}`);
+        // Customize asks for every Secret of the namespace: some nobody lists, one of Helm's release records.
+        const unlisted: KubeObject[] = [
+          { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unlisted', namespace: s.ns, annotations: { 'serving.kserve.io/s3-endpoint': `${MARK}.example.com` } }, data: { AWS_SECRET_ACCESS_KEY: b64(`${MARK}u`), HF_TOKEN: b64(`${MARK}u`) } },
+          { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sh.helm.release.v1.x.v1', namespace: s.ns, labels: { owner: 'helm' } }, type: 'helm.sh/release.v1', data: { release: b64(`${MARK}release`) } } as KubeObject,
+        ];
+        for (const o of unlisted) if (!listed.includes(o.metadata.name) && annotated !== o.metadata.name) put(related, o, `${s.ns}/${o.metadata.name}`);
 
         // Intruders: same-named objects of other namespaces, ServiceAccounts listing their own Secrets.
         const names = [accountName, ...listed, ...(annotated ? [annotated] : []), 'storage-config'];

@@ -24,8 +24,6 @@ export interface Missing {
 
 export interface CredentialLookup {
   credentials: Credentials;
-  /** Secret names the ServiceAccount lists, for the next customize answer. */
-  serviceAccountSecrets: string[];
   missing: Missing[];
   /** Secrets whose credentials were used, in order. */
   used: string[];
@@ -53,7 +51,7 @@ export function credentialsFor(src: CredentialSource): CredentialLookup {
     // KServe logs a missing ServiceAccount and goes on without credentials; a named one that
     // is missing stops the pod anyway (the ServiceAccount admission plugin refuses it).
     if (src.serviceAccountName) missing.push({ kind: 'ServiceAccount', name: saName, via: src.serviceAccountField });
-    return { credentials: NO_CREDENTIALS, serviceAccountSecrets: [], missing, used: [] };
+    return { credentials: NO_CREDENTIALS, missing, used: [] };
   }
   let credentials: Credentials = { ...NO_CREDENTIALS };
   if (sa.metadata.annotations?.[IRSA_ANNOTATION] !== undefined) credentials = { ...credentials, env: s3ServiceAccountEnv(sa) };
@@ -77,7 +75,7 @@ export function credentialsFor(src: CredentialSource): CredentialLookup {
       mounts: [...credentials.mounts, ...add.mounts],
     };
   }
-  return { credentials, serviceAccountSecrets: listed, missing, used };
+  return { credentials, missing, used };
 }
 
 /** The Secret names a ServiceAccount lists under `secrets` (imagePullSecrets are for the kubelet, not read). */

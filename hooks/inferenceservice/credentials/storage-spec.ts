@@ -77,7 +77,7 @@ export function storageSpecCredentials(spec: ModelStorageSpec, field: string, ar
  * The storage type named in a storage-config JSON, only when it is one KServe supports: the
  * answer then holds one of three fixed words, never the Secret's text.
  */
-function typeIn(secret: KubeObject, key: string): string | undefined | 'invalid' {
+export function typeIn(secret: KubeObject, key: string): string | undefined | 'invalid' {
   const raw = isRecord(secret.stringData) && typeof secret.stringData[key] === 'string' ? secret.stringData[key] : isRecord(secret.data) && typeof secret.data[key] === 'string' ? Buffer.from(secret.data[key], 'base64').toString('utf8') : undefined;
   if (raw === undefined) return undefined;
   try {

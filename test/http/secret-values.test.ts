@@ -1,0 +1,62 @@
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../hooks/config.js';
+import type { Exchange } from '../../hooks/exchange.js';
+import { hookAnswerer } from '../../hooks/hook-answer.js';
+import { inferenceservice } from '../../hooks/inferenceservice/index.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { createMetrics } from '../../hooks/metrics.js';
+import { createLogger } from '../../hooks/server.js';
+import { syncRequest } from '../../hooks/testing.js';
+
+/*
+ * No Secret value reaches a cache: customize asks for every Secret of the namespace
+ * (credentials/rules.ts), so Metacontroller sends their data with every sync. The answer cache
+ * keeps answers (which reference Secrets by key, never by value) under the SHA-256 of the
+ * whole request body; the settled plan's key holds none (test/inferenceservice/settled-plan.test.ts).
+ */
+const NS = 'models';
+const VALUE = 'wJalrXUtnFEMI-K7MDENG-bPxRfiCYEXAMPLEKEY';
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const parent = {
+  apiVersion: 'serving.kserve.io/v1beta1',
+  kind: 'InferenceService',
+  metadata: { name: 'demo', namespace: NS, uid: 'u', generation: 1 },
+  spec: { predictor: { serviceAccountName: 'sa', model: { modelFormat: { name: 'sklearn' }, storageUri: 's3://b/m' } } },
+};
+const related = (value: string): KubeObject[] => [
+  { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa', namespace: NS }, secrets: [{ name: 's3' }] } as KubeObject,
+  {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 's3', namespace: NS, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ stringData: { AWS_SECRET_ACCESS_KEY: value } }) } },
+    data: { AWS_ACCESS_KEY_ID: b64('AKID'), AWS_SECRET_ACCESS_KEY: b64(value) },
+  } as KubeObject,
+  { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unlisted', namespace: NS }, data: { token: b64(value) } } as KubeObject,
+];
+
+/** A response that only records what is written. */
+function response(): ServerResponse & { written: string[] } {
+  const written: string[] = [];
+  return { written, statusCode: 200, setHeader() {}, writeHead() { return this; }, end(b?: Buffer) { if (b) written.push(b.toString()); } } as unknown as ServerResponse & { written: string[] };
+}
+
+describe('no Secret value reaches the answer cache', () => {
+  it('two requests differing only in a Secret value: neither the cached answers nor their keys hold it, raw or base64', () => {
+    const config = loadConfig({ MODELHOOKS_LOG_LEVEL: 'silent' });
+    const answerer = hookAnswerer({ config, metrics: createMetrics(), logger: createLogger('silent'), now: () => '2026-01-01T00:00:00Z' });
+    const bodies = [VALUE, `${VALUE}-rotated`].map((v) => Buffer.from(JSON.stringify(syncRequest(inferenceservice, { parent, related: related(v) }))));
+    const answers = bodies.map((raw) => {
+      const res = response();
+      answerer.answer(res, { outcome: undefined } as Exchange, inferenceservice, 'sync', raw, undefined);
+      return res.written.join('');
+    });
+    expect(answers[0]).toContain('AWS_SECRET_ACCESS_KEY');
+    // The answers are the same: what differs is a value the answer never holds.
+    expect(answers[1]).toBe(answers[0]);
+    const entries = [...(answerer.cache as unknown as { entries: Map<string, { value: { body: Buffer; parent: string; headers: string[] } }> }).entries];
+    expect(entries).toHaveLength(2);
+    const text = JSON.stringify(entries.map(([k, e]) => [k, e.value.body.toString(), e.value.parent, e.value.headers]));
+    for (const v of [VALUE, b64(VALUE), b64(`${VALUE}-rotated`)]) expect(text).not.toContain(v);
+  });
+});
