@@ -48,6 +48,17 @@ export function externalHostsFor(parent: Parent<unknown>, ingress: IngressConfig
   return { service, components: byRole, valid: [service, ...Object.values(byRole)].every(isValidHost) };
 }
 
+/**
+ * What each external host is rendered from: the parent's name (the service's host) and each
+ * component's Service name. Known from the parent alone — unlike the domain and template,
+ * which a Namespace may set — so customize asks for the routes labelled with them
+ * (kit host-conflicts.ts). A cluster-local parent has no external host.
+ */
+export function hostSourcesFor(parent: Parent<unknown>, components: ComponentName[]): string[] {
+  if (isClusterLocal(parent)) return [];
+  return [parent.metadata.name, ...components.map((role) => serviceName(parent, role))];
+}
+
 /** The host of a component, or of the whole service. */
 export const hostOf = (hosts: ExternalHosts, role?: ComponentName): string => (role ? (hosts.components[role] ?? '') : hosts.service);
 

@@ -1,4 +1,4 @@
-import { childMeta, type KubeObject, type Parent } from '../kit/index.js';
+import { childMeta, hostLabels, type KubeObject, type Parent } from '../kit/index.js';
 import { routeMeta } from './metadata.js';
 import type { GatewayConfig } from './config.js';
 import { hostOf, type ExternalHosts } from './hosts.js';
@@ -44,7 +44,8 @@ export function httpRoutesFor(
 }
 
 function routeFor(parent: Parent<unknown>, gateway: GatewayConfig, host: string, role: ComponentName | undefined, rules: unknown[]): KubeObject {
-  const meta = routeMeta(parent, exposureLabelsFor(parent, role));
+  // The label of the one host it routes: the parents whose hosts may collide with it find it (kit host-conflicts.ts).
+  const meta = routeMeta(parent, { ...exposureLabelsFor(parent, role), ...hostLabels([role ? serviceName(parent, role) : parent.metadata.name]) });
   return {
     ...HTTPROUTE,
     metadata: childMeta(parent, routeName(parent, role), meta.labels, meta.annotations),

@@ -2,6 +2,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import { checkDeploymentUpdate, defineComposition, HookContractError, hostConflicts, hostRules, keepObserved, MANAGED_BY, readyJsonPath, withHostConflicts, type Composed, type RelatedRule, type Refusal } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { keptExposure } from './exposure.js';
+import { hostSourcesFor } from './hosts.js';
 import { HTTPROUTE } from './httproute.js';
 import { credentialRules } from './credentials/rules.js';
 import { credentialsBlock } from './credentials-status.js';
@@ -62,8 +63,8 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     rules.push(...runtimeRules(parent.metadata.namespace));
     // Each component's pods: why they do not run goes to its condition (workload-pods.ts).
     rules.push(...workloadPodRules(parent));
-    // Every Ingress (and HTTPRoute) of the namespace: a host another parent already routes is a HostConflict.
-    rules.push(...hostRules(parent.metadata.namespace, declares(HTTPROUTE.apiVersion, HTTPROUTE.kind)));
+    // The Ingresses (and HTTPRoutes) that may route one of its hosts: a host another parent already routes is a HostConflict.
+    rules.push(...hostRules(parent.metadata.namespace, hostSourcesFor(parent, componentsOf(parent.spec)), declares(HTTPROUTE.apiVersion, HTTPROUTE.kind)));
     return rules;
   },
 

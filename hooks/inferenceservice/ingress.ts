@@ -1,5 +1,5 @@
 import type { V1Ingress, V1IngressRule } from '@kubernetes/client-node';
-import { childMeta, type Parent } from '../kit/index.js';
+import { childMeta, hostLabels, type Parent } from '../kit/index.js';
 import type { IngressConfig } from './config.js';
 import type { ExternalHosts } from './hosts.js';
 import { ingressAnnotations } from './metadata.js';
@@ -17,7 +17,8 @@ export function ingressFor(parent: Parent<unknown>, ingress: IngressConfig, host
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
-    metadata: childMeta(parent, ingressName(parent), exposureLabelsFor(parent), ingressAnnotations(parent)),
+    // One label per host routed: the parents whose hosts may collide with these find it (kit host-conflicts.ts).
+    metadata: childMeta(parent, ingressName(parent), { ...exposureLabelsFor(parent), ...hostLabels([parent.metadata.name, ...Object.keys(hosts.components).map((role) => serviceName(parent, role as ComponentName))]) }, ingressAnnotations(parent)),
     spec: {
       ...(ingress.className ? { ingressClassName: ingress.className } : {}),
       rules,

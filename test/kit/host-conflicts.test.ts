@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
-import type { KubeObject } from '../../hooks/kit/index.js';
+import { hostLabelKey, type KubeObject } from '../../hooks/kit/index.js';
 import { runCustomize, runSync } from '../../hooks/testing.js';
 import { goldenCases } from '../support/golden.js';
 
@@ -28,10 +28,21 @@ describe('HostConflict: a host another parent of the namespace already routes', 
   const ns = (base.parent as KubeObject).metadata.namespace as string;
   const ours = runSync(inferenceservice, base);
   const host = (ours.childrenOf<{ spec: { rules: Array<{ host: string }> } }>('Ingress')[0]?.spec.rules[0]?.host) as string;
-  it('customize asks for every Ingress of the namespace, and HTTPRoutes only where the controller declares them', () => {
-    expect(runCustomize(inferenceservice, base)).toContainEqual({ apiVersion: 'networking.k8s.io/v1', resource: 'ingresses', namespace: ns });
-    expect(runCustomize(inferenceservice, base).some((r) => r.resource === 'httproutes' && !r.names)).toBe(false);
-    expect(runCustomize(inferenceservice, { ...base, variant: 'gateway-api' })).toContainEqual({ apiVersion: 'gateway.networking.k8s.io/v1', resource: 'httproutes', namespace: ns });
+  it('customize asks for the Ingresses labelled with one of its host sources and those modelhooks does not manage; HTTPRoutes only where the controller declares them', () => {
+    const parent = base.parent as KubeObject;
+    const foreign = { apiVersion: 'networking.k8s.io/v1', resource: 'ingresses', namespace: ns, labelSelector: { matchExpressions: [{ key: 'app.kubernetes.io/managed-by', operator: 'NotIn', values: ['modelhooks'] }] } };
+    const rules = runCustomize(inferenceservice, base);
+    expect(rules).toContainEqual(foreign);
+    expect(rules).toContainEqual({ apiVersion: 'networking.k8s.io/v1', resource: 'ingresses', namespace: ns, labelSelector: { matchExpressions: [{ key: hostLabelKey(parent.metadata.name), operator: 'Exists' }] } });
+    // No rule lists every Ingress of the namespace.
+    expect(rules.filter((r) => r.resource === 'ingresses' && !r.names && !r.labelSelector)).toEqual([]);
+    expect(rules.some((r) => r.resource === 'httproutes' && !r.names)).toBe(false);
+    expect(runCustomize(inferenceservice, { ...base, variant: 'gateway-api' })).toContainEqual({ ...foreign, apiVersion: 'gateway.networking.k8s.io/v1', resource: 'httproutes' });
+  });
+  it('a cluster-local parent routes no host: it asks for no Ingress but its own name', () => {
+    const parent = base.parent as KubeObject;
+    const local = { ...parent, metadata: { ...parent.metadata, labels: { ...parent.metadata.labels, 'networking.kserve.io/visibility': 'cluster-local' } } };
+    expect(runCustomize(inferenceservice, { ...base, parent: local }).filter((r) => r.resource === 'ingresses' && r.labelSelector)).toEqual([]);
   });
   it('our own Ingress, as Metacontroller also hands it over as related, is no conflict', () => {
     const parent = base.parent as KubeObject;
