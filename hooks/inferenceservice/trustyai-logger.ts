@@ -6,9 +6,17 @@ import type { LoggerSpec } from './spec.js';
  * (trustyai-service-operator v1.38.0, controllers/tas/inference_services.go patchKServe) writes
  * `spec.predictor.logger = {mode: all, url}` into every InferenceService of its namespace; for
  * raw deployments the URL is utils.GenerateHTTPSKServeLoggerURL: https://<name>.<ns>.svc.cluster.local
- * (controllers/utils/utils.go), which the TrustyAIService's `<name>` Service serves on 443.
- * Here the InferenceService reads the TrustyAIServices of its namespace instead, and its
- * predictor logs to one as if the operator had patched it; nothing is written to the parent.
+ * (controllers/utils/utils.go), which the TrustyAIService's `<name>` Service serves on 443 →
+ * 4443 — because the operator always mounts the service CA's `<name>-internal` certificate
+ * (templates/service/deployment.tmpl.yaml), on OpenShift. Its other URL,
+ * GenerateKServeLoggerURL (http://<name>.<ns>.svc.cluster.local, port 80 → 8080), is the one
+ * its pod serves without a certificate. Here the pod serves HTTPS only in the installs that
+ * issue one (trustyai/index.ts servesHttps: the openshift and cert-manager variants), and the
+ * TrustyAIService's status says so (`status.servesHttps`): the logger uses that scheme, and
+ * http while the status does not say (the pod always serves 8080). KServe's agent posts
+ * CloudEvents to the URL as given (pkg/logger/worker.go), over TLS for https. The
+ * InferenceService reads the TrustyAIServices of its namespace, and its predictor logs to one
+ * as if the operator had patched it; nothing is written to the parent.
  */
 
 export const TRUSTYAI_API_VERSION = 'trustyai.opendatahub.io/v1';
@@ -45,8 +53,9 @@ export function logsToTrustyAI(isvc: KubeObject, tas: string, services: KubeObje
   return chosenTrustyAIService(services, isvc.metadata.namespace)?.metadata.name === tas;
 }
 
-/** The logger the operator's patch would set: mode all, the TrustyAIService's HTTPS URL. */
+/** The logger the operator's patch would set: mode all, the TrustyAIService's URL in the scheme its pod serves. */
 export function trustyaiLoggerFor(tas: KubeObject | undefined, namespace: string | undefined): LoggerSpec | undefined {
   if (!tas || !namespace) return undefined;
-  return { mode: 'all', url: `https://${tas.metadata.name}.${namespace}.svc.cluster.local` };
+  const https = (tas.status as { servesHttps?: unknown } | undefined)?.servesHttps === true;
+  return { mode: 'all', url: `${https ? 'https' : 'http'}://${tas.metadata.name}.${namespace}.svc.cluster.local` };
 }

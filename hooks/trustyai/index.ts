@@ -142,7 +142,7 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     // 3. Status from what was observed and what could not be applied.
     const status = statusFrom(input, {
       deployment: seen.deployment, pvc: seen.pvc, dbSecret: seen.dbSecret, route: seen.route,
-      withRoute: platform.withRoute,
+      withRoute: platform.withRoute, servesHttps: servesHttps(platform),
       ...(platform.withCertificate ? { certificate: { observed: seen.certificate, issuerConfigured: platform.issuer !== undefined } } : {}),
       modelMesh: seen.modelMesh.condition,
       inferenceServices: inferenceServiceCounts(input),
@@ -177,6 +177,14 @@ interface Platform {
    */
   issuer: TrustyAIConfig['certIssuer'];
 }
+
+/**
+ * Whether the service's pod serves HTTPS on 4443 (the `<n>` Service's 443): only where a
+ * serving certificate `<n>-internal` is issued — by OpenShift's service CA or cert-manager.
+ * Elsewhere it serves plain HTTP on 8080 (port 80) alone. The status says which, so that an
+ * InferenceService's payload logger uses the scheme the pod serves (inferenceservice/trustyai-logger.ts).
+ */
+const servesHttps = (platform: Platform): boolean => platform.openshift || platform.issuer !== undefined;
 
 function platformOf(input: Input): Platform {
   const withRoute = input.declares(ROUTE.apiVersion, ROUTE.kind);
@@ -214,7 +222,7 @@ function serverOptions(input: Input, platform: Platform, seen: ReturnType<typeof
     image: images['trustyai-service'],
     version,
     setFsGroup: !platform.withRoute,
-    internalCert: platform.openshift || platform.issuer !== undefined,
+    internalCert: servesHttps(platform),
     dbCa: seen.dbCa,
     ...(platform.openshift ? { proxy: { image: images['kube-rbac-proxy'] } } : {}),
   };

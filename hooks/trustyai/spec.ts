@@ -91,4 +91,8 @@ export const trustyaiStatus = z.object({
   ready: z.string().optional().describe('"True" when the service is ready.'),
   conditions: conditionsSchema.optional(),
   observedGeneration: z.number().int().optional(),
+  servesHttps: z
+    .boolean()
+    .optional()
+    .describe("Whether the service's pod serves HTTPS on 4443 (behind the Service's 443): where OpenShift's service CA or cert-manager issues its serving certificate. InferenceServices of the namespace log payloads to https://<name>.<ns>.svc.cluster.local then, else to http:// (port 80 → 8080)."),
 });

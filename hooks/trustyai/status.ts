@@ -108,6 +108,8 @@ export interface Observed {
   dbSecret?: KubeObject;
   route?: KubeObject;
   withRoute: boolean;
+  /** Whether the pod serves HTTPS on 4443 (a serving certificate is issued): status.servesHttps. */
+  servesHttps: boolean;
   /** Where the CompositeController declares Certificates: the observed one, and whether an issuer is set. */
   certificate?: { observed?: KubeObject; issuerConfigured: boolean };
   modelMesh: Cond;
@@ -142,7 +144,7 @@ export function statusFrom(input: SyncInput<TrustyAISpec>, o: Observed): Record<
   ];
   const { ready, conditions, phase } = conditionTree.summarise(input, [...blockers, ...operator]);
   const status = o.deployment?.status as { replicas?: number } | undefined;
-  return { phase, replicas: status?.replicas ?? 0, ready: ready.status === 'True' ? 'True' : 'False', conditions };
+  return { phase, replicas: status?.replicas ?? 0, ready: ready.status === 'True' ? 'True' : 'False', conditions, servesHttps: o.servesHttps };
 }
 
 /**

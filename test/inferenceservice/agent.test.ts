@@ -18,7 +18,7 @@ const CONSTANTS = 'pkg/constants/constants.go@v0.20.0';
 const CONFIGMAP = 'config/configmap/inferenceservice.yaml@v0.20.0';
 const SERVICE = 'pkg/controller/v1beta1/inferenceservice/reconcilers/service/service_reconciler.go@v0.20.0';
 const TAS = 'controllers/tas/inference_services.go@v1.38.0 (patchKServe)';
-const TAS_URL = 'controllers/utils/utils.go@v1.38.0 (GenerateHTTPSKServeLoggerURL)';
+const TAS_URL = 'controllers/utils/utils.go@v1.38.0 (GenerateHTTPSKServeLoggerURL, GenerateKServeLoggerURL)';
 
 const config = defaultHookConfig();
 const isvc = (spec: Record<string, unknown>, meta: Record<string, unknown> = {}, name = 'demo'): KubeObject => ({
@@ -214,10 +214,10 @@ describe(`TrustyAI logger wiring (${TAS}; ${TAS_URL})`, () => {
   it('customize asks for the TrustyAIServices of the parent namespace', () => {
     expect(compositionRules(runCustomize(inferenceservice, { parent: isvc(sklearn()), config }))).toContainEqual({ apiVersion: 'trustyai.opendatahub.io/v1', resource: 'trustyaiservices', namespace: 'ml' });
   });
-  it('a TrustyAIService in the namespace: the predictor logs everything to its HTTPS Service', () => {
+  it('a TrustyAIService in the namespace whose status does not say it serves HTTPS: the predictor logs everything to its Service over http (port 80 → 8080, GenerateKServeLoggerURL)', () => {
     const o = runSync(inferenceservice, { parent: isvc(sklearn()), related: [tas('trusty')], config });
     const a = agentOf(o);
-    expect([argValue(a.args, '--log-url'), argValue(a.args, '--log-mode')]).toEqual(['https://trusty.ml.svc.cluster.local', 'all']);
+    expect([argValue(a.args, '--log-url'), argValue(a.args, '--log-mode')]).toEqual(['http://trusty.ml.svc.cluster.local', 'all']);
     expect(service(o).spec.ports[0].targetPort).toBe(9081);
   });
   it('removing the TrustyAIService removes the agent on the next sync', () => {
@@ -233,7 +233,7 @@ describe(`TrustyAI logger wiring (${TAS}; ${TAS_URL})`, () => {
   });
   it('several: the first by name, whatever order they arrive in', () => {
     for (const related of [[tas('b'), tas('a')], [tas('a'), tas('b')]]) {
-      expect(argValue(agentOf(runSync(inferenceservice, { parent: isvc(sklearn()), related, config })).args, '--log-url')).toBe('https://a.ml.svc.cluster.local');
+      expect(argValue(agentOf(runSync(inferenceservice, { parent: isvc(sklearn()), related, config })).args, '--log-url')).toBe('http://a.ml.svc.cluster.local');
     }
   });
   it('a TrustyAIService of another namespace is ignored', () => {
@@ -251,7 +251,7 @@ describe(`TrustyAI logger wiring (${TAS}; ${TAS_URL})`, () => {
   });
   it('a batcher of its own and a TrustyAIService: one agent that batches and logs', () => {
     const a = agentOf(runSync(inferenceservice, { parent: isvc(sklearn({ batcher: {} })), related: [tas('trusty')], config }));
-    expect([a.args[0], argValue(a.args, '--log-url')]).toEqual(['--enable-batcher', 'https://trusty.ml.svc.cluster.local']);
+    expect([a.args[0], argValue(a.args, '--log-url')]).toEqual(['--enable-batcher', 'http://trusty.ml.svc.cluster.local']);
   });
 });
 
@@ -268,7 +268,7 @@ describe('logsToTrustyAI: the same rule, for the TrustyAIService side', () => {
     // It agrees with what the InferenceService's own hook renders.
     if (parent.metadata.annotations?.['serving.kserve.io/deploymentMode'] !== 'ModelMesh') {
       const url = argValue(agentOf(runSync(inferenceservice, { parent, related: services, config }))?.args ?? [], '--log-url');
-      expect(url === `https://${name}.ml.svc.cluster.local`).toBe(want);
+      expect(url === `http://${name}.ml.svc.cluster.local`).toBe(want);
     }
   });
 });
