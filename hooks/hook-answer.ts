@@ -119,7 +119,7 @@ export function writeText(res: ServerResponse, exchange: Exchange, status: numbe
 /** Writes the answer, or 304 when the caller already holds it. */
 function writeAnswer(res: ServerResponse, exchange: Exchange, entry: CachedAnswer, match: string | undefined, fresh: 'ok' | 'cached'): void {
   const notModified = match !== undefined && match !== '' && matchesEtag(match, entry.etag);
-  exchange.outcome = entry.invalidSpec !== undefined ? 'invalid_spec' : notModified ? 'not_modified' : fresh;
+  exchange.outcome = entry.invalidSpec !== undefined ? 'invalid_spec' : notModified ? (fresh === 'cached' ? 'not_modified' : 'computed_not_modified') : fresh;
   if (entry.invalidSpec !== undefined) exchange.reason = entry.invalidSpec;
   exchange.parent = entry.parent;
   // writeHead with the stored list: no header object per request (headers set before, such

@@ -1,10 +1,14 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 
 /**
- * What became of a hook request. `invalid_spec` is an answer (200, or 304, cached or not)
- * whose Ready reason is InvalidSpec; `ok`, `cached` and `not_modified` are the other answers.
+ * What became of a hook request. Answers: `ok` (computed, 200), `cached` (from the answer
+ * cache, 200), `not_modified` (from the answer cache, 304), `computed_not_modified` (not in
+ * the cache — evicted, or another replica's — computed, then 304), and `invalid_spec` (an
+ * answer, any of those, whose Ready reason is InvalidSpec). So the share of answers the cache
+ * served is (cached + not_modified) / all answers, and the share Metacontroller already held
+ * is (not_modified + computed_not_modified) / all answers.
  */
-export const OUTCOMES = ['ok', 'cached', 'not_modified', 'invalid_spec', 'bad_request', 'unauthorized', 'not_found', 'too_large', 'error'] as const;
+export const OUTCOMES = ['ok', 'cached', 'not_modified', 'computed_not_modified', 'invalid_spec', 'bad_request', 'unauthorized', 'not_found', 'too_large', 'error'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export interface HookMetrics {

@@ -43,6 +43,17 @@ function setup(env: Record<string, string> = {}) {
 }
 
 describe('outcomes: one metric sample per hook request, labelled with its route', () => {
+  it('a 304 computed (the answer cache had lost the answer) is told from a 304 from the cache', async () => {
+    const first = await setup().post('/hooks/trustyai/sync').send(body()).expect(200);
+    // Another app (a restarted or another replica): its cache is empty, Metacontroller holds the ETag.
+    const { post, count } = setup();
+    await post('/hooks/trustyai/sync').set('If-None-Match', first.headers.etag as string).send(body()).expect(304);
+    await post('/hooks/trustyai/sync').set('If-None-Match', first.headers.etag as string).send(body()).expect(304);
+    expect(await count('composition="trustyai",hook="sync",outcome="computed_not_modified"')).toBe(1);
+    expect(await count('composition="trustyai",hook="sync",outcome="not_modified"')).toBe(1);
+    expect(await count('composition="trustyai",hook="sync",outcome="ok"')).toBe(0);
+  });
+
   it('ok, cached, not_modified; the size of the cache', async () => {
     const { app, post, count } = setup();
     const first = await post('/hooks/trustyai/sync').send(body()).expect(200);
@@ -108,7 +119,7 @@ describe('outcomes: one metric sample per hook request, labelled with its route'
   });
 
   it('every outcome is one of the documented ones', () => {
-    expect([...OUTCOMES].sort()).toEqual(['bad_request', 'cached', 'error', 'invalid_spec', 'not_found', 'not_modified', 'ok', 'too_large', 'unauthorized']);
+    expect([...OUTCOMES].sort()).toEqual(['bad_request', 'cached', 'computed_not_modified', 'error', 'invalid_spec', 'not_found', 'not_modified', 'ok', 'too_large', 'unauthorized']);
   });
 
   it('health and metrics requests are not hook requests', async () => {
