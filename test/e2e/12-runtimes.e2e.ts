@@ -68,7 +68,14 @@ describe('serving runtimes from the cluster', () => {
     const rules = all.filter((r) => r.resource.endsWith('servingruntimes'));
     expect(rules.map((r) => r.resource).sort()).toEqual(['clusterservingruntimes', 'servingruntimes']);
     const found: KubeObject[] = [];
-    // The credentials, asked for by name (a missing one is simply not in related).
+    // The Secrets, asked for by a selector (every one of the namespace but Helm's release records).
+    for (const rule of all.filter((r) => r.resource === 'secrets' && r.labelSelector)) {
+      const terms = (rule.labelSelector?.matchExpressions ?? []).map((t) => `${t.key} ${t.operator.toLowerCase()} (${(t.values ?? []).join(',')})`);
+      expect(terms).toEqual(['owner notin (helm)']);
+      const list = await listOf(`/api/v1/namespaces/${rule.namespace}/secrets?labelSelector=${encodeURIComponent(terms.join(','))}`);
+      found.push(...list.items.map((o) => ({ ...o, apiVersion: 'v1', kind: 'Secret' })));
+    }
+    // The ServiceAccounts, asked for by name (a missing one is simply not in related).
     for (const rule of all.filter((r) => (r.resource === 'serviceaccounts' || r.resource === 'secrets') && r.names)) {
       const kind = rule.resource === 'serviceaccounts' ? 'ServiceAccount' : 'Secret';
       for (const name of rule.names ?? []) {
@@ -89,14 +96,9 @@ describe('serving runtimes from the cluster', () => {
   }
 
   async function syncAndDryRun(first: KubeObject): Promise<Record<string, unknown>> {
-    let parent = first;
-    let answer = await post('/hooks/inferenceservice/sync', syncRequest(inferenceservice, { parent, related: await relatedOf(parent) }));
-    // The ServiceAccount's Secrets are named in the status and read at the next customize call
-    // (on a cluster: once Metacontroller's cached customize answer expires): as that call.
-    if (answer.status && (answer.status as { serviceAccountSecrets?: unknown }).serviceAccountSecrets) {
-      parent = { ...parent, status: answer.status };
-      answer = await post('/hooks/inferenceservice/sync', syncRequest(inferenceservice, { parent, related: await relatedOf(parent) }));
-    }
+    // One sync: customize's rules already cover the Secrets the ServiceAccount lists.
+    const parent = first;
+    const answer = await post('/hooks/inferenceservice/sync', syncRequest(inferenceservice, { parent, related: await relatedOf(parent) }));
     const deployments = (answer.children as KubeObject[]).filter((c) => c.kind === 'Deployment');
     expect(deployments.length, JSON.stringify(answer.status)).toBeGreaterThan(0);
     for (const d of deployments) await k.dryRunCreate({ ...d, metadata: { ...d.metadata, namespace: NS } });

@@ -2,6 +2,7 @@ import type { AnyComposition, RelatedRule } from '../../../hooks/kit/index.js';
 import { syncRequest } from '../../../hooks/testing.js';
 import { postHook } from './hook-post.js';
 import { type Kube, KubeError, type KubeObject } from './kube.js';
+import { selectorMatches } from '../../support/metacontroller-select.js';
 
 /**
  * What Metacontroller would pass as `related` for these customize rules, picked from a set
@@ -20,7 +21,7 @@ export async function selectRelated(
       if (obj.apiVersion !== rule.apiVersion || obj.kind !== kind) continue;
       if (rule.namespace && obj.metadata.namespace !== rule.namespace) continue;
       if (rule.names && !rule.names.includes(obj.metadata.name)) continue;
-      if (!Object.entries(rule.labelSelector?.matchLabels ?? {}).every(([key, v]) => labels[key] === v)) continue;
+      if (!selectorMatches(rule.labelSelector, labels)) continue;
       picked.add(obj);
     }
   }
@@ -30,8 +31,9 @@ export async function selectRelated(
 /**
  * What Metacontroller fetches for a parent's customize rules that name their objects: the
  * customize answer from the real hook server, then each named object read back from the API
- * server in the rule's namespace (none for a cluster-scoped kind). Label-selector rules find
- * nothing here: the tier runs no kubelet, so there are no pods. A missing object is skipped.
+ * server in the rule's namespace (none for a cluster-scoped kind). Label-selector rules list
+ * the rule's namespace by the selector (the InferenceService's Secrets; there are no pods: the
+ * tier runs no kubelet). A missing object is skipped.
  */
 export async function relatedByName(k: Kube, app: Parameters<typeof postHook>[0], composition: AnyComposition, parent: KubeObject): Promise<KubeObject[]> {
   const customize = await postHook(app, `/hooks/${composition.name}/customize`, syncRequest(composition, { parent }));
@@ -39,6 +41,16 @@ export async function relatedByName(k: Kube, app: Parameters<typeof postHook>[0]
   for (const rule of customize.relatedResources as RelatedRule[]) {
     const kind = await k.kindOf(rule.apiVersion, rule.resource);
     if (!kind) continue;
+    if (rule.labelSelector && rule.namespace && rule.resource !== 'pods') {
+      const prefix = rule.apiVersion.includes('/') ? `/apis/${rule.apiVersion}` : `/api/${rule.apiVersion}`;
+      const terms = [
+        ...Object.entries(rule.labelSelector.matchLabels ?? {}).map(([key, v]) => `${key}=${v}`),
+        ...(rule.labelSelector.matchExpressions ?? []).map((t) => (t.operator === 'Exists' ? t.key : t.operator === 'DoesNotExist' ? `!${t.key}` : `${t.key} ${t.operator.toLowerCase()} (${(t.values ?? []).join(',')})`)),
+      ];
+      const list = await k.call<{ items: KubeObject[] }>('GET', `${prefix}/namespaces/${rule.namespace}/${rule.resource}?labelSelector=${encodeURIComponent(terms.join(','))}`);
+      found.push(...list.items.map((o) => ({ ...o, apiVersion: rule.apiVersion, kind })));
+      continue;
+    }
     for (const name of rule.names ?? []) {
       try {
         found.push(await k.get(rule.apiVersion, kind, name, rule.namespace));
