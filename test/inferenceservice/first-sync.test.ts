@@ -9,8 +9,8 @@ import { selectRelated, wakes } from '../support/metacontroller-select.js';
  * First syncs are complete: KServe's documented ServiceAccount setups (kserve/kserve v0.20.0
  * docs/samples/storage/s3 — a Secret with AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY and the
  * serving.kserve.io/s3-endpoint annotation, a ServiceAccount listing it, an InferenceService
- * naming the ServiceAccount; and a Hugging Face token the same way, pkg/credentials/hf/hf_secret.go
- * HFTokenKey) get their Deployment with credentials on the sync Metacontroller runs when the
+ * naming the ServiceAccount; and a Hugging Face token, GCS and Azure credentials the same way,
+ * pkg/credentials/{hf,gcs,azure}) get their Deployment with credentials on the sync Metacontroller runs when the
  * last object is applied, whichever the order. Metacontroller is played as v4.17.2 plays it
  * (customize/manager.go): customize is asked once per parent generation and its answer kept
  * (newResponseCache, 20 minutes), the related objects are what the cached rules select
@@ -29,6 +29,8 @@ const s3Secret: KubeObject = {
   data: { AWS_ACCESS_KEY_ID: b64('AKIDEXAMPLE'), AWS_SECRET_ACCESS_KEY: b64('s3-secret-value') },
 } as KubeObject;
 const hfSecret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'hf-secret', namespace: NS }, type: 'Opaque', data: { HF_TOKEN: b64('hf_token_value') } } as KubeObject;
+const gcsSecret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'gcs-creds', namespace: NS }, type: 'Opaque', data: { 'gcloud-application-credentials.json': b64('{}') } } as KubeObject;
+const azureSecret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'azure-creds', namespace: NS }, type: 'Opaque', data: { AZURE_CLIENT_ID: b64('c'), AZURE_CLIENT_SECRET: b64('s'), AZURE_TENANT_ID: b64('t') } } as KubeObject;
 const account = (secret: string): KubeObject => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa', namespace: NS }, secrets: [{ name: secret }] }) as KubeObject;
 const isvc = (storageUri: string, format: string): KubeObject => ({
   apiVersion: 'serving.kserve.io/v1beta1',
@@ -72,6 +74,8 @@ describe('first syncs are complete: KServe\'s ServiceAccount setups in every ord
   const setups = [
     { name: 'S3 (docs/samples/storage/s3)', objects: [s3Secret, account('s3creds'), isvc('s3://bucket/model', 'sklearn')], want: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'], secret: 's3creds' },
     { name: 'Hugging Face token', objects: [hfSecret, account('hf-secret'), isvc('hf://org/model', 'huggingface')], want: ['HF_TOKEN'], secret: 'hf-secret' },
+    // pkg/credentials/azure/azure_secret.go AzureEnvKeys: each key by reference.
+    { name: 'Azure', objects: [azureSecret, account('azure-creds'), isvc('https://acct.blob.core.windows.net/c/m', 'sklearn')], want: ['AZURE_CLIENT_ID', 'AZURE_CLIENT_SECRET', 'AZURE_TENANT_ID'], secret: 'azure-creds' },
   ];
   for (const setup of setups) {
     for (const order of orders(setup.objects)) {
@@ -84,6 +88,17 @@ describe('first syncs are complete: KServe\'s ServiceAccount setups in every ord
         expect(last?.condition('StorageSecretFound')).toMatchObject({ status: 'True' });
       });
     }
+  }
+
+  // pkg/credentials/gcs/gcs_secret.go: the Secret as the user-gcp-sa volume, GOOGLE_APPLICATION_CREDENTIALS names its file.
+  for (const order of orders([gcsSecret, account('gcs-creds'), isvc('gs://bucket/model', 'sklearn')])) {
+    it(`GCS: ${order.map((o) => o.kind).join(' → ')}`, () => {
+      const { last, lastWoke } = apply(order);
+      expect(lastWoke).toBe(true);
+      expect(initEnv(last).find((e) => e.name === 'GOOGLE_APPLICATION_CREDENTIALS')).toEqual({ name: 'GOOGLE_APPLICATION_CREDENTIALS', value: '/var/secrets/gcloud-application-credentials.json' });
+      const volumes = (last?.child('Deployment', 'demo-predictor')?.spec as { template: { spec: { volumes?: Array<{ name: string; secret?: { secretName: string } }> } } }).template.spec.volumes ?? [];
+      expect(volumes.find((v) => v.name === 'user-gcp-sa')?.secret?.secretName).toBe('gcs-creds');
+    });
   }
 
   it('a Secret the ServiceAccount lists, created a minute after the InferenceService, wakes it and is used', () => {
