@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -11,6 +11,7 @@ import { readSource, render, type YamlSource } from './cli/render.js';
 import { listen } from './listen.js';
 import { createMetrics } from './metrics.js';
 import { createApp, createHealthApp, createLogger } from './server.js';
+import { packageVersion } from './version.js';
 
 const COMPOSITION_HELP = `
       --composition FILE the compositions a compiled module of yours exports, too (repeatable)
@@ -131,21 +132,6 @@ async function renderCommand(args: string[], io: Io): Promise<number> {
     }),
   );
   return 0;
-}
-
-/** The version in this package's package.json, found upwards from this file (hooks/ from source, dist/hooks/ when built). */
-function packageVersion(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const file = path.join(dir, 'package.json');
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'modelhooks' && pkg.version) return pkg.version;
-    }
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('package.json of modelhooks not found above ' + fileURLToPath(import.meta.url));
-    dir = up;
-  }
 }
 
 async function manifestsCommand(args: string[], io: Io): Promise<number> {

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { registerBuildInfo } from './build-info.js';
 
 /**
  * What became of a hook request. `invalid_spec` is an answer (200, or 304, cached or not)
@@ -86,6 +87,7 @@ export class DurationHistogram {
 export function createMetrics(): HookMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registerBuildInfo(registry);
   const series: HookSeries[] = [];
   const duration = new DurationHistogram(series);
   registry.registerMetric(duration as never);
