@@ -3,7 +3,8 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.js';
+import { configVariables, loadConfig } from './config.js';
+import { builtinCompositions } from './compositions.js';
 import { COMPOSITION_OPTIONS, compositionsFromOptions } from './cli/load-compositions.js';
 import { ConfigError, UsageError } from './errors.js';
 import { checkManifests, manifestFiles, writeManifests } from './cli/manifests.js';
@@ -42,6 +43,12 @@ ${Object.values(COMMANDS).map((c) => `  ${c.split('\n')[0]}`).join('\n')}
   modelhooks COMMAND --help    (that command's options)
 every command also takes --composition FILE (repeatable) and --no-builtin (see --help)`;
 
+/** `serve --help`'s list of every variable the server and the built-in compositions read, from their schemas. */
+function environmentHelp(): string {
+  const lines = configVariables(builtinCompositions).map((v) => `      ${v.name}=${v.default === '' ? "''" : v.default}\n          ${v.description}`);
+  return `    Environment (VARIABLE=default, read once at start; (…): what leaving it unset means):\n${lines.join('\n')}\n`;
+}
+
 export interface Io {
   out(text: string): void;
   err(text: string): void;
@@ -56,7 +63,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...args] = argv;
   try {
     if (command && Object.hasOwn(COMMANDS, command) && args.some((a) => a === '--help' || a === '-h')) {
-      io.out(`usage: ${COMMANDS[command as keyof typeof COMMANDS]}\n`);
+      io.out(`usage: ${COMMANDS[command as keyof typeof COMMANDS]}\n${command === 'serve' ? environmentHelp() : ''}`);
       return 0;
     }
     switch (command) {
