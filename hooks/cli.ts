@@ -7,7 +7,7 @@ import { configVariables, loadConfig } from './config.js';
 import { builtinCompositions } from './compositions.js';
 import { COMPOSITION_OPTIONS, compositionsFromOptions } from './cli/load-compositions.js';
 import { ConfigError, UsageError } from './errors.js';
-import { checkManifests, manifestFiles, writeManifests } from './cli/manifests.js';
+import { checkManifests, manifestFiles, sourceOf, writeManifests } from './cli/manifests.js';
 import { readSource, render, type YamlSource } from './cli/render.js';
 import { listen } from './listen.js';
 import { createMetrics } from './metrics.js';
@@ -144,7 +144,7 @@ async function renderCommand(args: string[], io: Io): Promise<number> {
 async function manifestsCommand(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args, options: { ...COMPOSITION_OPTIONS, check: { type: 'boolean', default: false }, dir: { type: 'string' } } });
   const root = path.resolve(io.cwd, values.dir ?? '.');
-  const files = manifestFiles(await compositionsFromOptions(values, io.cwd));
+  const files = manifestFiles(await compositionsFromOptions(values, io.cwd), undefined, sourceOf(values.composition, !values['no-builtin']));
   if (values.check) {
     const problems = checkManifests(root, files);
     if (problems.length > 0) {
