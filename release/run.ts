@@ -1,4 +1,5 @@
-// npm run release            dist/install.yaml from `kustomize build deploy/` (the real binary)
+// npm run release            dist/install.yaml from `kustomize build deploy/` (the real binary),
+//                            and dist/modelhooks-<version>.tgz (helm package) where helm is built
 // npm run chart [-- --check] charts/modelhooks from deploy/ (kustomize's model, no Go needed)
 //
 // The release needs the kustomize binary: $KUSTOMIZE, else .cache/e2e/bin/current/kustomize,
@@ -40,7 +41,20 @@ function release(): number {
   mkdirSync(path.join(root, 'dist'), { recursive: true });
   writeFileSync(path.join(root, 'dist/install.yaml'), manifest);
   process.stdout.write(`wrote dist/install.yaml (${objects.length} objects, modelhooks ${version})\n`);
+  packageChart();
   return 0;
+}
+
+/** dist/modelhooks-<version>.tgz, where the e2e tier has built helm (`bash test/e2e/build.sh helm`). */
+function packageChart(): void {
+  const helm = process.env.HELM ?? path.join(root, '.cache/e2e/bin/current/helm');
+  if (!existsSync(helm)) {
+    process.stdout.write('no helm binary (HELM, or bash test/e2e/build.sh helm): the chart is not packaged\n');
+    return;
+  }
+  const home = path.join(root, '.cache/helm');
+  const env = { ...process.env, HELM_CACHE_HOME: `${home}/cache`, HELM_CONFIG_HOME: `${home}/config`, HELM_DATA_HOME: `${home}/data` };
+  process.stdout.write(execFileSync(helm, ['package', path.join(root, CHART_DIR), '--destination', path.join(root, 'dist')], { encoding: 'utf8', env }));
 }
 
 function chart(check: boolean): number {
