@@ -10,6 +10,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/config.js';
+import { versionOrUnknown } from '../../hooks/build-info.js';
 import { bindHookMetrics, createMetrics, type Outcome } from '../../hooks/metrics.js';
 import { createApp, createLogger } from '../../hooks/server.js';
 
@@ -85,6 +86,15 @@ describe('modelhooks_build_info', () => {
     const lines = text.split('\n').filter((l) => l.startsWith('modelhooks_build_info'));
     expect(lines).toEqual([`modelhooks_build_info{version="${pkg.version}",node_version="${process.version}"} 1`]);
     expect(text).toContain('# TYPE modelhooks_build_info gauge');
+  });
+
+  it('says version="unknown" where the package.json cannot be read (bundled code), rather than failing', () => {
+    expect(
+      versionOrUnknown(() => {
+        throw new Error('package.json of modelhooks not found');
+      }),
+    ).toBe('unknown');
+    expect(versionOrUnknown(() => '9.9.9')).toBe('9.9.9');
   });
 
   it('each registry gets its own (two apps in one process do not clash)', async () => {
