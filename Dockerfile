@@ -2,11 +2,12 @@
 # The hook server image. deploy/base/deployment.yaml runs it as `node dist/hooks/cli.js serve`
 # with UID 10001 and a read-only root filesystem; OpenShift runs it with a UID of its own
 # choosing (group 0), which works because nothing here is writable or owned by one user.
-#   docker build -t registry.example.com/modelhooks:0.1.0 .
+#   docker build -t registry.example.com/modelhooks:0.2.0 .
 
-# Node 22 LTS (maintained to April 2027); package.json `engines` claims the majors CI runs:
-# 20 (the whole suite) and 22 (test/image/smoke.sh installs and serves what this image copies).
-FROM node:22-alpine AS build
+# Node 24 LTS (maintained to April 2028); package.json `engines` claims the majors CI runs:
+# 20 (the whole suite) and 20, 22 and 24 (test/image/smoke.sh installs and serves what this
+# image copies on each).
+FROM node:24-alpine AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -14,7 +15,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY hooks ./hooks
 RUN npm run build
 
-FROM node:22-alpine AS runtime
+FROM node:24-alpine AS runtime
 LABEL org.opencontainers.image.title="modelhooks" \
       org.opencontainers.image.description="Metacontroller hooks for ML-serving custom resources" \
       org.opencontainers.image.licenses="Apache-2.0"

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.js';
+import { configVariables, loadConfig } from './config.js';
+import { builtinCompositions } from './compositions.js';
 import { COMPOSITION_OPTIONS, compositionsFromOptions } from './cli/load-compositions.js';
 import { ConfigError, UsageError } from './errors.js';
-import { checkManifests, manifestFiles, writeManifests } from './cli/manifests.js';
+import { checkManifests, manifestFiles, sourceOf, writeManifests } from './cli/manifests.js';
 import { readSource, render, type YamlSource } from './cli/render.js';
 import { listen } from './listen.js';
 import { createMetrics } from './metrics.js';
 import { createApp, createHealthApp, createLogger } from './server.js';
+import { packageVersion } from './version.js';
 
 const COMPOSITION_HELP = `
       --composition FILE the compositions a compiled module of yours exports, too (repeatable)
@@ -41,6 +43,12 @@ ${Object.values(COMMANDS).map((c) => `  ${c.split('\n')[0]}`).join('\n')}
   modelhooks COMMAND --help    (that command's options)
 every command also takes --composition FILE (repeatable) and --no-builtin (see --help)`;
 
+/** `serve --help`'s list of every variable the server and the built-in compositions read, from their schemas. */
+function environmentHelp(): string {
+  const lines = configVariables(builtinCompositions).map((v) => `      ${v.name}=${v.default === '' ? "''" : v.default}\n          ${v.description}`);
+  return `    Environment (VARIABLE=default, read once at start; (…): what leaving it unset means):\n${lines.join('\n')}\n`;
+}
+
 export interface Io {
   out(text: string): void;
   err(text: string): void;
@@ -55,7 +63,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...args] = argv;
   try {
     if (command && Object.hasOwn(COMMANDS, command) && args.some((a) => a === '--help' || a === '-h')) {
-      io.out(`usage: ${COMMANDS[command as keyof typeof COMMANDS]}\n`);
+      io.out(`usage: ${COMMANDS[command as keyof typeof COMMANDS]}\n${command === 'serve' ? environmentHelp() : ''}`);
       return 0;
     }
     switch (command) {
@@ -133,25 +141,10 @@ async function renderCommand(args: string[], io: Io): Promise<number> {
   return 0;
 }
 
-/** The version in this package's package.json, found upwards from this file (hooks/ from source, dist/hooks/ when built). */
-function packageVersion(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const file = path.join(dir, 'package.json');
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'modelhooks' && pkg.version) return pkg.version;
-    }
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('package.json of modelhooks not found above ' + fileURLToPath(import.meta.url));
-    dir = up;
-  }
-}
-
 async function manifestsCommand(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args, options: { ...COMPOSITION_OPTIONS, check: { type: 'boolean', default: false }, dir: { type: 'string' } } });
   const root = path.resolve(io.cwd, values.dir ?? '.');
-  const files = manifestFiles(await compositionsFromOptions(values, io.cwd));
+  const files = manifestFiles(await compositionsFromOptions(values, io.cwd), undefined, sourceOf(values.composition, !values['no-builtin']));
   if (values.check) {
     const problems = checkManifests(root, files);
     if (problems.length > 0) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builtinCompositions } from './compositions.js';
 import { ConfigError } from './errors.js';
-import { type ConfigSchema, configProblems, configsFrom, type Env } from './kit/config.js';
+import { type ConfigSchema, type ConfigVariable, configProblems, configsFrom, configVariablesOf, type Env } from './kit/config.js';
 import { type NamespaceSelector, parseNamespaceSelector, SelectorError } from './kit/namespace-selector.js';
 import type { InferenceServiceConfig } from './inferenceservice/config.js';
 import type { MLModelConfig } from './mlmodel/config.js';
@@ -12,26 +12,35 @@ const SIZE = /^\d+(b|kb|mb|gb)?$/i;
 
 /** The server's own settings. Each composition declares its own (its `config.ts`). */
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(1).max(65535).default(8080),
-  MODELHOOKS_HOST: z.string().default(''),
-  MODELHOOKS_BODY_LIMIT: z.string().regex(SIZE, 'a size such as 16mb').default('16mb'),
-  MODELHOOKS_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-  MODELHOOKS_CACHE_ENTRIES: z.coerce.number().int().min(0).default(512),
-  MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(25),
+  PORT: z.coerce.number().int().min(1).max(65535).default(8080).describe('the port of the hooks (`serve --port` wins)'),
+  MODELHOOKS_HOST: z.string().default('').meta({ description: 'the address to listen on, e.g. 127.0.0.1 for a local run', unset: '(every interface)' }),
+  MODELHOOKS_BODY_LIMIT: z.string().regex(SIZE, 'a size such as 16mb').default('16mb').describe('the largest request body; larger ones get 413'),
+  MODELHOOKS_LOG_LEVEL: z
+    .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+    .default('info')
+    .describe('trace, debug (a JSON line per request), info, warn, error, fatal or silent'),
+  MODELHOOKS_CACHE_ENTRIES: z.coerce.number().int().min(0).default(512).describe('answers kept for identical requests (0: no answer cache)'),
+  MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(25).describe('after the drain, how long requests in flight may take before their connections close'),
   // Server operation and safety (README, Configuration).
-  MODELHOOKS_CACHE_BYTES: z.string().regex(SIZE, 'a size such as 64mb').default('64mb'),
-  MODELHOOKS_DRAIN_SECONDS: z.coerce.number().min(0).default(10),
-  MODELHOOKS_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
-  MODELHOOKS_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
-  MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(95),
-  MODELHOOKS_MAX_CONNECTIONS: z.coerce.number().int().positive().default(256),
-  MODELHOOKS_TLS_CERT_FILE: z.string().default(''),
-  MODELHOOKS_TLS_KEY_FILE: z.string().default(''),
-  MODELHOOKS_CLIENT_CA_FILE: z.string().default(''),
-  MODELHOOKS_TOKEN_FILE: z.string().default(''),
-  MODELHOOKS_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  MODELHOOKS_CACHE_BYTES: z.string().regex(SIZE, 'a size such as 64mb').default('64mb').describe('bytes the answer cache may hold (answers, keys and ETags)'),
+  MODELHOOKS_DRAIN_SECONDS: z.coerce.number().min(0).default(10).describe('after SIGTERM, how long /readyz fails while everything is still served'),
+  MODELHOOKS_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(30).describe('the longest time to receive a whole request'),
+  MODELHOOKS_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(10).describe("the longest time to receive a request's headers (at most the request timeout)"),
+  MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(95).describe("idle keep-alive connections close after this (above Go's 90 s)"),
+  MODELHOOKS_MAX_CONNECTIONS: z.coerce.number().int().positive().default(256).describe('connections beyond this are refused'),
+  MODELHOOKS_TLS_CERT_FILE: z.string().default('').meta({ description: 'HTTPS on PORT with this PEM certificate (and the key below); re-read every 5 s', unset: '(plain HTTP)' }),
+  MODELHOOKS_TLS_KEY_FILE: z.string().default('').meta({ description: "the certificate's PEM private key", unset: '(plain HTTP)' }),
+  MODELHOOKS_CLIENT_CA_FILE: z.string().default('').meta({ description: 'require client certificates this PEM CA signed (needs TLS and MODELHOOKS_METRICS_PORT)', unset: '(none)' }),
+  MODELHOOKS_TOKEN_FILE: z.string().default('').meta({ description: "require `Authorization: Bearer <the file's content>` on /hooks/*; re-read every 5 s", unset: '(none)' }),
+  MODELHOOKS_METRICS_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .default(0)
+    .meta({ description: 'also serve only /metrics, /healthz and /readyz in plain HTTP on this port', unset: '(none)' }),
   // Multi-tenancy (README, Running modelhooks for many teams): the namespaces served.
-  MODELHOOKS_NAMESPACE_SELECTOR: z.string().default(''),
+  MODELHOOKS_NAMESPACE_SELECTOR: z.string().default('').meta({ description: "a label selector a parent's Namespace must match to be served", unset: '(every namespace)' }),
 });
 
 /** The built-in compositions' configurations, by composition name, as the server assembles them. */
@@ -143,6 +152,18 @@ export function sizeInBytes(size: string): number {
   const [, digits, unit] = /^(\d+)([a-z]*)$/i.exec(size) as RegExpExecArray;
   const power = ['b', 'kb', 'mb', 'gb'].indexOf((unit || 'b').toLowerCase());
   return Number(digits) * 1024 ** power;
+}
+
+/**
+ * Every variable the server and `compositions` read, with its default and meaning, from their
+ * schemas (for `serve --help` and the Helm chart's values): the server's first, then each
+ * composition's, a variable two compositions share once.
+ */
+export function configVariables(compositions: ReadonlyArray<{ config?: ConfigSchema<unknown> }> = builtinCompositions): ConfigVariable[] {
+  const seen = new Set<string>();
+  return [envSchema, ...compositions.flatMap((c) => (c.config ? [c.config] : []))]
+    .flatMap((schema) => configVariablesOf(schema))
+    .filter((v) => !seen.has(v.name) && seen.add(v.name));
 }
 
 /** Every built-in composition's configuration with its defaults: for tests, `render` and examples. */

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { registerBuildInfo } from './build-info.js';
 
 /**
  * What became of a hook request. Answers: `ok` (computed, 200), `cached` (from the answer
@@ -90,6 +91,7 @@ export class DurationHistogram {
 export function createMetrics(): HookMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registerBuildInfo(registry);
   const series: HookSeries[] = [];
   const duration = new DurationHistogram(series);
   registry.registerMetric(duration as never);

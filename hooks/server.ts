@@ -35,9 +35,12 @@ export interface AppOptions {
 
 const rfc3339Now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
-/** A logger as the server uses it: JSON lines with ISO-8601 times. */
+/**
+ * A logger as the server uses it: JSON lines with ISO-8601 times and the level as its name
+ * (`"level":"info"`, what log collectors match on, rather than pino's number 30).
+ */
 export const createLogger = (level: string, destination?: DestinationStream): Logger =>
-  pino({ level, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+  pino({ level, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, destination);
 
 export function createApp(options: AppOptions): express.Express {
   const { compositions, config } = options;

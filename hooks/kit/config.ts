@@ -17,8 +17,42 @@ export function imageVariable(key: string): string {
 
 /** The `MODELHOOKS_IMAGE_<KEY>` variables of a composition's images, for its config schema. */
 export function imageVariables(defaults: Record<string, string>): Record<string, z.ZodOptional<z.ZodString>> {
-  return Object.fromEntries(Object.keys(defaults).map((k) => [imageVariable(k), z.string().optional()]));
+  return Object.fromEntries(Object.entries(defaults).map(([k, image]) => [imageVariable(k), z.string().optional().meta({ description: `the ${k} image`, unset: image })]));
 }
+
+/** One environment variable a config schema reads: what `serve --help` and the Helm chart list. */
+export interface ConfigVariable {
+  name: string;
+  /** The default as text (`''` for an empty one), or what leaving it unset means, e.g. `(none)`. */
+  default: string;
+  /** One line: its `.describe()` (or `.meta({ description })`). */
+  description: string;
+}
+
+/**
+ * The variables of a config schema (a `z.object` over the environment, maybe `.transform`ed),
+ * in the order it declares them. A variable's default is its schema's `.default()`, unless its
+ * meta says what being unset means (`.meta({ unset: '(none)' })`) — for an optional one, or an
+ * empty default that stands for something.
+ */
+export function configVariablesOf(schema: ConfigSchema<unknown>): ConfigVariable[] {
+  let object = schema as unknown as ZodInternals;
+  while (object._zod.def.type === 'pipe' && object._zod.def.in) object = object._zod.def.in;
+  const shape = object._zod.def.shape ?? {};
+  return Object.entries(shape).map(([name, field]) => {
+    const meta = (field.meta?.() ?? {}) as { description?: string; unset?: string };
+    const { defaultValue } = field._zod.def;
+    const shown = meta.unset ?? (defaultValue === undefined ? '(none)' : String(defaultValue));
+    return { name, default: shown, description: meta.description ?? field.description ?? '' };
+  });
+}
+
+/** The parts of a zod schema's internals `configVariablesOf` reads. */
+type ZodInternals = {
+  _zod: { def: { type: string; in?: ZodInternals; shape?: Record<string, ZodInternals>; defaultValue?: unknown } };
+  meta?: () => unknown;
+  description?: string;
+};
 
 /**
  * The images a composition runs: each default unless `MODELHOOKS_IMAGE_<KEY>` overrides it
@@ -72,4 +106,9 @@ export function configFor<Config>(composition: { name: string; config?: ConfigSc
  * `MODELHOOKS_POD_SECURITY`: the Pod Security Standard level tenant-supplied pod fields must
  * keep (restricted by default), for the config schema of every composition that takes any.
  */
-export const podSecurityVariable = { [POD_SECURITY_VARIABLE]: z.enum(POD_SECURITY_LEVELS).default('restricted') };
+export const podSecurityVariable = {
+  [POD_SECURITY_VARIABLE]: z
+    .enum(POD_SECURITY_LEVELS)
+    .default('restricted')
+    .describe("the Pod Security Standard level a parent's pod and container fields must keep: restricted, baseline or privileged"),
+};

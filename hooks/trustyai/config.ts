@@ -34,11 +34,13 @@ export const trustyaiConfig = z
     [MODELMESH_NAMESPACE_VARIABLE]: z
       .string()
       .refine(isDns1123Label, 'a namespace name')
-      .optional(),
+      .optional()
+      .meta({ description: "the namespace of ModelMesh's controller, whose model-serving-config TrustyAIServices there join", unset: DEFAULT_MODELMESH_NAMESPACE }),
     [CERT_ISSUER_VARIABLE]: z
       .string()
       .refine((v) => v === '' || certIssuerOf(v).certIssuer !== undefined, 'ClusterIssuer/<name> or Issuer/<name> (a DNS subdomain name)')
-      .optional(),
+      .optional()
+      .meta({ description: 'ClusterIssuer/<name> or Issuer/<name>: the issuer of TrustyAIService serving certificates (cert-manager component)', unset: '(none)' }),
   })
   .transform(
     (env): TrustyAIConfig => ({

@@ -18,6 +18,8 @@ import { expectValid } from '../support/validate.js';
 import { build, type Edits, type Image, kustomizationFile, readKustomization } from './kustomize.js';
 
 const root = repoRoot();
+/** The release: the image's tag in deploy/ follows package.json's version. */
+const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 const deployDir = path.join(root, 'deploy');
 const baseDir = path.join(deployDir, 'base');
 const componentsDir = path.join(deployDir, 'components');
@@ -138,11 +140,11 @@ describe('deploy/ kustomizations', () => {
   it('sets the image in one place: deploy/kustomization.yaml', () => {
     const withImages = kustomizationDirs(deployDir).filter((d) => (readKustomization(d).images ?? []).length > 0);
     expect(withImages.map(rel)).toEqual(['deploy']);
-    expect(readKustomization(deployDir).images).toEqual([{ name: IMAGE.name, newTag: '0.1.0' }]);
+    expect(readKustomization(deployDir).images).toEqual([{ name: IMAGE.name, newTag: version }]);
   });
 
   it.each(targets.map((t) => [t.name, t.edits]))('%s: `kustomize edit set image` in deploy/ sets the image of the hook server', (_name, edits) => {
-    expect(image(build(deployDir, edits))).toBe('ghcr.io/modelhooks/modelhooks:0.1.0');
+    expect(image(build(deployDir, edits))).toBe(`ghcr.io/modelhooks/modelhooks:${version}`);
     expect(image(build(deployDir, { ...edits, images: [IMAGE] }))).toBe('registry.example.com/modelhooks:1.2.3');
   });
 
@@ -386,7 +388,7 @@ describe('deploy/ files', () => {
 
   it('names the image as a placeholder to override', () => {
     const deployment = one(loadYamlFile(path.join(baseDir, 'deployment.yaml')), 'Deployment');
-    expect(deployment.spec.template.spec.containers[0].image).toBe('ghcr.io/modelhooks/modelhooks:0.1.0');
+    expect(deployment.spec.template.spec.containers[0].image).toBe(`ghcr.io/modelhooks/modelhooks:${version}`);
   });
 });
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, etcd and kustomize from the Go module proxy for the e2e tier.
+# Builds kube-apiserver, etcd and kustomize from the Go module proxy for the e2e tier; with the
+# argument `helm`, helm too (only the files that lint and template the chart ask for it).
 #
 # Binaries land in .cache/e2e/bin/<tool-module>-<hash>/, where the hash covers the
 # module's go.mod, go.sum and sources, the Go version and this script: a second run with
@@ -65,7 +66,15 @@ mkdir -p "$link"
 ln -sfn "$apiserver_dir/kube-apiserver" "$link/kube-apiserver"
 ln -sfn "$apiserver_dir/etcd" "$link/etcd"
 ln -sfn "$kustomize_dir/kustomize" "$link/kustomize"
+built_seconds=$(($(build_seconds "$apiserver_dir") + $(build_seconds "$kustomize_dir")))
+
+if [[ " $* " == *" helm "* ]]; then
+  helm_version=$(awk '$1 == "helm.sh/helm/v3" { print $2; exit }' "$here/tools/helm/go.mod")
+  # Without it, `helm version` says v3.22 with no patch (internal/version's default).
+  build helm "-s -w -X helm.sh/helm/v3/internal/version.version=$helm_version" helm.sh/helm/v3/cmd/helm
+  ln -sfn "$dir/helm" "$link/helm"
+  built_seconds=$((built_seconds + $(build_seconds "$dir")))
+fi
 
 cached=$([[ $built == 0 ]] && echo true || echo false)
-built_seconds=$(($(build_seconds "$apiserver_dir") + $(build_seconds "$kustomize_dir")))
 printf '{"binDir":"%s","cached":%s,"seconds":%d,"builtSeconds":%d}\n' "$link" "$cached" "$(($(date +%s) - start))" "$built_seconds"

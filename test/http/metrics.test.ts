@@ -3,9 +3,16 @@
  * at scrape time; what /metrics shows must be what prom-client's own Counter and Histogram
  * show for the same samples, line for line.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Counter, Histogram, Registry } from 'prom-client';
+import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { builtinCompositions } from '../../hooks/compositions.js';
+import { loadConfig } from '../../hooks/config.js';
+import { versionOrUnknown } from '../../hooks/build-info.js';
 import { bindHookMetrics, createMetrics, type Outcome } from '../../hooks/metrics.js';
+import { createApp, createLogger } from '../../hooks/server.js';
 
 const SAMPLES: Array<[string, string, Outcome, number]> = [
   ['trustyai', 'sync', 'ok', 0.0123],
@@ -67,5 +74,31 @@ describe('hook metrics', () => {
     bindHookMetrics(metrics);
     expect(await text(metrics.registry, 'modelhooks_hook_request_duration_seconds')).not.toContain('_bucket');
     expect(await text(metrics.registry, 'modelhooks_hook_requests_total')).not.toContain('{');
+  });
+});
+
+describe('modelhooks_build_info', () => {
+  const pkg = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+
+  it('/metrics says which modelhooks and which Node the server runs: one series, value 1', async () => {
+    const app = createApp({ compositions: builtinCompositions, config: loadConfig({}), logger: createLogger('silent') });
+    const text = (await request(app).get('/metrics').expect(200)).text;
+    const lines = text.split('\n').filter((l) => l.startsWith('modelhooks_build_info'));
+    expect(lines).toEqual([`modelhooks_build_info{version="${pkg.version}",node_version="${process.version}"} 1`]);
+    expect(text).toContain('# TYPE modelhooks_build_info gauge');
+  });
+
+  it('says version="unknown" where the package.json cannot be read (bundled code), rather than failing', () => {
+    expect(
+      versionOrUnknown(() => {
+        throw new Error('package.json of modelhooks not found');
+      }),
+    ).toBe('unknown');
+    expect(versionOrUnknown(() => '9.9.9')).toBe('9.9.9');
+  });
+
+  it('each registry gets its own (two apps in one process do not clash)', async () => {
+    const [a, b] = [createMetrics(), createMetrics()];
+    for (const m of [a, b]) expect(await m.registry.getSingleMetricAsString('modelhooks_build_info')).toContain(`version="${pkg.version}"`);
   });
 });

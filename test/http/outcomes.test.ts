@@ -142,7 +142,7 @@ describe('request log: one info line per refusal and per InvalidSpec answer', ()
     await post('/hooks/trustyai/sync').send(body(invalid)).expect(200); // cached: logged again
     expect(lines).toHaveLength(2);
     for (const line of lines) {
-      expect(line).toMatchObject({ level: 30, msg: 'invalid spec', composition: 'trustyai', hook: 'sync', parent: 'team-a/bad', outcome: 'invalid_spec', status: 200 });
+      expect(line).toMatchObject({ level: 'info', msg: 'invalid spec', composition: 'trustyai', hook: 'sync', parent: 'team-a/bad', outcome: 'invalid_spec', status: 200 });
       expect(line.reason).toContain('spec.storage.format');
       expect(line.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(typeof line.durationMs).toBe('number');
@@ -175,5 +175,18 @@ describe('request log: one info line per refusal and per InvalidSpec answer', ()
     const lines: string[] = [];
     createLogger('info', { write: (l: string) => void lines.push(l) }).info('hello');
     expect(JSON.parse(lines[0] as string).time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it.each([
+    ['debug', 'debug'],
+    ['info', 'info'],
+    ['warn', 'warn'],
+    ['error', 'error'],
+    ['fatal', 'fatal'],
+  ] as const)('the server logger names the level: %s → "level":"%s", not its number', (method, label) => {
+    const lines: string[] = [];
+    createLogger('debug', { write: (l: string) => void lines.push(l) })[method]('hello');
+    expect(lines[0]).toContain(`"level":"${label}"`);
+    expect(JSON.parse(lines[0] as string).level).toBe(label);
   });
 });

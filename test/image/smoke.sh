@@ -1,21 +1,30 @@
 #!/usr/bin/env bash
-# The Dockerfile's runtime stage without Docker: with the Node major of its base image
-# (installed from the npm registry's `node` package into .cache/), install what the stage
-# copies as it does (`npm ci --omit=dev --ignore-scripts`, no EBADENGINE warning), then
-# `--help`, `serve`: /healthz, a sync, SIGTERM → exit 0. Needs `npm run build` first.
+# The Dockerfile's runtime stage without Docker, on every Node major package.json `engines`
+# claims (the image's among them): with that major (the machine's own node, or the npm
+# registry's `node` package installed into .cache/), install what the stage copies as it does
+# (`npm ci --omit=dev --ignore-scripts`, no EBADENGINE warning), then `--help`, `serve`:
+# /healthz, a sync, SIGTERM → exit 0. Needs `npm run build` first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-majors=$(sed -n 's/^FROM node:\([0-9]*\)-alpine.*/\1/p' Dockerfile | sort -u)
-[ "$(echo "$majors" | wc -l)" = 1 ] || { echo "smoke: the Dockerfile's stages use different Node majors: $majors"; exit 1; }
-major=$majors
-tools="$PWD/.cache/node-$major"
-if [ ! -x "$tools/node_modules/.bin/node" ]; then
-  npm install --prefix "$tools" --no-audit --no-fund --no-save "node@$major" >/dev/null
-fi
-node="$tools/node_modules/.bin/node"
+image_majors=$(sed -n 's/^FROM node:\([0-9]*\)-alpine.*/\1/p' Dockerfile | sort -u)
+[ "$(echo "$image_majors" | wc -l)" = 1 ] || { echo "smoke: the Dockerfile's stages use different Node majors: $image_majors"; exit 1; }
+majors=$(node -p 'require("./package.json").engines.node.split("||").map((r) => /\^(\d+)\./.exec(r)[1]).join(" ")')
+case " $majors " in *" $image_majors "*) ;; *) echo "smoke: the image's Node $image_majors is not in engines ($majors)"; exit 1 ;; esac
 npm_cli="$(dirname "$(realpath "$(command -v npm)")")/npm-cli.js"
 [ -f "$npm_cli" ] || npm_cli="$(npm root -g)/npm/bin/npm-cli.js"
+
+smoke() { # smoke <major>
+major=$1
+if [ "$(node -p 'process.versions.node.split(".")[0]')" = "$major" ]; then
+  node="$(command -v node)"
+else
+  tools="$PWD/.cache/node-$major"
+  if [ ! -x "$tools/node_modules/.bin/node" ]; then
+    npm install --prefix "$tools" --no-audit --no-fund --no-save "node@$major" >/dev/null
+  fi
+  node="$tools/node_modules/.bin/node"
+fi
 
 app=$(mktemp -d)
 trap 'rm -rf "$app"; [ -n "${pid:-}" ] && kill "$pid" 2>/dev/null || true' EXIT
@@ -44,3 +53,7 @@ code=0; wait "$pid" || code=$?
 pid=
 [ "$code" = 0 ] || { cat "$app/serve.log"; echo "smoke: serve exited $code after SIGTERM"; exit 1; }
 echo "image smoke: Node $("$node" --version), npm ci --omit=dev without EBADENGINE, --help, serve, sync, SIGTERM → 0"
+rm -rf "$app"
+}
+
+for major in $majors; do smoke "$major"; done

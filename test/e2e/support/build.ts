@@ -13,11 +13,11 @@ export interface BuildResult {
 
 const script = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'build.sh');
 
-/** Runs build.sh (a no-op when the binaries for the current go.mod/go.sum are cached). */
-export function buildBinaries(): Promise<BuildResult> {
+/** Runs build.sh (a no-op when the binaries for the current go.mod/go.sum are cached); `tools`: extra ones, e.g. `helm`. */
+export function buildBinaries(tools: string[] = []): Promise<BuildResult> {
   return new Promise((resolve, reject) => {
     // stderr passes through: a cold build takes many minutes and should say so.
-    const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('bash', [script, ...tools], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.on('error', reject);
