@@ -103,7 +103,7 @@ export const inferencegraph = defineComposition<InferenceGraphSpec, InferenceGra
     const hpa = deployment ? hpaFor(parent) : undefined;
     const children = [serviceFor(parent), ...(deployment ? [deployment] : []), ...(hpa ? [hpa] : []), ...exposureChildren(input, exposure)];
     // 3. Status from what runs, the steps, and the hosts another parent routes.
-    const status = statusFrom(input, stepsCondition(parent.spec, graph, parent.metadata.namespace), exposure, observed, checked?.refusals ?? []);
+    const status = statusFrom(input, stepsCondition(parent.spec, graph, parent.metadata.namespace, observed.deployment !== undefined), exposure, observed, checked?.refusals ?? []);
     const conflicts = exposure.kind === 'none' ? [] : hostConflicts(parent, [exposure.host], input.related);
     return { status: withHostConflicts(status, INGRESS_READY, conflicts, input), children };
   },

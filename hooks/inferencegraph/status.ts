@@ -50,14 +50,15 @@ export const inferencegraphStatus = z.looseObject({
 });
 
 /** Which steps' InferenceServices are missing or not Ready, each by name. */
-export function stepsCondition(spec: InferenceGraphSpec, graph: ResolvedGraph, namespace: string): Cond {
+export function stepsCondition(spec: InferenceGraphSpec, graph: ResolvedGraph, namespace: string, routerRuns: boolean): Cond {
+  const note = graph.complete ? '' : routerRuns ? ': the router keeps running the graph it was given' : ': the router is created once every step has a URL';
   const missing = graph.problems.filter((p) => p.why === 'missing');
   if (missing.length > 0) {
     const names = missing.map((p) => p.service).join(', ');
-    return condition.false(INFERENCE_SERVICES_READY, INFERENCE_SERVICE_NOT_FOUND, `InferenceService ${names} not found in namespace ${namespace}${keptNote(graph)}`);
+    return condition.false(INFERENCE_SERVICES_READY, INFERENCE_SERVICE_NOT_FOUND, `InferenceService ${names} not found in namespace ${namespace}${note}`);
   }
   if (graph.problems.length > 0) {
-    return condition.false(INFERENCE_SERVICES_READY, INFERENCE_SERVICE_NOT_READY, `${graph.problems.map(describe).join('; ')}${keptNote(graph)}`);
+    return condition.false(INFERENCE_SERVICES_READY, INFERENCE_SERVICE_NOT_READY, `${graph.problems.map(describe).join('; ')}${note}`);
   }
   const count = Object.values(spec.nodes).flatMap((n) => n.steps ?? []).filter((s) => s.serviceName).length;
   return condition.true(INFERENCE_SERVICES_READY, 'InferenceServicesReady', count > 0 ? 'every InferenceService of the graph is Ready' : 'the graph names no InferenceService');
@@ -67,8 +68,6 @@ function describe(p: StepProblem): string {
   if (p.why === 'no-address') return `InferenceService ${p.service} has no status.address.url yet`;
   return `InferenceService ${p.service} is not Ready${p.detail ? ` (${p.detail})` : ''}`;
 }
-
-const keptNote = (graph: ResolvedGraph) => (graph.complete ? '' : ': the router keeps the graph it runs, or is not created yet');
 
 export function exposureCondition(exposure: Exposure, observed: KubeObject | undefined): Cond {
   if (exposure.kind === 'none') {
