@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { graph, run, sklearn } from './support.js';
+import { config, graph, run, sklearn } from './support.js';
 
 /*
  * The router's children, field by field, as KServe v0.20.0 builds them in raw ("Standard")
@@ -95,6 +95,24 @@ describe('InferenceGraph status', () => {
     const kn = run(graph(parent.spec as Record<string, unknown>, { annotations: { 'serving.kserve.io/deploymentMode': 'Serverless' } }), { observed: [svcOf(out)] });
     expect(kn.condition('Ready')).toMatchObject({ status: 'False', reason: 'UnsupportedDeploymentMode' });
     expect(kn.children.map((ch) => `${ch.kind}/${ch.metadata.name}`)).toEqual(['Service/g']);
+  });
+});
+
+describe('InferenceGraph exposure', () => {
+  const host = 'g-kserve-test.example.com';
+  it('an Ingress of another parent routing the graph host: IngressReady and Ready False/HostConflict naming it', () => {
+    const other = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'g-old', namespace: 'kserve-test', ownerReferences: [{ apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', name: 'g', uid: 'other', controller: true }] }, spec: { rules: [{ host }] } };
+    const o = run(parent, { related: [sklearn('sklearn-iris'), other] });
+    expect(o.condition('IngressReady')).toMatchObject({ status: 'False', reason: 'HostConflict' });
+    expect(o.condition('IngressReady')?.message).toContain(`host ${host} is already routed by Ingress/g-old (owner: InferenceService/g)`);
+    expect(o.condition('Ready')).toMatchObject({ status: 'False', reason: 'HostConflict' });
+  });
+  it('a domain template giving an invalid host: IngressReady False/InvalidHost, the running Ingress kept', () => {
+    const ing = out.child('Ingress', 'g') as any;
+    const observed = [{ ...ing, metadata: { ...ing.metadata, annotations: { 'metacontroller.k8s.io/last-applied-configuration': JSON.stringify(ing) } } }];
+    const o = run(parent, { related: [sklearn('sklearn-iris')], observed, config: { ...config, inferencegraph: { ...(config as any).inferencegraph, ingress: { ...(config as any).inferencegraph.ingress, domainTemplate: '{{ .Name }}_{{ .Namespace }}.{{ .IngressDomain }}' } } } as any });
+    expect(o.condition('IngressReady')).toMatchObject({ status: 'False', reason: 'InvalidHost' });
+    expect(o.child('Ingress', 'g')).toEqual(ing);
   });
 });
 
