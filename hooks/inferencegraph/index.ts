@@ -25,6 +25,7 @@ import { graphJson, ISVC, resolveGraph } from './graph.js';
 import { hpaFor } from './hpa.js';
 import { deploymentName, exposureName, selectorFor, serviceName } from './names.js';
 import { serviceFor } from './service.js';
+import { isStopped, stoppedAnswer } from './stop.js';
 import { inferencegraphSpec, serviceNamesOf, type InferenceGraphSpec } from './spec.js';
 import { INGRESS_READY, inferencegraphStatus, statusFrom, stepsCondition } from './status.js';
 
@@ -90,6 +91,8 @@ export const inferencegraph = defineComposition<InferenceGraphSpec, InferenceGra
     const { parent, config } = input;
     // Knative mode is another controller's job: change nothing, say so.
     if (KNATIVE_MODES.includes(parent.metadata.annotations?.[DEPLOYMENT_MODE_ANNOTATION] ?? '')) return unsupportedMode(input);
+    // Stopped: the router and its HPA deleted, the Service kept (stop.ts).
+    if (isStopped(parent)) return stoppedAnswer(input);
     // 1. The graph as the router receives it: each serviceName step resolved in the graph's namespace.
     const graph = resolveGraph(parent.spec, parent.metadata.namespace, input.related);
     const exposure = exposureOf(parent, config, input.declares(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind));

@@ -17,6 +17,8 @@ import {
 } from '../kit/index.js';
 import type { InferenceGraphConfig } from './config.js';
 import type { Exposure } from './exposure.js';
+import { STOPPED } from '../inferenceservice/stop.js';
+import { resumedCondition } from './stop.js';
 import type { ResolvedGraph, StepProblem } from './graph.js';
 import { internalUrl, selectorFor } from './names.js';
 import type { InferenceGraphSpec } from './spec.js';
@@ -41,7 +43,7 @@ export const conditionTree = readyConditions([
   },
   { type: ROUTER_READY, means: 'Deployment <n> (the router) rolled out and available', reasons: { immutable: IMMUTABLE_FIELD } },
   { type: INGRESS_READY, means: 'the Ingress or HTTPRoute routes the graph host (or the graph is cluster-local)' },
-]);
+], { informational: [{ type: STOPPED, means: 'annotation serving.kserve.io/stop is "true" (written once the annotation was ever set)' }] });
 
 /** KServe's InferenceGraphStatus: url, conditions (and observedGeneration, set by Metacontroller). */
 export const inferencegraphStatus = z.looseObject({
@@ -98,7 +100,9 @@ export function statusFrom(
   const router =
     refusedCondition(ROUTER_READY, refused) ??
     fromReadiness(ROUTER_READY, deploymentWorkloadReadiness(deploymentReadiness(observed.deployment), observed.deployment, pods));
-  const { conditions } = conditionTree.summarise(input, [steps, router, exposureCondition(exposure, observed.exposure)]);
+  const resumed = resumedCondition(input);
+  const decided = [steps, router, exposureCondition(exposure, observed.exposure), ...(resumed ? [resumed] : [])];
+  const { conditions } = conditionTree.summarise(input, decided);
   // raw_ig.go PropagateRawStatus: the URL once the router is available.
   const url = exposure.kind === 'none' ? internalUrl(parent) : `${input.config.ingress.urlScheme}://${exposure.host}`;
   return router.status === 'True' ? { url, conditions } : { conditions };

@@ -116,6 +116,24 @@ describe('InferenceGraph exposure', () => {
   });
 });
 
+describe('InferenceGraph stop annotation (controller.go: forceStopRuntime; deployment_reconciler.go, hpa_reconciler.go)', () => {
+  const stopped = run(graph(parent.spec as Record<string, unknown>, { annotations: { 'serving.kserve.io/stop': 'true' } }), { related: [sklearn('sklearn-iris')], observed: out.children });
+  it('stopped: only the Service is kept; Stopped True, Ready False/Stopped, no url', () => {
+    expect(stopped.children.map((ch) => `${ch.kind}/${ch.metadata.name}`)).toEqual(['Service/g']);
+    expect(stopped.condition('Stopped')).toMatchObject({ status: 'True', reason: 'Stopped' });
+    expect(stopped.condition('Ready')).toMatchObject({ status: 'False', reason: 'Stopped' });
+    expect(stopped.status.url).toBeUndefined();
+  });
+  it('resumed (annotation removed): the router again, Stopped False', () => {
+    const resumed = run({ ...parent, status: stopped.status }, { related: [sklearn('sklearn-iris')] });
+    expect(resumed.child('Deployment', 'g')).toEqual(d);
+    expect(resumed.condition('Stopped')).toMatchObject({ status: 'False', reason: 'Serving' });
+  });
+  it('never stopped: no Stopped condition (the status a graph always had)', () => {
+    expect(out.condition('Stopped')).toBeUndefined();
+  });
+});
+
 function svcOf(o: ReturnType<typeof run>) {
   return o.child('Service', 'g') as any;
 }
