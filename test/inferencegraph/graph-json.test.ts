@@ -55,6 +55,13 @@ describe('--graph-json: encoding/json of InferenceGraphSpec', () => {
   ];
   for (const r of rows) it(`${r.rule} (${r.cite})`, () => expect(json(r.spec)).toBe(r.expected));
 
+  it('node names sorted as Go sorts map keys, bytewise, integer-like ones too ("10" before "9")', () => {
+    const nodes = { root: { routerType: 'Sequence', steps: [{ nodeName: '9' }, { nodeName: '10' }] }, '9': { routerType: 'Ensemble' }, '10': { routerType: 'Ensemble' } };
+    expect(Object.keys(JSON.parse(json({ nodes })).nodes)).toEqual(['9', '10', 'root']); // JSON.parse reorders; the text does not:
+    expect(json({ nodes }).indexOf('"10":')).toBeLessThan(json({ nodes }).indexOf('"9":'));
+    expect(json({ nodes }).indexOf('"9":')).toBeLessThan(json({ nodes }).indexOf('"root":'));
+  });
+
   it('fields outside the Go struct are not passed (the CRD prunes them; json.Marshal of the struct cannot carry them)', () => {
     expect(json({ nodes: { root: { routerType: 'Sequence', steps: [{ serviceUrl: 'http://a', extra: 1 }], extra: 2 } }, extra: 3 })).toBe('{"nodes":{"root":{"routerType":"Sequence","steps":[{"serviceName":"","serviceUrl":"http://a"}]}},"resources":{}}');
   });
