@@ -9,5 +9,6 @@ export { trustyai } from './trustyai/index.js';
 export { tfserv } from './tfserv/index.js';
 export { mlmodel } from './mlmodel/index.js';
 export { inferenceservice } from './inferenceservice/index.js';
+export { inferencegraph } from './inferencegraph/index.js';
 export { loadCompositions, compositionProblem, CompositionLoadError } from './cli/load-compositions.js';
 export type { AnyComposition, Composition } from './kit/composition.js';

@@ -69,7 +69,7 @@ describe('modelhooks render', () => {
     expect(docsOf(out)).toEqual(all.slice(1));
   });
 
-  it('finds a parent in every example', () => expect(exampleParents.map(([f]) => f)).toEqual(expect.arrayContaining(['examples/trustyai.yaml', 'examples/tfserv.yaml', 'examples/mlmodel.yaml', 'examples/inferenceservice.yaml'])));
+  it('finds a parent in every example', () => expect(exampleParents.map(([f]) => f)).toEqual(expect.arrayContaining(['examples/trustyai.yaml', 'examples/tfserv.yaml', 'examples/mlmodel.yaml', 'examples/inferenceservice.yaml', 'examples/inferencegraph.yaml'])));
 
   for (const [file, extra] of exampleParents) {
     it(`${file}: every document is a complete object, with and without --children-only`, async () => {

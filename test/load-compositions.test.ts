@@ -33,9 +33,9 @@ describe('--composition: loading a user module', () => {
   });
 
   it('serves user compositions after the built-in ones, or alone with --no-builtin', async () => {
-    expect(names(await compositionsFromOptions({ composition: [fixture('named.mjs')] }, root))).toEqual(['trustyai', 'tfserv', 'mlmodel', 'inferenceservice', 'alpha']);
+    expect(names(await compositionsFromOptions({ composition: [fixture('named.mjs')] }, root))).toEqual(['trustyai', 'tfserv', 'mlmodel', 'inferenceservice', 'inferencegraph', 'alpha']);
     expect(names(await compositionsFromOptions({ composition: [fixture('named.mjs'), fixture('default-list.mjs')], 'no-builtin': true }, root))).toEqual(['alpha', 'beta', 'gamma']);
-    expect(names(await compositionsFromOptions({}, root))).toEqual(['trustyai', 'tfserv', 'mlmodel', 'inferenceservice']);
+    expect(names(await compositionsFromOptions({}, root))).toEqual(['trustyai', 'tfserv', 'mlmodel', 'inferenceservice', 'inferencegraph']);
   });
 
   const refusals: Array<{ reason: string; options: { composition: string[]; 'no-builtin'?: boolean }; message: RegExp }> = [

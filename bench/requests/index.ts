@@ -1,6 +1,7 @@
 /** Every benchmark case, by composition. Building them runs the compositions (a second or so). */
 import type { BenchCase } from './build.js';
 import { inferenceserviceCases } from './inferenceservice.js';
+import { inferencegraphCases } from './inferencegraph.js';
 import { mlmodelCases } from './mlmodel.js';
 import { tfservCases } from './tfserv.js';
 import { trustyaiCases } from './trustyai.js';
@@ -13,6 +14,7 @@ const BUILDERS: Record<string, () => BenchCase[]> = {
   trustyai: trustyaiCases,
   mlmodel: mlmodelCases,
   tfserv: tfservCases,
+  inferencegraph: inferencegraphCases,
 };
 
 export const COMPOSITIONS = Object.keys(BUILDERS);

@@ -130,7 +130,7 @@ describe('the packed package, installed into a new project', () => {
     server.stderr?.on('data', (d) => (logs += String(d)));
     for (let i = 0; i < 300 && !logs.includes('serving hooks'); i++) await new Promise((r) => setTimeout(r, 100));
     timings.push(['serve start', Math.round(performance.now() - started) / 1000]);
-    expect(logs).toContain('"compositions":["trustyai","tfserv","mlmodel","inferenceservice","echo"]');
+    expect(logs).toContain('"compositions":["trustyai","tfserv","mlmodel","inferenceservice","inferencegraph","echo"]');
 
     // The request body, built from the user's side with the installed modelhooks/testing.
     const script = `import { syncRequest } from 'modelhooks/testing'; import { echo } from './dist/echo.js';

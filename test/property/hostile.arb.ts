@@ -13,6 +13,7 @@ export const KIND_OF: Record<string, { apiVersion: string; kind: string }> = {
   configmaps: { apiVersion: 'v1', kind: 'ConfigMap' },
   secrets: { apiVersion: 'v1', kind: 'Secret' },
   trustyaiservices: { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService' },
+  inferenceservices: { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService' },
 };
 
 /** A TensorFlow Serving models file naming one model. */
@@ -31,6 +32,10 @@ export function objectOf(type: { apiVersion: string; kind: string }, name: strin
     obj.data = { 'config.yaml': doc, 'models.conf': models(marker), 'serving.config': models(marker), 'model_config.txt': models(marker), 'tf-serving-models-config': models(marker) };
   } else if (type.kind === 'TrustyAIService') {
     obj.spec = spec;
+  } else if (type.kind === 'InferenceService') {
+    // Ready, with an address an InferenceGraph would copy into its router's graph.
+    obj.spec = { predictor: { sklearn: { storageUri: `gs://${marker}/model` } } };
+    obj.status = { address: { url: `http://${marker}.svc.cluster.local` }, conditions: [{ type: 'Ready', status: 'True' }] };
   } else {
     obj.spec = { marker };
     obj.status = { readyReplicas: 1, phase: marker };

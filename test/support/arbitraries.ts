@@ -3,6 +3,7 @@ import { trustyaiSpec } from '../property/trustyai.arb.js';
 import { tfservSpec } from '../property/tfserv.arb.js';
 import { mlmodelSpec } from '../property/mlmodel.arb.js';
 import { inferenceserviceSpec } from '../property/inferenceservice.arb.js';
+import { inferencegraphSpec } from '../property/inferencegraph.arb.js';
 
 /**
  * One arbitrary of valid specs per composition (by composition name), for the property
@@ -13,4 +14,5 @@ export const specArbitraries: Record<string, fc.Arbitrary<Record<string, unknown
   tfserv: tfservSpec,
   mlmodel: mlmodelSpec,
   inferenceservice: inferenceserviceSpec,
+  inferencegraph: inferencegraphSpec,
 };
