@@ -1,6 +1,6 @@
 import type { V1Ingress } from '@kubernetes/client-node';
-import { childMeta, HTTP_ROUTE, INGRESS, keepAll, type Composed, type KubeObject, type Parent, type SyncInput } from '../kit/index.js';
-import { isClusterLocal, isValidHost, renderDomain } from '../inferenceservice/hosts.js';
+import { childMeta, hostLabels, HTTP_ROUTE, INGRESS, keepAll, type Composed, type KubeObject, type Parent, type SyncInput } from '../kit/index.js';
+import { hostSourcesFor, isClusterLocal, isValidHost, renderDomain } from '../inferenceservice/hosts.js';
 import type { InferenceGraphConfig } from './config.js';
 import { annotationsFor } from './metadata.js';
 import { exposureName, labelsFor, serviceName, SERVICE_PORT } from './names.js';
@@ -24,6 +24,16 @@ export function exposureOf(parent: Parent<unknown>, config: InferenceGraphConfig
   return { kind: httpRoutes ? 'httproute' : 'ingress', host };
 }
 
+/**
+ * The graph's one host is rendered from its name, as an InferenceService's service host is: the
+ * source customize asks routes for (kit host-conflicts.ts), so a graph and an InferenceService
+ * of one name in one namespace see each other's routes. Cluster-local: none.
+ */
+export const graphHostSources = (parent: Parent<unknown>): string[] => hostSourcesFor(parent, []);
+
+/** The route's labels: the graph's, and one per host source (what customize selects on). */
+const exposureLabels = (parent: Parent<InferenceGraphSpec>) => ({ ...labelsFor(parent, 'ingress'), ...hostLabels(graphHostSources(parent)) });
+
 /** The Ingress or HTTPRoute `<n>` to Service `<n>`; with an invalid host, those that run, as last applied. */
 export function exposureChildren(input: SyncInput<InferenceGraphSpec, InferenceGraphConfig>, exposure: Exposure): Composed[] {
   const { parent, config } = input;
@@ -37,7 +47,7 @@ function ingressFor(parent: Parent<InferenceGraphSpec>, config: InferenceGraphCo
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
-    metadata: childMeta(parent, exposureName(parent), labelsFor(parent, 'ingress'), annotationsFor(parent)),
+    metadata: childMeta(parent, exposureName(parent), exposureLabels(parent), annotationsFor(parent)),
     spec: {
       ...(config.ingress.className ? { ingressClassName: config.ingress.className } : {}),
       rules: [{ host, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: serviceName(parent), port: { number: SERVICE_PORT } } } }] } }],
@@ -51,7 +61,7 @@ function httpRouteFor(parent: Parent<InferenceGraphSpec>, config: InferenceGraph
   return {
     apiVersion: HTTP_ROUTE.apiVersion,
     kind: HTTP_ROUTE.kind,
-    metadata: childMeta(parent, exposureName(parent), labelsFor(parent, 'ingress'), annotationsFor(parent)),
+    metadata: childMeta(parent, exposureName(parent), exposureLabels(parent), annotationsFor(parent)),
     spec: {
       parentRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', namespace: gateway.namespace, name: gateway.name }],
       hostnames: [host],

@@ -20,7 +20,7 @@ import {
 } from '../kit/index.js';
 import { inferencegraphConfig, type InferenceGraphConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
-import { exposureChildren, exposureOf } from './exposure.js';
+import { exposureChildren, exposureOf, graphHostSources } from './exposure.js';
 import { graphJson, ISVC, resolveGraph } from './graph.js';
 import { hpaFor } from './hpa.js';
 import { deploymentName, exposureName, selectorFor, serviceName } from './names.js';
@@ -74,8 +74,8 @@ export const inferencegraph = defineComposition<InferenceGraphSpec, InferenceGra
     const rules: RelatedRule[] = services.length > 0 ? [{ apiVersion: ISVC.apiVersion, resource: 'inferenceservices', namespace, names: services }] : [];
     // The router's pods: why they do not run goes to RouterReady.
     rules.push(podsRuleFor(namespace, selectorFor(parent)));
-    // Every Ingress (and HTTPRoute) of the namespace: a host another parent already routes is a HostConflict.
-    rules.push(...hostRules(namespace, declares(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind)));
+    // The routes that may claim the graph's host (labelled with its source, or not ours): a HostConflict.
+    rules.push(...hostRules(namespace, graphHostSources(parent), declares(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind)));
     return rules;
   },
 
