@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kube, KubeObject } from '../../e2e/support/kube.js';
 import { listAndWatch, type Watch, type WatchEvent } from './watch.js';
 
@@ -39,13 +40,27 @@ export async function startFakeKubelet(kube: Kube, log: (line: string) => void):
 
   let nextIp = 1;
   const done = new Set<string>(); // uid/step already written: a watch may deliver the same state twice
-  const once = (key: string, write: () => Promise<unknown>) => {
+  /**
+   * One write per object state, retried (a busy API server may refuse or cut a request) until it
+   * lands: nothing else would retry it, as the object may not change again. 404 (gone) and 409
+   * (already bound) mean there is nothing left to do.
+   */
+  const once = (key: string, method: string, urlPath: string, body: unknown, contentType?: string) => {
     if (done.has(key)) return;
     done.add(key);
-    write().catch((e: unknown) => {
-      done.delete(key);
-      log(`fake kubelet: ${key}: ${String(e)}`);
-    });
+    void (async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const res = await kube.request(method, urlPath, body, contentType);
+          if ((res.status >= 200 && res.status < 300) || res.status === 404 || res.status === 409) return;
+          throw new Error(`${res.status} ${res.text.slice(0, 200)}`);
+        } catch (e) {
+          log(`fake kubelet: ${key} (attempt ${attempt}): ${String(e)}`);
+          if (attempt >= 20) return done.delete(key);
+          await sleep(Math.min(250 * attempt, 2_000));
+        }
+      }
+    })();
   };
 
   const onPod = ({ type, object: pod }: WatchEvent) => {
@@ -53,42 +68,34 @@ export async function startFakeKubelet(kube: Kube, log: (line: string) => void):
     const { name, namespace, uid } = pod.metadata;
     const base = `/api/v1/namespaces/${namespace}/pods/${name}`;
     if (pod.metadata.deletionTimestamp) {
-      once(`${uid}/delete`, () => kube.call('DELETE', base, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } }).catch(ignore404));
+      once(`${uid}/delete`, 'DELETE', base, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } });
       return;
     }
     if (!spec(pod).nodeName) {
-      once(`${uid}/bind`, () =>
-        kube.call('POST', `${base}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { apiVersion: 'v1', kind: 'Node', name: NODE_NAME } }),
-      );
+      once(`${uid}/bind`, 'POST', `${base}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { apiVersion: 'v1', kind: 'Node', name: NODE_NAME } });
       return;
     }
     if (spec(pod).nodeName !== NODE_NAME || status(pod).podIP) return;
     const n = nextIp++;
-    once(`${uid}/run`, () => kube.call('PATCH', `${base}/status`, { status: podStatus(pod, `10.244.${n >> 8}.${n & 255}`) }, 'application/merge-patch+json'));
+    once(`${uid}/run`, 'PATCH', `${base}/status`, { status: podStatus(pod, `10.244.${n >> 8}.${n & 255}`) }, 'application/merge-patch+json');
   };
 
   const onClaim = ({ type, object: pvc }: WatchEvent) => {
     if (type === 'DELETED' || pvc.metadata.deletionTimestamp || status(pvc).phase === 'Bound') return;
     const { name, namespace, uid } = pvc.metadata;
     const requests = ((spec(pvc).resources as { requests?: Record<string, string> } | undefined)?.requests ?? {}) as Record<string, string>;
-    once(`${uid}/bound`, () =>
-      kube.call(
-        'PATCH',
-        `/api/v1/namespaces/${namespace}/persistentvolumeclaims/${name}/status`,
-        { status: { phase: 'Bound', accessModes: spec(pvc).accessModes ?? ['ReadWriteOnce'], capacity: { storage: requests.storage ?? '1Gi' } } },
-        'application/merge-patch+json',
-      ),
+    once(
+      `${uid}/bound`,
+      'PATCH',
+      `/api/v1/namespaces/${namespace}/persistentvolumeclaims/${name}/status`,
+      { status: { phase: 'Bound', accessModes: spec(pvc).accessModes ?? ['ReadWriteOnce'], capacity: { storage: requests.storage ?? '1Gi' } } },
+      'application/merge-patch+json',
     );
   };
 
   const watches: Watch[] = [listAndWatch(kube, '/api/v1/pods', onPod), listAndWatch(kube, '/api/v1/persistentvolumeclaims', onClaim)];
   await Promise.all(watches.map((w) => w.synced));
   return { stop: () => watches.forEach((w) => w.stop()) };
-}
-
-function ignore404(e: unknown): undefined {
-  if (String(e).includes(': 404 ')) return undefined;
-  throw e;
 }
 
 /** Running and Ready (Succeeded for a Job's Pod), every container started, as the kubelet reports it. */
