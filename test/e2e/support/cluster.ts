@@ -14,12 +14,16 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(binDir: string): Promise<Cluster> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'modelhooks-e2e-'));
+/**
+ * `apiserverArgs` are appended to kube-apiserver's flags (a repeated flag: the last one wins);
+ * the live tier (test/live) passes a larger service range, and `keepDir` to remove the dir itself.
+ */
+export async function startCluster(binDir: string, opts: { apiserverArgs?: string[]; prefix?: string; keepDir?: boolean } = {}): Promise<Cluster> {
+  const dir = mkdtempSync(path.join(tmpdir(), opts.prefix ?? 'modelhooks-e2e-'));
   const procs: ChildProcess[] = [];
   // Last resort when the runner dies without teardown: no orphaned servers left behind.
   // E2E_KEEP_TMP=1 keeps the certificates and the etcd / kube-apiserver logs for a post-mortem.
-  const removeDir = () => process.env.E2E_KEEP_TMP || rmSync(dir, { recursive: true, force: true });
+  const removeDir = () => opts.keepDir || process.env.E2E_KEEP_TMP || rmSync(dir, { recursive: true, force: true });
   const killAll = () => {
     procs.forEach((p) => p.exitCode === null && p.kill('SIGKILL'));
     removeDir();
@@ -64,6 +68,7 @@ export async function startCluster(binDir: string): Promise<Cluster> {
       '--service-account-issuer=https://kubernetes.default.svc',
       '--service-cluster-ip-range=10.0.0.0/24',
       '--allow-privileged=true',
+      ...(opts.apiserverArgs ?? []),
     ]));
 
     const info: KubeInfo = { url: `https://127.0.0.1:${apiPort}`, token, ca: readFileSync(files.ca, 'utf8'), dir };
@@ -94,7 +99,7 @@ function writeCredentials(dir: string, token: string) {
   return { ca: f('ca.crt'), cert: f('server.crt'), key: f('server.key'), tokens: f('tokens.csv'), saKey: f('sa.key'), saPub: f('sa.pub') };
 }
 
-function spawnLogged(dir: string, name: string, bin: string, args: string[]): ChildProcess {
+export function spawnLogged(dir: string, name: string, bin: string, args: string[]): ChildProcess {
   const log = openSync(path.join(dir, `${name}.log`), 'a');
   const child = spawn(bin, args, { stdio: ['ignore', log, log] });
   child.on('error', () => undefined); // reported by waitReady through exitCode / the log
@@ -119,7 +124,7 @@ async function waitReady(kube: Kube, procs: ChildProcess[], dir: string): Promis
   throw new Error(`kube-apiserver not ready after 180s (${last})\n${logTail(dir, 'kube-apiserver')}`);
 }
 
-function logTail(dir: string, name: string): string {
+export function logTail(dir: string, name: string): string {
   try {
     return readFileSync(path.join(dir, `${name}.log`), 'utf8').split('\n').slice(-40).join('\n');
   } catch {
@@ -127,7 +132,7 @@ function logTail(dir: string, name: string): string {
   }
 }
 
-async function terminate(p: ChildProcess): Promise<void> {
+export async function terminate(p: ChildProcess): Promise<void> {
   if (p.exitCode !== null || p.signalCode !== null) return;
   const exited = new Promise((resolve) => p.once('exit', resolve));
   p.kill('SIGTERM');
@@ -136,7 +141,7 @@ async function terminate(p: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
