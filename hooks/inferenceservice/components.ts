@@ -54,9 +54,9 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   if (!model) return { plan: customPlan(ctx, 'predictor', spec) };
   const resolved = resolvedRuntime(ctx.parent.spec, { metadata: ctx.parent.metadata, runtimes: ctx.runtimes, images: ctx.config.images });
   if ('reason' in resolved) return { failure: { reason: resolved.reason, message: resolved.message } };
-  const { container: merged, readinessProbe, startupProbe } = resolved;
+  const { container: merged, readinessProbe } = resolved;
   const runAsUser = merged.securityContext?.runAsUser;
-  const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), { nonRoot: true, ...(runAsUser !== undefined ? { runAsUser } : {}), readinessProbe, startupProbe });
+  const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), { nonRoot: true, ...(runAsUser !== undefined ? { runAsUser } : {}), readinessProbe });
   const field = `spec.predictor.${FRAMEWORK_KEYS.find((k) => spec[k] !== undefined) ?? 'model'}`;
   const storage = storagePlanFor(modelStorageSource(spec, model, field), ctx.storage, { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' });
   const server = inUsualOrder(serverWithStorage(container, storage));
