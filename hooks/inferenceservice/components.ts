@@ -7,7 +7,7 @@ import { runtimePredictor } from './predictor-runtime.js';
 import type { ServingRuntime } from './runtimes.js';
 import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
 import { builtinRuntimes } from './kserve-runtimes.js';
-import { MODEL_DIR, storagePlanFor, type StorageContext } from './storage.js';
+import { isStorageReadOnly, MODEL_DIR, storagePlanFor, type StorageContext } from './storage.js';
 import { withKServeEnv } from './env.js';
 import { modelStorageSource, serverWithStorage, storageUrisOf } from './storage-source.js';
 
@@ -58,7 +58,7 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const runAsUser = merged.securityContext?.runAsUser;
   const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), { nonRoot: true, ...(runAsUser !== undefined ? { runAsUser } : {}), readinessProbe });
   const field = `spec.predictor.${FRAMEWORK_KEYS.find((k) => spec[k] !== undefined) ?? 'model'}`;
-  const storage = storagePlanFor(modelStorageSource(spec, model, field), ctx.storage, { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' });
+  const storage = storagePlanFor(modelStorageSource(spec, model, field), ctx.storage, { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' }, readOnlyOf(ctx, spec));
   const server = inUsualOrder(serverWithStorage(container, storage));
   // The runtime's pod fields under the user's (MergePodSpec); its volumes unless the user has a namesake.
   const userVolumes = new Set((Array.isArray(spec.volumes) ? (spec.volumes as V1Volume[]) : []).map((v) => v.name));
@@ -103,7 +103,7 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   const uri = (first.env ?? []).find((e) => e.name === STORAGE_URI_ENV && typeof e.value === 'string' && e.value !== '')?.value as string | undefined;
   const uris = storageUrisOf(spec);
   const source = uris.length > 0 ? { uris, legacy: false, field: `spec.${role}.storageUris` } : { uris: uri ? [{ uri, mountPath: MODEL_DIR }] : [], legacy: true, field: `spec.${role}.containers[0].env` };
-  const storage = storagePlanFor(source, ctx.storage, { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` });
+  const storage = storagePlanFor(source, ctx.storage, { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` }, readOnlyOf(ctx, spec));
   const env = uri ? (first.env ?? []).map((e) => (e.name === STORAGE_URI_ENV ? { name: STORAGE_URI_ENV, value: MODEL_DIR } : e)) : first.env;
   // KServe gives a transformer and an explainer the same three arguments.
   const args = role === 'predictor' ? first.args : componentArgs(ctx.parent, first.args ?? []);
@@ -113,6 +113,11 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   const server = serverWithStorage(main, storage);
   const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`));
   return { role, spec, pod: withKServeEnv(podSpecFor(spec, [server, ...others], storage), role, ctx.parent.metadata.name), port: portOf(server) };
+}
+
+/** storage.kserve.io/readonly from the component's pod annotations: the InferenceService's, the component's over them (components/predictor.go buildObjectMeta). */
+function readOnlyOf(ctx: BuildContext, spec: ComponentSpec): boolean {
+  return isStorageReadOnly({ ...(ctx.parent.metadata.annotations ?? {}), ...(spec.annotations ?? {}) });
 }
 
 /** KServe's transformer and explainer arguments, each added only when the user did not pass it. */
