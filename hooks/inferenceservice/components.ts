@@ -1,7 +1,7 @@
 import type { V1Container, V1PodSpec, V1Volume } from '@kubernetes/client-node';
 import { memoOnSpec, type Parent } from '../kit/index.js';
 import type { InferenceServiceConfig } from './config.js';
-import { serviceName } from './names.js';
+import { HTTP_PORT, SERVER_CONTAINER, serviceName } from './names.js';
 import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults } from './pod.js';
 import { runtimePredictor } from './predictor-runtime.js';
 import type { ServingRuntime } from './runtimes.js';
@@ -105,11 +105,14 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   const source = uris.length > 0 ? { uris, legacy: false, field: `spec.${role}.storageUris` } : { uris: uri ? [{ uri, mountPath: MODEL_DIR }] : [], legacy: true, field: `spec.${role}.containers[0].env` };
   const storage = storagePlanFor(source, ctx.storage, { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` }, readOnlyOf(ctx, spec));
   const env = uri ? (first.env ?? []).map((e) => (e.name === STORAGE_URI_ENV ? { name: STORAGE_URI_ENV, value: MODEL_DIR } : e)) : first.env;
-  // KServe gives a transformer and an explainer the same three arguments.
-  const args = role === 'predictor' ? first.args : componentArgs(ctx.parent, first.args ?? []);
-  const user: ContainerSpec = { ...first, ...(env ? { env } : {}), ...(args ? { args } : {}) };
+  // KServe's transformer and explainer arguments (transformer_custom.go, explainer_custom.go GetContainer).
+  const args = role === 'predictor' ? first.args : componentArgs(ctx.parent, first.args ?? [], spec.containerConcurrency);
+  // Default(): a transformer's or explainer's first container is always kserve-container, a
+  // custom predictor's when it is alone or unnamed (transformer_custom.go, explainer_custom.go, predictor_custom.go).
+  const name = role !== 'predictor' || rest.length === 0 ? SERVER_CONTAINER : serverName(first);
+  const user: ContainerSpec = { ...first, name, ...(env ? { env } : {}), ...(args ? { args } : {}) };
   const port = portsOf(user)[0]?.containerPort ?? 8080;
-  const main = withDefaults(user, serverName(first), { nonRoot: false, readinessProbe: tcpReadiness(port) });
+  const main = withDefaults(user, name, { nonRoot: false, readinessProbe: tcpReadiness(port) });
   const server = serverWithStorage(main, storage);
   const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`));
   return { role, spec, pod: withKServeEnv(podSpecFor(spec, [server, ...others], storage), role, ctx.parent.metadata.name), port: portOf(server) };
@@ -120,15 +123,27 @@ function readOnlyOf(ctx: BuildContext, spec: ComponentSpec): boolean {
   return isStorageReadOnly({ ...(ctx.parent.metadata.annotations ?? {}), ...(spec.annotations ?? {}) });
 }
 
-/** KServe's transformer and explainer arguments, each added only when the user did not pass it. */
-function componentArgs(parent: Parent<unknown>, args: string[]): string[] {
-  const has = (flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
+/** utils.IncludesArg (pkg/utils/collections.go): an argument equal to the flag or starting with it. */
+export const includesArg = (args: readonly string[], flag: string) => args.some((a) => a === flag || a.startsWith(flag));
+
+/**
+ * KServe's transformer and custom explainer arguments, appended after the user's, each only
+ * when the user did not pass it: --model_name, --predictor_host <n>-predictor.<ns>,
+ * --http_port 8080, and --workers from containerConcurrency (transformer_custom.go,
+ * explainer_custom.go GetContainer; utils.IncludesArg). KServe appends an explainer's
+ * --http_port even when the user passed one (the last wins); here the user's is kept.
+ */
+function componentArgs(parent: Parent<unknown>, args: string[], containerConcurrency: number | undefined): string[] {
   const extra: string[] = [];
-  if (!has('--model_name')) extra.push('--model_name', parent.metadata.name);
-  if (!has('--predictor_host')) extra.push('--predictor_host', `${serviceName(parent, 'predictor')}.${parent.metadata.namespace}`);
-  if (!has('--http_port')) extra.push('--http_port', '8080');
+  if (!includesArg(args, '--model_name')) extra.push('--model_name', parent.metadata.name);
+  if (!includesArg(args, '--predictor_host')) extra.push('--predictor_host', predictorHostOf(parent));
+  if (!includesArg(args, '--http_port')) extra.push('--http_port', String(HTTP_PORT));
+  if (containerConcurrency !== undefined && !includesArg(args, '--workers')) extra.push('--workers', String(containerConcurrency));
   return [...args, ...extra];
 }
+
+/** `<n>-predictor.<namespace>`: the predictor host KServe passes a transformer or explainer (constants.PredictorServiceName). */
+export const predictorHostOf = (parent: Parent<unknown>) => `${serviceName(parent, 'predictor')}.${parent.metadata.namespace}`;
 
 /** Containers beside a model (KServe's collocated transformer), kept as the user wrote them. */
 function extraContainers(spec: ComponentSpec): V1Container[] {

@@ -83,6 +83,7 @@ const componentFields = {
   scaleMetric: z.enum(['cpu', 'memory', 'concurrency', 'rps']).optional(),
   canaryTrafficPercent: z.number().int().min(0).max(100).optional(),
   timeout: z.number().int().min(1).optional().describe('Request timeout in seconds (HTTPRoutes).'),
+  containerConcurrency: z.number().int().min(0).optional().describe('A transformer\'s or explainer\'s --workers (KServe passes it to no predictor in raw mode).'),
   serviceAccountName: z.string().optional().describe('Its Secrets (or the default ServiceAccount\'s) give the storage initializer its credentials.'),
   storageUris: z
     .array(z.looseObject({ uri: z.string().min(1), mountPath: z.string().regex(/^\//, 'an absolute path').max(255).optional().describe('Default /mnt/models.') }))

@@ -55,3 +55,31 @@ describe('storage.kserve.io/readonly and the model mounts, as KServe v0.20.0', (
     });
   }
 });
+
+const transformer = (fields: Record<string, unknown> = {}, container: Record<string, unknown> = {}) => isvc({ predictor: gcs, transformer: { containers: [{ image: 'me/t:1', ...container }], ...fields } });
+const explainer = (fields: Record<string, unknown> = {}, container: Record<string, unknown> = {}) => isvc({ predictor: gcs, explainer: { containers: [{ image: 'me/e:1', ...container }], ...fields } });
+const argsOf = (pod: any) => pod.containers[0].args;
+
+const argRows: Row[] = [
+  { reason: 'transformer: --model_name, --predictor_host, --http_port after the user\'s', cite: 'pkg/apis/serving/v1beta1/transformer_custom.go GetContainer; controller/components/transformer.go (PredictorServiceName)', parent: transformer({}, { args: ['--feast'] }), deployment: 'demo-transformer', got: argsOf, want: ['--feast', '--model_name', 'demo', '--predictor_host', 'demo-predictor.ml', '--http_port', '8080'] },
+  { reason: 'transformer: --workers from containerConcurrency', cite: 'transformer_custom.go GetContainer (ArgumentWorkers, extensions.ContainerConcurrency)', parent: transformer({ containerConcurrency: 4 }), deployment: 'demo-transformer', got: argsOf, want: ['--model_name', 'demo', '--predictor_host', 'demo-predictor.ml', '--http_port', '8080', '--workers', '4'] },
+  { reason: 'transformer: the user\'s --workers=2 wins', cite: 'transformer_custom.go GetContainer (utils.IncludesArg)', parent: transformer({ containerConcurrency: 4 }, { args: ['--workers=2'] }), deployment: 'demo-transformer', got: argsOf, want: ['--workers=2', '--model_name', 'demo', '--predictor_host', 'demo-predictor.ml', '--http_port', '8080'] },
+  { reason: 'an argument that starts with a flag counts as the flag', cite: 'pkg/utils/collections.go IncludesArg (strings.HasPrefix)', parent: transformer({}, { args: ['--model_name_suffix=x'] }), deployment: 'demo-transformer', got: argsOf, want: ['--model_name_suffix=x', '--predictor_host', 'demo-predictor.ml', '--http_port', '8080'] },
+  { reason: 'transformer: no --workers without containerConcurrency', cite: 'transformer_custom.go GetContainer (ContainerConcurrency != nil)', parent: transformer(), deployment: 'demo-transformer', got: (p) => argsOf(p).includes('--workers'), want: false },
+  { reason: 'transformer: its first container is kserve-container whatever the user named it', cite: 'transformer_custom.go Default (Containers[0].Name = InferenceServiceContainerName)', parent: transformer({}, { name: 'my-transformer' }), deployment: 'demo-transformer', got: (p) => p.containers[0].name, want: 'kserve-container' },
+  { reason: 'transformer: INFERENCE_SERVICE_NAME on its first container', cite: 'controller/components/transformer.go (AddEnvVarToPodSpec InferenceServiceNameEnvVarKey)', parent: transformer(), deployment: 'demo-transformer', got: (p) => p.containers[0].env, want: [{ name: 'INFERENCE_SERVICE_NAME', value: 'demo' }] },
+  { reason: 'transformer: TCP readiness on its first port, no liveness or startup probe', cite: 'controller/reconcilers/deployment/deployment_reconciler.go setDefaultPodSpec', parent: transformer({}, { ports: [{ containerPort: 9000 }] }), deployment: 'demo-transformer', got: (p) => [p.containers[0].readinessProbe, p.containers[0].livenessProbe, p.containers[0].startupProbe], want: [{ tcpSocket: { port: 9000 }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 }, undefined, undefined] },
+  { reason: 'explainer: --workers from containerConcurrency', cite: 'pkg/apis/serving/v1beta1/explainer_custom.go GetContainer (ArgumentWorkers)', parent: explainer({ containerConcurrency: 2 }), deployment: 'demo-explainer', got: argsOf, want: ['--model_name', 'demo', '--predictor_host', 'demo-predictor.ml', '--http_port', '8080', '--workers', '2'] },
+  { reason: 'explainer: its first container is kserve-container; no INFERENCE_SERVICE_NAME', cite: 'explainer_custom.go Default; controller/components/explainer.go (no AddEnvVarToPodSpec)', parent: explainer({}, { name: 'mine' }), deployment: 'demo-explainer', got: (p) => [p.containers[0].name, p.containers[0].env], want: ['kserve-container', undefined] },
+  { reason: 'custom predictor alone: renamed kserve-container', cite: 'pkg/apis/serving/v1beta1/predictor_custom.go Default (len(Containers) == 1)', parent: isvc({ predictor: { containers: [{ name: 'server', image: 'me/p:1' }] } }), deployment: 'demo-predictor', got: (p) => p.containers[0].name, want: 'kserve-container' },
+  { reason: 'custom predictor with two named containers: names kept, no arguments added', cite: 'predictor_custom.go Default (first renamed only when unnamed), GetContainer (no arguments)', parent: isvc({ predictor: { containers: [{ name: 'server', image: 'me/p:1', args: ['a'] }, { name: 'proxy', image: 'me/x:1' }] } }), deployment: 'demo-predictor', got: (p) => p.containers.map((c: any) => [c.name, c.args]), want: [['server', ['a']], ['proxy', undefined]] },
+];
+
+describe('arguments, names and env KServe v0.20.0 gives each component', () => {
+  for (const r of argRows) {
+    it(`${r.reason} (${r.cite})`, () => {
+      const out = runSync(inferenceservice, { parent: r.parent, config });
+      expect(r.got(podOf(out, r.deployment))).toEqual(r.want);
+    });
+  }
+});
