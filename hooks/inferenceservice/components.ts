@@ -9,6 +9,8 @@ import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type C
 import { builtinRuntimes } from './kserve-runtimes.js';
 import { isStorageReadOnly, MODEL_DIR, storagePlanFor, type StorageContext } from './storage.js';
 import { withKServeEnv } from './env.js';
+import { artContainer, type ArtSpec } from './explainer-art.js';
+import { implementationOf } from './implementations.js';
 import { modelStorageSource, serverWithStorage, storageUrisOf } from './storage-source.js';
 
 /** One component's pod and the port its Service targets. */
@@ -36,15 +38,45 @@ export interface BuildContext {
 
 const STORAGE_URI_ENV = 'STORAGE_URI';
 
-/** Every component's pod, predictor first; a model no runtime serves is a failure. */
-export function componentPlans(ctx: BuildContext): { plans: ComponentPlan[] } | { failure: { reason: string; message: string } } {
+/** A transformer or explainer modelhooks cannot serve (implementations.ts): its condition says why. */
+export interface Unserved {
+  role: 'transformer' | 'explainer';
+  reason: string;
+  message: string;
+}
+
+/**
+ * Every component's pod, predictor first; a model no runtime serves is a failure. A
+ * transformer or explainer that cannot be served is left out, with why, and the rest is planned.
+ */
+export function componentPlans(ctx: BuildContext): { plans: ComponentPlan[]; unserved: Unserved[] } | { failure: { reason: string; message: string } } {
   const predictor = predictorPlan(ctx);
   if ('failure' in predictor) return predictor;
-  const others = (['transformer', 'explainer'] as const).flatMap((role) => {
+  const plans: ComponentPlan[] = [predictor.plan];
+  const unserved: Unserved[] = [];
+  for (const role of ['transformer', 'explainer'] as const) {
     const spec = ctx.parent.spec[role];
-    return spec ? [customPlan(ctx, role, spec)] : [];
-  });
-  return { plans: [predictor.plan, ...others] };
+    if (!spec) continue;
+    const impl = implementationOf(ctx.parent.spec, role);
+    if (impl.kind === 'unsupported') unserved.push({ role, reason: impl.reason, message: impl.message });
+    else plans.push(impl.kind === 'art' ? artPlan(ctx, spec, impl.art) : customPlan(ctx, role, spec));
+  }
+  return { plans, unserved };
+}
+
+/**
+ * KServe's ART explainer (explainer-art.ts): its container, its storageUri downloaded by the
+ * storage initializer to /mnt/models (controller/components/explainer.go sets the source-URI
+ * annotation the pod webhook injects from), or its storageUris (raw_kube_reconciler.go).
+ */
+function artPlan(ctx: BuildContext, spec: ComponentSpec, art: ArtSpec): ComponentPlan {
+  const first = artContainer(ctx.parent, art, spec.containerConcurrency, ctx.config.explainers.art, predictorHostOf(ctx.parent));
+  const uris = storageUrisOf(spec);
+  const source = uris.length > 0 ? { uris, legacy: false, field: 'spec.explainer.storageUris' } : { uris: art.storageUri ? [{ uri: art.storageUri, mountPath: MODEL_DIR }] : [], legacy: true, field: 'spec.explainer.art.storageUri' };
+  const storage = storagePlanFor(source, ctx.storage, { name: spec.serviceAccountName, field: 'spec.explainer.serviceAccountName' }, readOnlyOf(ctx, spec));
+  const port = portsOf(first)[0]?.containerPort ?? HTTP_PORT;
+  const server = serverWithStorage(withDefaults(first, SERVER_CONTAINER, { nonRoot: false, readinessProbe: tcpReadiness(port) }), storage);
+  return { role: 'explainer', spec, pod: withKServeEnv(podSpecFor(spec, [server], storage), 'explainer', ctx.parent.metadata.name), port: portOf(server) };
 }
 
 /** The predictor: the selected serving runtime for the model, or the user's own containers. */

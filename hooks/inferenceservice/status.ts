@@ -24,6 +24,7 @@ import { resumedCondition, STOP_ANNOTATION, STOPPED, STOPPED_REASON, stoppedCond
 import { entryComponentOf, type ComponentName } from './spec.js';
 import { IGNORED_FIELDS, ignoredFieldsCondition } from './ignored-fields.js';
 import { modelStatusFrom } from './model-status.js';
+import { UNSUPPORTED_REASON } from './implementations.js';
 
 export const PREDICTOR_READY = 'PredictorReady';
 export const CANARY_READY = 'CanaryPredictorReady';
@@ -39,8 +40,8 @@ export const conditionTree = readyConditions(
   [
     { type: PREDICTOR_READY, means: 'the predictor Deployment, judged as KServe judges it', reasons: { noRuntime: 'NoSupportingRuntime', unknownRuntime: 'RuntimeNotRecognized' } },
     { type: CANARY_READY, means: '(while a canary runs) the -canary Deployment' },
-    { type: TRANSFORMER_READY, means: '(with a transformer) its Deployment' },
-    { type: EXPLAINER_READY, means: '(with an explainer) its Deployment' },
+    { type: TRANSFORMER_READY, means: '(with a transformer) its Deployment; False when it has no containers', reasons: { unsupported: UNSUPPORTED_REASON.transformer } },
+    { type: EXPLAINER_READY, means: '(with an explainer) its Deployment; False when it is neither art nor containers', reasons: { unsupported: UNSUPPORTED_REASON.explainer } },
     {
       type: INGRESS_READY,
       means: 'the Ingress exists or the HTTPRoutes are accepted; True when cluster-local',
@@ -122,6 +123,8 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
   const readiness = new Map(roles.map((role) => [role, componentReadiness(o.deployments[role])]));
   const byRole = (role: Role) => fromReadiness(READY_TYPE[role], readiness.get(role) as Readiness);
   const decided = [...roles.map((role) => refusedCondition(READY_TYPE[role], refused[role] ?? []) ?? byRole(role)), exposureCondition(plan, o)];
+  // A component modelhooks cannot serve: False, saying why; the others are judged as usual.
+  for (const u of plan.unserved) decided.push(condition.false(READY_TYPE[u.role], u.reason, u.message));
   const credentials = credentialsCondition(input, plan);
   if (credentials) decided.push(credentials);
   if (plan.canary.canary) decided.push(trafficSplitNote(input, plan.canary.percent));
@@ -161,7 +164,9 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
 function topUrl(input: Input, plan: Plan, decided: Cond[], url: string): string | undefined {
   if (plan.exposure.kind === 'none') return plan.exposure.why === 'invalid-host' ? undefined : url;
   const ready = (type: string) => decided.find((c) => c.type === type)?.status === 'True';
-  const entry = [PREDICTOR_READY, ...(input.parent.spec.transformer ? [TRANSFORMER_READY] : input.parent.spec.explainer ? [EXPLAINER_READY] : [])];
+  // An explainer that cannot be served does not hold back the predictor's URL (a transformer does: callers enter through it).
+  const explainer = input.parent.spec.explainer !== undefined && !plan.unserved.some((u) => u.role === 'explainer');
+  const entry = [PREDICTOR_READY, ...(input.parent.spec.transformer ? [TRANSFORMER_READY] : explainer ? [EXPLAINER_READY] : [])];
   if (ready(INGRESS_READY) && entry.every(ready)) return url;
   return input.parent.status.url === url ? url : undefined;
 }
