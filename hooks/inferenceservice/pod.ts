@@ -53,6 +53,7 @@ export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults):
   return {
     name: own ?? name,
     ...(fields as Omit<V1Container, 'name'>),
+    imagePullPolicy: pullPolicyOf(c),
     ports,
     resources: resourcesOf(c),
     securityContext: security,
@@ -76,6 +77,7 @@ export function sidecarWithDefaults(c: ContainerSpec, name: string): V1Container
   return {
     name: own ?? name,
     ...(fields as Omit<V1Container, 'name'>),
+    imagePullPolicy: pullPolicyOf(c),
     resources: { ...(c.resources ?? {}), requests } as NonNullable<V1Container['resources']>,
     securityContext: mergedContainerSecurity(c.securityContext),
   };
@@ -96,6 +98,13 @@ function resourcesOf(c: ContainerSpec): NonNullable<V1Container['resources']> {
   }
   return { ...(c.resources ?? {}), requests, limits } as NonNullable<V1Container['resources']>;
 }
+
+/**
+ * setDefaultPodSpec (reconcilers/deployment/deployment_reconciler.go) sets IfNotPresent on every
+ * container of the Deployment's pod that has no policy: the API server's own default would be
+ * Always for an image tagged `latest` or untagged (vllm/vllm-openai:latest).
+ */
+const pullPolicyOf = (c: ContainerSpec): string => (typeof c.imagePullPolicy === 'string' && c.imagePullPolicy !== '' ? c.imagePullPolicy : 'IfNotPresent');
 
 /** The container's ports, or 8080 (KServe's default HTTP port) when it declares none. */
 export function portsOf(c: ContainerSpec): V1ContainerPort[] {
