@@ -43,6 +43,8 @@ export type InferenceServiceConfig = {
   logger: LoggerSettings;
   /** KServe's `explainers` (v1beta1 ExplainersConfig): the ART explainer's image and default tag. */
   explainers: { art: ArtDefaults };
+  /** Where KServe's inferenceservice-config ConfigMap is read from (kserve-config.ts). */
+  kserveNamespace: string;
 };
 /** KServe's `explainers.art` entry (ExplainerConfig): the image without its tag, and the tag a runtimeVersion replaces. */
 export type ArtDefaults = { image: string; defaultImageVersion: string };
@@ -66,6 +68,11 @@ export const inferenceserviceConfig = z
     MODELHOOKS_LOGGER_CA_BUNDLE: z.string().default(''),
     MODELHOOKS_LOGGER_CA_CERT_FILE: z.string().default(''),
     MODELHOOKS_LOGGER_TLS_SKIP_VERIFY: z.enum(['true', 'false']).default('false'),
+    // KServe's own namespace, where its inferenceservice-config ConfigMap is read (kserve-config.ts).
+    MODELHOOKS_KSERVE_NAMESPACE: z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a namespace name (DNS-1123 label)')
+      .default('kserve'),
   })
   .transform((e): InferenceServiceConfig => {
     const [namespace, name] = e.MODELHOOKS_GATEWAY.split('/') as [string, string];
@@ -87,6 +94,7 @@ export const inferenceserviceConfig = z
         tlsSkipVerify: e.MODELHOOKS_LOGGER_TLS_SKIP_VERIFY === 'true',
       },
       explainers: { art: splitTag(images['art-explainer']) },
+      kserveNamespace: e.MODELHOOKS_KSERVE_NAMESPACE,
     };
   });
 

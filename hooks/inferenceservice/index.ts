@@ -1,6 +1,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { checkDeploymentUpdate, defineComposition, HookContractError, hostConflicts, hostRules, keepObserved, lastApplied, MANAGED_BY, readyJsonPath, withHostConflicts, type Composed, type KubeObject, type RelatedRule, type Refusal } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
+import { kserveConfigMap, kserveConfigObject, kserveSettings } from './kserve-config.js';
 import { keptExposure } from './exposure.js';
 import { HTTPROUTE } from './httproute.js';
 import { credentialRules } from './credentials/rules.js';
@@ -66,6 +67,10 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     rules.push(...hostRules(parent.metadata.namespace, declares(HTTPROUTE.apiVersion, HTTPROUTE.kind)));
     return rules;
   },
+
+  // KServe's inferenceservice-config, by name from KServe's namespace: its settings over the MODELHOOKS_* ones (kserve-config.ts).
+  systemObjects: (config) => [kserveConfigObject(config)],
+  configured: (config, related) => kserveSettings(config, kserveConfigMap(config, related)).config,
 
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
   validate: (spec, config, metadata) => specProblems(spec, { level: config.podSecurity, annotations: metadata.annotations ?? {} }),

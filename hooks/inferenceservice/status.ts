@@ -25,6 +25,7 @@ import { entryComponentOf, type ComponentName } from './spec.js';
 import { IGNORED_FIELDS, ignoredFieldsCondition } from './ignored-fields.js';
 import { modelStatusFrom } from './model-status.js';
 import { UNSUPPORTED_REASON } from './implementations.js';
+import { KSERVE_CONFIG, kserveConfigCondition, kserveConfigMap, kserveSettings } from './kserve-config.js';
 
 export const PREDICTOR_READY = 'PredictorReady';
 export const CANARY_READY = 'CanaryPredictorReady';
@@ -59,6 +60,7 @@ export const conditionTree = readyConditions(
       { type: TRAFFIC_SPLIT, means: '(with canaryTrafficPercent below 100) traffic is split by weight; False: no split is possible and the spec rolls out in place', reasons: { split: 'TrafficSplit', inPlace: 'RolledOutInPlace' } },
       { type: STOPPED, means: `annotation ${STOP_ANNOTATION} is "true" and nothing serves`, reasons: { stopped: STOPPED_REASON, serving: 'Serving' } },
       { type: IGNORED_FIELDS, means: '(when the spec has fields modelhooks does not act on) their JSON paths', reasons: { ignored: 'FieldsIgnored' } },
+      { type: KSERVE_CONFIG, means: "(when KServe's inferenceservice-config exists) the fields read from it; False names those that could not be", reasons: { read: 'ConfigRead', invalid: 'InvalidConfig' } },
     ],
   },
 );
@@ -133,6 +135,9 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
   if (resumed) decided.push(resumed);
   const ignored = ignoredFieldsCondition(parent.spec);
   if (ignored) decided.push(ignored);
+  // What KServe's inferenceservice-config gave, or could not (kserve-config.ts; the merge itself ran before the namespace's settings).
+  const kserve = kserveConfigCondition(kserveSettings(config, kserveConfigMap(config, input.related)), config.kserveNamespace);
+  if (kserve) decided.push(kserve);
   const exposed = plan.exposure.kind !== 'none';
   const urlOf = (role?: ComponentName) => (exposed ? `${config.ingress.urlScheme}://${hostOf(plan.hosts, role)}` : internalUrl(parent, role ?? plan.entry));
   const components = Object.fromEntries(
