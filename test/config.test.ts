@@ -41,6 +41,7 @@ const variables: Array<{ name: string; unset: unknown; set: string; want: unknow
   { name: 'MODELHOOKS_LOGGER_CA_BUNDLE', unset: '', set: 'ca', want: 'ca', read: (c) => c.hooks.inferenceservice.logger.caBundle },
   { name: 'MODELHOOKS_LOGGER_CA_CERT_FILE', unset: '', set: 'ca.crt', want: 'ca.crt', read: (c) => c.hooks.inferenceservice.logger.caCertFile },
   { name: 'MODELHOOKS_LOGGER_TLS_SKIP_VERIFY', unset: false, set: 'true', want: true, read: (c) => c.hooks.inferenceservice.logger.tlsSkipVerify },
+  { name: 'MODELHOOKS_KSERVE_NAMESPACE', unset: 'kserve', set: 'platform', want: 'platform', read: (c) => c.hooks.inferenceservice.kserveNamespace },
   {
     name: 'MODELHOOKS_NAMESPACE_SELECTOR',
     unset: { text: '', requirements: [] },

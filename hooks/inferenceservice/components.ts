@@ -1,14 +1,16 @@
 import type { V1Container, V1PodSpec, V1Volume } from '@kubernetes/client-node';
 import { memoOnSpec, type Parent } from '../kit/index.js';
 import type { InferenceServiceConfig } from './config.js';
-import { serviceName } from './names.js';
+import { HTTP_PORT, SERVER_CONTAINER, serviceName } from './names.js';
 import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults } from './pod.js';
 import { runtimePredictor } from './predictor-runtime.js';
 import type { ServingRuntime } from './runtimes.js';
 import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
 import { builtinRuntimes } from './kserve-runtimes.js';
-import { MODEL_DIR, storagePlanFor, type StorageContext } from './storage.js';
+import { isStorageReadOnly, MODEL_DIR, storagePlanFor, type StorageContext } from './storage.js';
 import { withKServeEnv } from './env.js';
+import { artContainer, type ArtSpec } from './explainer-art.js';
+import { implementationOf } from './implementations.js';
 import { modelStorageSource, serverWithStorage, storageUrisOf } from './storage-source.js';
 
 /** One component's pod and the port its Service targets. */
@@ -36,15 +38,45 @@ export interface BuildContext {
 
 const STORAGE_URI_ENV = 'STORAGE_URI';
 
-/** Every component's pod, predictor first; a model no runtime serves is a failure. */
-export function componentPlans(ctx: BuildContext): { plans: ComponentPlan[] } | { failure: { reason: string; message: string } } {
+/** A transformer or explainer modelhooks cannot serve (implementations.ts): its condition says why. */
+export interface Unserved {
+  role: 'transformer' | 'explainer';
+  reason: string;
+  message: string;
+}
+
+/**
+ * Every component's pod, predictor first; a model no runtime serves is a failure. A
+ * transformer or explainer that cannot be served is left out, with why, and the rest is planned.
+ */
+export function componentPlans(ctx: BuildContext): { plans: ComponentPlan[]; unserved: Unserved[] } | { failure: { reason: string; message: string } } {
   const predictor = predictorPlan(ctx);
   if ('failure' in predictor) return predictor;
-  const others = (['transformer', 'explainer'] as const).flatMap((role) => {
+  const plans: ComponentPlan[] = [predictor.plan];
+  const unserved: Unserved[] = [];
+  for (const role of ['transformer', 'explainer'] as const) {
     const spec = ctx.parent.spec[role];
-    return spec ? [customPlan(ctx, role, spec)] : [];
-  });
-  return { plans: [predictor.plan, ...others] };
+    if (!spec) continue;
+    const impl = implementationOf(ctx.parent.spec, role);
+    if (impl.kind === 'unsupported') unserved.push({ role, reason: impl.reason, message: impl.message });
+    else plans.push(impl.kind === 'art' ? artPlan(ctx, spec, impl.art) : customPlan(ctx, role, spec));
+  }
+  return { plans, unserved };
+}
+
+/**
+ * KServe's ART explainer (explainer-art.ts): its container, its storageUri downloaded by the
+ * storage initializer to /mnt/models (controller/components/explainer.go sets the source-URI
+ * annotation the pod webhook injects from), or its storageUris (raw_kube_reconciler.go).
+ */
+function artPlan(ctx: BuildContext, spec: ComponentSpec, art: ArtSpec): ComponentPlan {
+  const first = artContainer(ctx.parent, art, spec.containerConcurrency, ctx.config.explainers.art, predictorHostOf(ctx.parent));
+  const uris = storageUrisOf(spec);
+  const source = uris.length > 0 ? { uris, legacy: false, field: 'spec.explainer.storageUris' } : { uris: art.storageUri ? [{ uri: art.storageUri, mountPath: MODEL_DIR }] : [], legacy: true, field: 'spec.explainer.art.storageUri' };
+  const storage = storagePlanFor(source, ctx.storage, { name: spec.serviceAccountName, field: 'spec.explainer.serviceAccountName' }, readOnlyOf(ctx, spec));
+  const port = portsOf(first)[0]?.containerPort ?? HTTP_PORT;
+  const server = serverWithStorage(withDefaults(first, SERVER_CONTAINER, { nonRoot: false, readinessProbe: tcpReadiness(port) }), storage);
+  return { role: 'explainer', spec, pod: withKServeEnv(podSpecFor(spec, [server], storage), 'explainer', ctx.parent.metadata.name), port: portOf(server) };
 }
 
 /** The predictor: the selected serving runtime for the model, or the user's own containers. */
@@ -54,11 +86,11 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   if (!model) return { plan: customPlan(ctx, 'predictor', spec) };
   const resolved = resolvedRuntime(ctx.parent.spec, { metadata: ctx.parent.metadata, runtimes: ctx.runtimes, images: ctx.config.images });
   if ('reason' in resolved) return { failure: { reason: resolved.reason, message: resolved.message } };
-  const { container: merged, readinessProbe, startupProbe } = resolved;
+  const { container: merged, readinessProbe } = resolved;
   const runAsUser = merged.securityContext?.runAsUser;
-  const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), { nonRoot: true, ...(runAsUser !== undefined ? { runAsUser } : {}), readinessProbe, startupProbe });
+  const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), { nonRoot: true, ...(runAsUser !== undefined ? { runAsUser } : {}), readinessProbe });
   const field = `spec.predictor.${FRAMEWORK_KEYS.find((k) => spec[k] !== undefined) ?? 'model'}`;
-  const storage = storagePlanFor(modelStorageSource(spec, model, field), ctx.storage, { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' });
+  const storage = storagePlanFor(modelStorageSource(spec, model, field), ctx.storage, { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' }, readOnlyOf(ctx, spec));
   const server = inUsualOrder(serverWithStorage(container, storage));
   // The runtime's pod fields under the user's (MergePodSpec); its volumes unless the user has a namesake.
   const userVolumes = new Set((Array.isArray(spec.volumes) ? (spec.volumes as V1Volume[]) : []).map((v) => v.name));
@@ -103,27 +135,47 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   const uri = (first.env ?? []).find((e) => e.name === STORAGE_URI_ENV && typeof e.value === 'string' && e.value !== '')?.value as string | undefined;
   const uris = storageUrisOf(spec);
   const source = uris.length > 0 ? { uris, legacy: false, field: `spec.${role}.storageUris` } : { uris: uri ? [{ uri, mountPath: MODEL_DIR }] : [], legacy: true, field: `spec.${role}.containers[0].env` };
-  const storage = storagePlanFor(source, ctx.storage, { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` });
+  const storage = storagePlanFor(source, ctx.storage, { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` }, readOnlyOf(ctx, spec));
   const env = uri ? (first.env ?? []).map((e) => (e.name === STORAGE_URI_ENV ? { name: STORAGE_URI_ENV, value: MODEL_DIR } : e)) : first.env;
-  // KServe gives a transformer and an explainer the same three arguments.
-  const args = role === 'predictor' ? first.args : componentArgs(ctx.parent, first.args ?? []);
-  const user: ContainerSpec = { ...first, ...(env ? { env } : {}), ...(args ? { args } : {}) };
+  // KServe's transformer and explainer arguments (transformer_custom.go, explainer_custom.go GetContainer).
+  const args = role === 'predictor' ? first.args : componentArgs(ctx.parent, first.args ?? [], spec.containerConcurrency);
+  // Default(): a transformer's or explainer's first container is always kserve-container, a
+  // custom predictor's when it is alone or unnamed (transformer_custom.go, explainer_custom.go, predictor_custom.go).
+  const name = role !== 'predictor' || rest.length === 0 ? SERVER_CONTAINER : serverName(first);
+  const user: ContainerSpec = { ...first, name, ...(env ? { env } : {}), ...(args ? { args } : {}) };
   const port = portsOf(user)[0]?.containerPort ?? 8080;
-  const main = withDefaults(user, serverName(first), { nonRoot: false, readinessProbe: tcpReadiness(port) });
+  const main = withDefaults(user, name, { nonRoot: false, readinessProbe: tcpReadiness(port) });
   const server = serverWithStorage(main, storage);
   const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`));
   return { role, spec, pod: withKServeEnv(podSpecFor(spec, [server, ...others], storage), role, ctx.parent.metadata.name), port: portOf(server) };
 }
 
-/** KServe's transformer and explainer arguments, each added only when the user did not pass it. */
-function componentArgs(parent: Parent<unknown>, args: string[]): string[] {
-  const has = (flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
+/** storage.kserve.io/readonly from the component's pod annotations: the InferenceService's, the component's over them (components/predictor.go buildObjectMeta). */
+function readOnlyOf(ctx: BuildContext, spec: ComponentSpec): boolean {
+  return isStorageReadOnly({ ...(ctx.parent.metadata.annotations ?? {}), ...(spec.annotations ?? {}) });
+}
+
+/** utils.IncludesArg (pkg/utils/collections.go): an argument equal to the flag or starting with it. */
+export const includesArg = (args: readonly string[], flag: string) => args.some((a) => a === flag || a.startsWith(flag));
+
+/**
+ * KServe's transformer and custom explainer arguments, appended after the user's, each only
+ * when the user did not pass it: --model_name, --predictor_host <n>-predictor.<ns>,
+ * --http_port 8080, and --workers from containerConcurrency (transformer_custom.go,
+ * explainer_custom.go GetContainer; utils.IncludesArg). KServe appends an explainer's
+ * --http_port even when the user passed one (the last wins); here the user's is kept.
+ */
+function componentArgs(parent: Parent<unknown>, args: string[], containerConcurrency: number | undefined): string[] {
   const extra: string[] = [];
-  if (!has('--model_name')) extra.push('--model_name', parent.metadata.name);
-  if (!has('--predictor_host')) extra.push('--predictor_host', `${serviceName(parent, 'predictor')}.${parent.metadata.namespace}`);
-  if (!has('--http_port')) extra.push('--http_port', '8080');
+  if (!includesArg(args, '--model_name')) extra.push('--model_name', parent.metadata.name);
+  if (!includesArg(args, '--predictor_host')) extra.push('--predictor_host', predictorHostOf(parent));
+  if (!includesArg(args, '--http_port')) extra.push('--http_port', String(HTTP_PORT));
+  if (containerConcurrency !== undefined && !includesArg(args, '--workers')) extra.push('--workers', String(containerConcurrency));
   return [...args, ...extra];
 }
+
+/** `<n>-predictor.<namespace>`: the predictor host KServe passes a transformer or explainer (constants.PredictorServiceName). */
+export const predictorHostOf = (parent: Parent<unknown>) => `${serviceName(parent, 'predictor')}.${parent.metadata.namespace}`;
 
 /** Containers beside a model (KServe's collocated transformer), kept as the user wrote them. */
 function extraContainers(spec: ComponentSpec): V1Container[] {

@@ -24,6 +24,9 @@ export const INFERENCESERVICE_IMAGES = {
   predictiveserver: 'kserve/predictiveserver:v0.20.0',
   autogluonserver: 'kserve/autogluonserver:v0.20.0',
   vllmserver: 'vllm/vllm-openai:latest',
+  // The ART explainer: inferenceservice-config `explainers.art` as the chart writes it (charts/_common/
+  // common-patches/configmap-patch.yaml: image kserve/art-explainer, defaultImageVersion = kserve.version).
+  'art-explainer': 'kserve/art-explainer:v0.20.0',
 };
 
 export type ImageKey = keyof typeof INFERENCESERVICE_IMAGES;
@@ -38,7 +41,13 @@ export type InferenceServiceConfig = {
   podSecurity: PodSecurityLevel;
   /** KServe's `logger` settings the agent sidecar gets (agent_injector.go LoggerConfig). */
   logger: LoggerSettings;
+  /** KServe's `explainers` (v1beta1 ExplainersConfig): the ART explainer's image and default tag. */
+  explainers: { art: ArtDefaults };
+  /** Where KServe's inferenceservice-config ConfigMap is read from (kserve-config.ts). */
+  kserveNamespace: string;
 };
+/** KServe's `explainers.art` entry (ExplainerConfig): the image without its tag, and the tag a runtimeVersion replaces. */
+export type ArtDefaults = { image: string; defaultImageVersion: string };
 export type LoggerSettings = { defaultUrl: string; caBundle: string; caCertFile: string; tlsSkipVerify: boolean };
 
 /** InferenceService's settings: runtime images, the host domain and template, the Ingress class, the Gateway, the pod security level. */
@@ -60,11 +69,18 @@ export const inferenceserviceConfig = z
     MODELHOOKS_LOGGER_CA_BUNDLE: z.string().default('').meta({ description: 'a ConfigMap the agent sidecar mounts to verify an HTTPS logger URL', unset: '(none)' }),
     MODELHOOKS_LOGGER_CA_CERT_FILE: z.string().default('').meta({ description: 'the file in that ConfigMap', unset: "(the agent's service-ca.crt)" }),
     MODELHOOKS_LOGGER_TLS_SKIP_VERIFY: z.enum(['true', 'false']).default('false').describe("true: the agent does not verify the logger's certificate"),
+    // KServe's own namespace, where its inferenceservice-config ConfigMap is read (kserve-config.ts).
+    MODELHOOKS_KSERVE_NAMESPACE: z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a namespace name (DNS-1123 label)')
+      .default('kserve')
+      .describe("KServe's namespace, where its inferenceservice-config ConfigMap is read"),
   })
   .transform((e): InferenceServiceConfig => {
     const [namespace, name] = e.MODELHOOKS_GATEWAY.split('/') as [string, string];
+    const images = imagesFrom(INFERENCESERVICE_IMAGES, e as Env);
     return {
-      images: imagesFrom(INFERENCESERVICE_IMAGES, e as Env),
+      images,
       ingress: {
         domain: e.MODELHOOKS_INGRESS_DOMAIN,
         className: e.MODELHOOKS_INGRESS_CLASS,
@@ -79,5 +95,14 @@ export const inferenceserviceConfig = z
         caCertFile: e.MODELHOOKS_LOGGER_CA_CERT_FILE,
         tlsSkipVerify: e.MODELHOOKS_LOGGER_TLS_SKIP_VERIFY === 'true',
       },
+      explainers: { art: splitTag(images['art-explainer']) },
+      kserveNamespace: e.MODELHOOKS_KSERVE_NAMESPACE,
     };
   });
+
+/** `repo[:tag]` as KServe's image and defaultImageVersion: the tag after the last `:` past the last `/`; none (used as is) for an untagged or digest-pinned image. */
+export function splitTag(image: string): ArtDefaults {
+  const colon = image.lastIndexOf(':');
+  if (colon <= image.lastIndexOf('/') || image.includes('@')) return { image, defaultImageVersion: '' };
+  return { image: image.slice(0, colon), defaultImageVersion: image.slice(colon + 1) };
+}

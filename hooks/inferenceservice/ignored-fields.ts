@@ -38,8 +38,10 @@ const PREDICTOR_FIELDS = ['model', ...FRAMEWORK_KEYS];
 
 /** The agent batches for the predictor and the transformer (KServe adds no batcher annotation for an explainer). */
 const BATCHING = ['predictor', 'transformer'];
+/** A transformer's and explainer's --workers (components.ts componentArgs); the ART explainer (explainer-art.ts). */
+const ROLE_FIELDS: Record<string, string[]> = { predictor: PREDICTOR_FIELDS, transformer: ['containerConcurrency'], explainer: ['containerConcurrency', 'art'] };
 
-const actedOn = (role: string) => new Set([...COMPONENT_FIELDS, ...PASSED_POD_FIELDS, ...(role === 'predictor' ? PREDICTOR_FIELDS : []), ...(BATCHING.includes(role) ? ['batcher'] : [])]);
+const actedOn = (role: string) => new Set([...COMPONENT_FIELDS, ...PASSED_POD_FIELDS, ...(ROLE_FIELDS[role] ?? []), ...(BATCHING.includes(role) ? ['batcher'] : [])]);
 /** Each component's set, built once at module load. */
 const ACTED: Record<string, ReadonlySet<string>> = { predictor: actedOn('predictor'), transformer: actedOn('transformer'), explainer: actedOn('explainer') };
 const acted = (role: string): ReadonlySet<string> => ACTED[role] ?? actedOn(role);

@@ -1,6 +1,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
-import { checkDeploymentUpdate, defineComposition, HookContractError, hostConflicts, hostRules, keepObserved, MANAGED_BY, readyJsonPath, withHostConflicts, type Composed, type RelatedRule, type Refusal } from '../kit/index.js';
+import { checkDeploymentUpdate, defineComposition, HookContractError, hostConflicts, hostRules, keepObserved, lastApplied, MANAGED_BY, readyJsonPath, withHostConflicts, type Composed, type KubeObject, type RelatedRule, type Refusal } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
+import { kserveConfigMap, kserveConfigObject, kserveSettings } from './kserve-config.js';
 import { keptExposure } from './exposure.js';
 import { hostSourcesFor } from './hosts.js';
 import { HTTPROUTE } from './httproute.js';
@@ -67,6 +68,10 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     rules.push(...hostRules(parent.metadata.namespace, hostSourcesFor(parent, componentsOf(parent.spec)), declares(HTTPROUTE.apiVersion, HTTPROUTE.kind)));
     return rules;
   },
+
+  // KServe's inferenceservice-config, by name from KServe's namespace: its settings over the MODELHOOKS_* ones (kserve-config.ts).
+  systemObjects: (config) => [kserveConfigObject(config)],
+  configured: (config, related) => kserveSettings(config, kserveConfigMap(config, related)).config,
 
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
   validate: (spec, config, metadata) => specProblems(spec, { level: config.podSecurity, annotations: metadata.annotations ?? {} }),
@@ -137,6 +142,7 @@ function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused:
     ...settledChildrenOf(input, plan),
     ...(plan.exposure.kind === 'none' && plan.exposure.why === 'invalid-host' ? keptExposure(input) : []),
     ...plan.variants.flatMap((v) => variantWorkloads(input.parent, v, (apiVersion, kind, name) => input.observed.get(apiVersion, kind, name))),
+    ...plan.unserved.flatMap(({ role }) => keptWorkload(input, role)),
   ].map((child) => {
     if (child.kind !== 'Deployment' || !child.metadata?.name) return child;
     const role = ROLES.find((r) => workloadName(input.parent, r) === child.metadata?.name);
@@ -145,6 +151,17 @@ function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused:
     return checked.child;
   });
   return { children, refused };
+}
+
+/** A component that cannot be served keeps what it last ran: its Deployment, Service and HPA as observed. */
+function keptWorkload(input: Input, role: Role): KubeObject[] {
+  const { parent, observed } = input;
+  const found = [
+    observed.get('apps/v1', 'Deployment', workloadName(parent, role)),
+    observed.get('v1', 'Service', serviceName(parent, role)),
+    observed.get('autoscaling/v2', 'HorizontalPodAutoscaler', workloadName(parent, role)),
+  ];
+  return found.filter((o): o is KubeObject => o !== undefined).map(lastApplied);
 }
 
 /**

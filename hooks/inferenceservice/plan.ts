@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { memoOnSpec, ObjectIndex, type Composed, type KubeObject, type SyncInput } from '../kit/index.js';
 import { canaryDecision, type CanaryDecision } from './canary.js';
 import { canaryPredictorSpec, canaryReplicaCount, stableMinReplicas, type CanaryVariant } from './canary-variants.js';
-import { componentPlans, type ComponentPlan } from './components.js';
+import { componentPlans, type ComponentPlan, type Unserved } from './components.js';
 import type { InferenceServiceConfig } from './config.js';
 import { externalHostsFor, isClusterLocal, type ExternalHosts } from './hosts.js';
 import { HTTPROUTE } from './httproute.js';
@@ -26,6 +26,8 @@ export type Exposure = { kind: 'none'; why: 'cluster-local' | 'invalid-host' } |
 export interface Plan {
   /** What each component runs, predictor first. */
   components: ComponentPlan[];
+  /** The transformer or explainer modelhooks cannot serve (implementations.ts): a False condition each, their children kept as observed. */
+  unserved: Unserved[];
   /** The component the service's own host and address lead to. */
   entry: ComponentName;
   hosts: ExternalHosts;
@@ -177,7 +179,7 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
     stable: [...workloadFor(parent, 'predictor', predictor, identity.hash, identity.meta), ...others, ...routes()],
     canary: mayCanary ? [...canaryWorkloads(parent, predictor, identity), ...others, ...routes(percent)] : undefined,
   };
-  return { plan: { components: plans, entry, hosts, predictor: identity, exposure, credentials, variants, noSplit, settledChildren } };
+  return { plan: { components: plans, unserved: planned.unserved, entry, hosts, predictor: identity, exposure, credentials, variants, noSplit, settledChildren } };
 }
 
 /** The stable predictor's minReplicas less the canaries' replicas (canary-variants.ts stableMinReplicas). */

@@ -12,8 +12,8 @@ export function podSecurityProblems(spec: InferenceServiceSpec, level: PodSecuri
   return [...inheritedAnnotationProblems(spec, level, parentAnnotations), ...componentsOf(spec).flatMap((role) => {
     const component = spec[role] as Obj;
     const prefix = `spec.${role}`;
-    // A model (`model` or a framework key) is the predictor's first container.
-    const modelKey = role === 'predictor' ? ['model', ...FRAMEWORK_KEYS].find((k) => isRecord(component[k])) : undefined;
+    // A model (`model` or a framework key) is the predictor's first container; `art` the explainer's (explainer-art.ts).
+    const modelKey = role === 'predictor' ? ['model', ...FRAMEWORK_KEYS].find((k) => isRecord(component[k])) : role === 'explainer' && isRecord(component.art) ? 'art' : undefined;
     const own = Array.isArray(component.containers) ? (component.containers as unknown[]) : [];
     const containers = [...(modelKey ? [component[modelKey]] : []), ...own].map(withContainerDefaults);
     const containerPaths = [...(modelKey ? [`${prefix}.${modelKey}`] : []), ...own.map((_, i) => `${prefix}.containers[${i}]`)];

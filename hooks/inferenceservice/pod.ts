@@ -33,9 +33,8 @@ export interface ServerDefaults {
   /** Built-in images run as non-root; a user's image may not allow it. */
   nonRoot: boolean;
   runAsUser?: number;
+  /** Used when the container has none: KServe's TCP probe, or modelhooks' model-aware one (runtime-container.ts readinessFor). */
   readinessProbe: V1Probe;
-  /** The runtime's startup budget; else TCP for up to 10 minutes. */
-  startupProbe?: V1Probe;
 }
 
 /**
@@ -48,18 +47,22 @@ export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults):
     c.securityContext,
     restrictedContainer({ ...(d.nonRoot ? { runAsNonRoot: true } : {}), ...(d.runAsUser !== undefined ? { runAsUser: d.runAsUser } : {}) }),
   );
-  const probePort = ports[0]?.containerPort ?? HTTP_PORT;
   const { name: own, ...fields } = c;
+  const startupProbe = c.startupProbe as V1Probe | undefined;
+  const livenessProbe = c.livenessProbe as V1Probe | undefined;
   return {
     name: own ?? name,
     ...(fields as Omit<V1Container, 'name'>),
+    imagePullPolicy: pullPolicyOf(c),
     ports,
     resources: resourcesOf(c),
     securityContext: security,
+    // KServe's setDefaultPodSpec (reconcilers/deployment/deployment_reconciler.go) adds a
+    // readiness probe only: no startup or liveness probe unless the container (or its
+    // runtime) declares one, so a model that loads for an hour is NotReady, never restarted.
     readinessProbe: (c.readinessProbe as V1Probe | undefined) ?? d.readinessProbe,
-    // Model servers load the model before they listen: up to 10 minutes before liveness counts.
-    startupProbe: (c.startupProbe as V1Probe | undefined) ?? d.startupProbe ?? { tcpSocket: { port: probePort }, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 60 },
-    livenessProbe: (c.livenessProbe as V1Probe | undefined) ?? { tcpSocket: { port: probePort }, periodSeconds: 10, timeoutSeconds: 5 },
+    ...(startupProbe ? { startupProbe } : {}),
+    ...(livenessProbe ? { livenessProbe } : {}),
   };
 }
 
@@ -74,6 +77,7 @@ export function sidecarWithDefaults(c: ContainerSpec, name: string): V1Container
   return {
     name: own ?? name,
     ...(fields as Omit<V1Container, 'name'>),
+    imagePullPolicy: pullPolicyOf(c),
     resources: { ...(c.resources ?? {}), requests } as NonNullable<V1Container['resources']>,
     securityContext: mergedContainerSecurity(c.securityContext),
   };
@@ -94,6 +98,13 @@ function resourcesOf(c: ContainerSpec): NonNullable<V1Container['resources']> {
   }
   return { ...(c.resources ?? {}), requests, limits } as NonNullable<V1Container['resources']>;
 }
+
+/**
+ * setDefaultPodSpec (reconcilers/deployment/deployment_reconciler.go) sets IfNotPresent on every
+ * container of the Deployment's pod that has no policy: the API server's own default would be
+ * Always for an image tagged `latest` or untagged (vllm/vllm-openai:latest).
+ */
+const pullPolicyOf = (c: ContainerSpec): string => (typeof c.imagePullPolicy === 'string' && c.imagePullPolicy !== '' ? c.imagePullPolicy : 'IfNotPresent');
 
 /** The container's ports, or 8080 (KServe's default HTTP port) when it declares none. */
 export function portsOf(c: ContainerSpec): V1ContainerPort[] {

@@ -6,7 +6,6 @@ import {
   mergeRuntimeContainer,
   readinessFor,
   replacePlaceholders,
-  startupProbeFor,
   updateImageTag,
 } from './runtime-container.js';
 import { defaultProtocolOf, protocolOf, selectRuntime, serverTypeOf, type RuntimeChoice, type RuntimeFailure, type ServingRuntime } from './runtimes.js';
@@ -22,7 +21,6 @@ export interface RuntimePredictor {
   /** The merged, templated kserve-container, image tag updated. */
   container: V1Container;
   readinessProbe: V1Probe;
-  startupProbe: V1Probe;
   /** The runtime's other containers (sidecars), after the server. */
   sidecars: V1Container[];
   /** The runtime's pod fields (ServingRuntimePodSpec) the user's predictor fields merge over. */
@@ -99,7 +97,6 @@ export function runtimePredictor(
     return { reason: 'InvalidPredictorSpec', message: `${runtime.kind} ${runtime.metadata.name}: its ${SERVER_CONTAINER} has no image, and the model sets none` };
   }
   const container = { ...templated, image: updateImageTag(templated.image, runtimeVersion, serverType, isGpuEnabled(templated)) };
-  const port = container.ports?.[0]?.containerPort ?? 8080;
 
   const podFields = Object.fromEntries(RUNTIME_POD_FIELDS.filter((f) => runtime.spec[f] !== undefined).map((f) => [f, runtime.spec[f]]));
   return {
@@ -108,7 +105,6 @@ export function runtimePredictor(
     protocol,
     container,
     readinessProbe: container.readinessProbe ?? readinessFor(container, serverType, protocol),
-    startupProbe: container.startupProbe ?? startupProbeFor(runtime, port),
     sidecars: containers.filter((c) => c.name !== SERVER_CONTAINER),
     pod: { volumes: (runtime.spec.volumes as V1Volume[] | undefined) ?? [], fields: podFields },
   };

@@ -1,7 +1,6 @@
 import type { V1Container, V1EnvVar, V1Probe } from '@kubernetes/client-node';
 import { isRecord } from '../kit/index.js';
 import { HTTP_PORT } from './names.js';
-import type { ServingRuntime } from './runtimes.js';
 
 /*
  * The predictor container as KServe v0.20.0 builds it from the selected runtime:
@@ -204,17 +203,6 @@ export function readinessFor(container: V1Container, serverType: string, protoco
     if (serverType === 'mlserver') return http(`/v2/models/${name}/ready`);
   }
   return kserveTcpReadiness(container);
-}
-
-/** A runtime's own startup budget, in seconds (see README): `modelhooks.dev/startup-timeout-seconds`. */
-export const STARTUP_TIMEOUT_ANNOTATION = 'modelhooks.dev/startup-timeout-seconds';
-export const DEFAULT_STARTUP_SECONDS = 600;
-
-/** The startup probe: TCP, every 10 s, for the runtime's budget (default 10 minutes). */
-export function startupProbeFor(runtime: ServingRuntime, port: number): V1Probe {
-  const raw = runtime.metadata.annotations?.[STARTUP_TIMEOUT_ANNOTATION];
-  const seconds = raw !== undefined && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : DEFAULT_STARTUP_SECONDS;
-  return { tcpSocket: { port }, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: Math.max(1, Math.ceil(seconds / 10)) };
 }
 
 /** Appends env vars whose names are not there yet (utils.AppendEnvVarIfNotExists). */

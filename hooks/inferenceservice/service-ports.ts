@@ -45,14 +45,14 @@ export function servicePortProblems(spec: InferenceServiceSpec): SpecProblem[] {
   return (['predictor', 'transformer', 'explainer'] as ComponentName[]).flatMap((role) => {
     const comp = spec[role];
     if (!comp) return [];
-    const model = role === 'predictor' ? modelOf(spec.predictor) : undefined;
+    const model = role === 'predictor' ? modelOf(spec.predictor) : role === 'explainer' && spec.explainer?.art ? (spec.explainer.art as ContainerSpec) : undefined;
     const containers = comp.containers ?? [];
     const transformerAt = containers.findIndex((c) => c.name === 'transformer-container');
     const where: { path: string; container: ContainerSpec | undefined } =
       transformerAt >= 0
         ? { path: `spec.${role}.containers[${transformerAt}]`, container: containers[transformerAt] }
         : model
-          ? { path: `spec.${role}.${modelKey(spec)}`, container: model }
+          ? { path: role === 'explainer' ? 'spec.explainer.art' : `spec.${role}.${modelKey(spec)}`, container: model }
           : { path: `spec.${role}.containers[0]`, container: containers[0] };
     return portProblems(where.container?.ports ?? [], where.path);
   });

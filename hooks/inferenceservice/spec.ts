@@ -83,6 +83,7 @@ const componentFields = {
   scaleMetric: z.enum(['cpu', 'memory', 'concurrency', 'rps']).optional(),
   canaryTrafficPercent: z.number().int().min(0).max(100).optional(),
   timeout: z.number().int().min(1).optional().describe('Request timeout in seconds (HTTPRoutes).'),
+  containerConcurrency: z.number().int().min(0).optional().describe('A transformer\'s or explainer\'s --workers (KServe passes it to no predictor in raw mode).'),
   serviceAccountName: z.string().optional().describe('Its Secrets (or the default ServiceAccount\'s) give the storage initializer its credentials.'),
   storageUris: z
     .array(z.looseObject({ uri: z.string().min(1), mountPath: z.string().regex(/^\//, 'an absolute path').max(255).optional().describe('Default /mnt/models.') }))
@@ -109,6 +110,16 @@ const canaryPredictorSchema = predictorFields.meta(validations(canaryPredictorRu
 
 const auxiliarySchema = z.looseObject(componentFields).meta(validations(componentRules));
 
+/** KServe v0.20's ARTExplainerSpec: ExplainerExtensionSpec (storageUri, runtimeVersion, config, a container's fields) and the attack type. */
+const artSchema = z.looseObject({
+  ...containerSchema.shape,
+  type: z.string().optional().describe('The attack, passed as --adversary_type (KServe knows SquareAttack).'),
+  storageUri: z.string().optional().describe('Downloaded to /mnt/models and passed as --storage_uri.'),
+  runtimeVersion: z.string().optional().describe('Image tag (default: the art-explainer image\'s).'),
+  config: z.record(z.string(), z.string()).optional().describe('Each entry passed as --<key> <value>, keys sorted.'),
+});
+const explainerSchema = z.looseObject({ ...componentFields, art: artSchema.optional() }).meta(validations(componentRules));
+
 /** KServe v0.20's spec.canary[] entry: a predictor variant (by name) and its traffic share. */
 const canarySchema = z
   .looseObject({ predictor: canaryPredictorSchema, trafficPercent: z.number().int().describe('0–100; 0 deploys without traffic.') })
@@ -125,7 +136,7 @@ export const inferenceserviceSpec = z
   .looseObject({
     predictor: predictorSchema,
     transformer: auxiliarySchema.optional(),
-    explainer: auxiliarySchema.optional(),
+    explainer: explainerSchema.optional(),
     // At most MAX_CANARIES: the bound keeps the CRD's CEL rules within the API server's cost budget.
     canary: z.array(canarySchema).max(MAX_CANARIES).optional(),
   })
@@ -156,9 +167,6 @@ export const inferenceserviceSpec = z
     for (const c of ['predictor', 'transformer', 'explainer'] as const) {
       const comp = spec[c];
       if (!comp) continue;
-      if (c !== 'predictor' && !(comp.containers && comp.containers.length > 0)) {
-        ctx.addIssue({ code: 'custom', path: [c, 'containers'], message: 'needs at least one container' });
-      }
       (comp.containers ?? []).forEach((container, i) => {
         if (!container.image) ctx.addIssue({ code: 'custom', path: [c, 'containers', i, 'image'], message: 'required' });
         // Beside a model, containers run next to the runtime's kserve-container.

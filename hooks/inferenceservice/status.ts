@@ -24,6 +24,8 @@ import { resumedCondition, STOP_ANNOTATION, STOPPED, STOPPED_REASON, stoppedCond
 import { entryComponentOf, type ComponentName } from './spec.js';
 import { IGNORED_FIELDS, ignoredFieldsCondition } from './ignored-fields.js';
 import { modelStatusFrom } from './model-status.js';
+import { UNSUPPORTED_REASON } from './implementations.js';
+import { KSERVE_CONFIG, kserveConfigCondition, kserveConfigMap, kserveSettings } from './kserve-config.js';
 
 export const PREDICTOR_READY = 'PredictorReady';
 export const CANARY_READY = 'CanaryPredictorReady';
@@ -39,8 +41,8 @@ export const conditionTree = readyConditions(
   [
     { type: PREDICTOR_READY, means: 'the predictor Deployment, judged as KServe judges it', reasons: { noRuntime: 'NoSupportingRuntime', unknownRuntime: 'RuntimeNotRecognized' } },
     { type: CANARY_READY, means: '(while a canary runs) the -canary Deployment' },
-    { type: TRANSFORMER_READY, means: '(with a transformer) its Deployment' },
-    { type: EXPLAINER_READY, means: '(with an explainer) its Deployment' },
+    { type: TRANSFORMER_READY, means: '(with a transformer) its Deployment; False when it has no containers', reasons: { unsupported: UNSUPPORTED_REASON.transformer } },
+    { type: EXPLAINER_READY, means: '(with an explainer) its Deployment; False when it is neither art nor containers', reasons: { unsupported: UNSUPPORTED_REASON.explainer } },
     {
       type: INGRESS_READY,
       means: 'the Ingress exists or the HTTPRoutes are accepted; True when cluster-local',
@@ -58,6 +60,7 @@ export const conditionTree = readyConditions(
       { type: TRAFFIC_SPLIT, means: '(with canaryTrafficPercent below 100) traffic is split by weight; False: no split is possible and the spec rolls out in place', reasons: { split: 'TrafficSplit', inPlace: 'RolledOutInPlace' } },
       { type: STOPPED, means: `annotation ${STOP_ANNOTATION} is "true" and nothing serves`, reasons: { stopped: STOPPED_REASON, serving: 'Serving' } },
       { type: IGNORED_FIELDS, means: '(when the spec has fields modelhooks does not act on) their JSON paths', reasons: { ignored: 'FieldsIgnored' } },
+      { type: KSERVE_CONFIG, means: "(when KServe's inferenceservice-config exists) the fields read from it; False names those that could not be", reasons: { read: 'ConfigRead', invalid: 'InvalidConfig' } },
     ],
   },
 );
@@ -122,6 +125,8 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
   const readiness = new Map(roles.map((role) => [role, componentReadiness(o.deployments[role])]));
   const byRole = (role: Role) => fromReadiness(READY_TYPE[role], readiness.get(role) as Readiness);
   const decided = [...roles.map((role) => refusedCondition(READY_TYPE[role], refused[role] ?? []) ?? byRole(role)), exposureCondition(plan, o)];
+  // A component modelhooks cannot serve: False, saying why; the others are judged as usual.
+  for (const u of plan.unserved) decided.push(condition.false(READY_TYPE[u.role], u.reason, u.message));
   const credentials = credentialsCondition(input, plan);
   if (credentials) decided.push(credentials);
   if (plan.canary.canary) decided.push(trafficSplitNote(input, plan.canary.percent));
@@ -130,6 +135,9 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
   if (resumed) decided.push(resumed);
   const ignored = ignoredFieldsCondition(parent.spec);
   if (ignored) decided.push(ignored);
+  // What KServe's inferenceservice-config gave, or could not (kserve-config.ts; the merge itself ran before the namespace's settings).
+  const kserve = kserveConfigCondition(kserveSettings(config, kserveConfigMap(config, input.related)), config.kserveNamespace);
+  if (kserve) decided.push(kserve);
   const exposed = plan.exposure.kind !== 'none';
   const urlOf = (role?: ComponentName) => (exposed ? `${config.ingress.urlScheme}://${hostOf(plan.hosts, role)}` : internalUrl(parent, role ?? plan.entry));
   const components = Object.fromEntries(
@@ -160,7 +168,9 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
 function topUrl(input: Input, plan: Plan, decided: Cond[], url: string): string | undefined {
   if (plan.exposure.kind === 'none') return plan.exposure.why === 'invalid-host' ? undefined : url;
   const ready = (type: string) => decided.find((c) => c.type === type)?.status === 'True';
-  const entry = [PREDICTOR_READY, ...(input.parent.spec.transformer ? [TRANSFORMER_READY] : input.parent.spec.explainer ? [EXPLAINER_READY] : [])];
+  // An explainer that cannot be served does not hold back the predictor's URL (a transformer does: callers enter through it).
+  const explainer = input.parent.spec.explainer !== undefined && !plan.unserved.some((u) => u.role === 'explainer');
+  const entry = [PREDICTOR_READY, ...(input.parent.spec.transformer ? [TRANSFORMER_READY] : explainer ? [EXPLAINER_READY] : [])];
   if (ready(INGRESS_READY) && entry.every(ready)) return url;
   return input.parent.status.url === url ? url : undefined;
 }

@@ -82,7 +82,18 @@ export interface Account {
   field: string;
 }
 
-export function storagePlanFor(source: StorageSource, ctx: StorageContext, account: Account): StoragePlan {
+/** KServe's StorageReadonlyAnnotationKey (pkg/constants/constants.go). */
+export const STORAGE_READONLY_ANNOTATION = 'storage.kserve.io/readonly';
+
+/**
+ * GetStorageInitializerReadOnlyFlag (webhook/admission/pod/storage_initializer_injector.go):
+ * the model is mounted read-only unless the component's annotations (the InferenceService's
+ * with the component's over them, as its pod gets them) say exactly "false".
+ */
+export const isStorageReadOnly = (annotations: Record<string, string>): boolean => annotations[STORAGE_READONLY_ANNOTATION] !== 'false';
+
+/** `readOnly`: the server's model mounts (isStorageReadOnly); the initializer always writes. */
+export function storagePlanFor(source: StorageSource, ctx: StorageContext, account: Account, readOnly = true): StoragePlan {
   const { uris } = source;
   if (uris.length === 0) return NO_STORAGE;
   const oci = uris.filter((u) => u.uri.startsWith('oci://'));
@@ -90,7 +101,7 @@ export function storagePlanFor(source: StorageSource, ctx: StorageContext, accou
   const rest = uris.filter((u) => !u.uri.startsWith('oci://'));
   // A legacy oci:// URI is the model car alone (CommonStorageInitialization returns early).
   if (rest.length === 0) return car;
-  const files = source.legacy ? legacyPlan(rest[0] as StorageUri, ctx.image) : multiPlan(rest, ctx.image);
+  const files = source.legacy ? legacyPlan(rest[0] as StorageUri, ctx.image, readOnly) : multiPlan(rest, ctx.image, readOnly);
   const init = files.initContainers[0];
   if (!init) return merge(car, files);
   const credentials = credentialsOf(source, ctx, account, init.args ?? []);
@@ -165,21 +176,27 @@ function initContainer(image: string, args: string[], mount: V1VolumeMount): V1C
   };
 }
 
+/**
+ * A mount of the server's as utils.AddModelMount (pkg/utils/storage.go) adds it: readOnly as
+ * the flag says (Go omits a false one); the PVC volume itself carries no readOnly.
+ */
+const serverMount = (name: string, mountPath: string, readOnly: boolean, subPath = ''): V1VolumeMount => ({ name, mountPath, ...(readOnly ? { readOnly } : {}), ...(subPath ? { subPath } : {}) });
+
 /** One URI at /mnt/models: a PVC mounted there with its path as subPath, or an initializer into an emptyDir. */
-function legacyPlan({ uri }: StorageUri, image: string): StoragePlan {
+function legacyPlan({ uri }: StorageUri, image: string, readOnly: boolean): StoragePlan {
   if (uri.startsWith('pvc://')) {
     const [claimName = '', ...path] = uri.slice('pvc://'.length).split('/');
     const subPath = path.join('/');
     return {
       initContainers: [],
-      volumes: [{ name: PVC_VOLUME, persistentVolumeClaim: { claimName, readOnly: true } }],
-      serverMounts: [{ name: PVC_VOLUME, mountPath: MODEL_DIR, readOnly: true, ...(subPath ? { subPath } : {}) }],
+      volumes: [{ name: PVC_VOLUME, persistentVolumeClaim: { claimName } }],
+      serverMounts: [serverMount(PVC_VOLUME, MODEL_DIR, readOnly, subPath)],
     };
   }
   return {
     initContainers: [initContainer(image, [uri, MODEL_DIR], { name: PROVISION_VOLUME, mountPath: MODEL_DIR })],
     volumes: [{ name: PROVISION_VOLUME, emptyDir: {} }],
-    serverMounts: [{ name: PROVISION_VOLUME, mountPath: MODEL_DIR, readOnly: true }],
+    serverMounts: [serverMount(PROVISION_VOLUME, MODEL_DIR, readOnly)],
   };
 }
 
@@ -188,7 +205,7 @@ function legacyPlan({ uri }: StorageUri, image: string): StoragePlan {
  * this form), the other URIs downloaded by one initializer into an emptyDir mounted at their
  * mount paths' common parent (FindCommonParentPath), named after that path (GetVolumeNameFromPath).
  */
-function multiPlan(uris: StorageUri[], image: string): StoragePlan {
+function multiPlan(uris: StorageUri[], image: string, readOnly: boolean): StoragePlan {
   const pvcs = uris.filter((u) => u.uri.startsWith('pvc://'));
   const downloads = uris.filter((u) => !u.uri.startsWith('pvc://'));
   const volumes: V1Volume[] = [];
@@ -197,7 +214,7 @@ function multiPlan(uris: StorageUri[], image: string): StoragePlan {
     const name = volumeNameOf(mountPath);
     if (serverMounts.some((m) => m.name === name)) continue;
     volumes.push({ name, persistentVolumeClaim: { claimName: uri.slice('pvc://'.length).split('/')[0] ?? '' } });
-    serverMounts.push({ name, mountPath, readOnly: true });
+    serverMounts.push(serverMount(name, mountPath, readOnly));
   }
   if (downloads.length === 0) return { initContainers: [], volumes, serverMounts };
   const common = commonParentPath(downloads.map((d) => d.mountPath));
@@ -206,7 +223,7 @@ function multiPlan(uris: StorageUri[], image: string): StoragePlan {
   return {
     initContainers: [initContainer(image, args, { name, mountPath: common })],
     volumes: serverMounts.some((m) => m.name === name) ? volumes : [...volumes, { name, emptyDir: {} }],
-    serverMounts: serverMounts.some((m) => m.name === name) ? serverMounts : [...serverMounts, { name, mountPath: common, readOnly: true }],
+    serverMounts: serverMounts.some((m) => m.name === name) ? serverMounts : [...serverMounts, serverMount(name, common, readOnly)],
   };
 }
 

@@ -57,6 +57,20 @@ export interface LabelSelectorRequirement {
   values?: string[];
 }
 
+/**
+ * An object a composition reads by name from a fixed, documented namespace other than the
+ * parent's — an admin's ConfigMap in a system namespace (KServe's inferenceservice-config). The
+ * kit asks for it by name (a hook v2 rule may name another namespace) and lets it through to
+ * `related`; every other object of another namespace stays out.
+ */
+export interface SystemObject {
+  apiVersion: string;
+  resource: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
 /** The names a parent may give its children of one type (names it might not emit are harmless). */
 export interface ChildNames {
   apiVersion: string;
@@ -137,6 +151,14 @@ export interface Composition<Spec = unknown, Config = unknown> {
    * a child whose name another owner holds, reporting Ready=False/ChildNameConflict.
    */
   childNames?(parent: Parent<Spec>, config: Config): ChildNames[];
+  /** Objects read by name from a fixed namespace (see SystemObject); the same for every parent. */
+  systemObjects?(config: Config): SystemObject[];
+  /**
+   * The server's configuration with what the cluster's own settings give laid over it (an
+   * admin's ConfigMap among the related objects); the namespace's settings are laid over the
+   * result. Pure; a setting it cannot read keeps the server's (the sync reports it).
+   */
+  configured?(config: Config, related: ObjectIndex): Config;
   sync(input: SyncInput<Spec, Config>): SyncOutput;
   /**
    * Problems of a parsed spec that depend on the server's configuration (e.g. the pod

@@ -35,8 +35,11 @@ export class ObjectIndex {
    * trusted either way. Cluster-scoped objects (no namespace, keyed by `name`) are kept and
    * read as if they were in the parent's namespace, so `get(…, name)` finds them.
    */
-  static fromWire(map: unknown, namespace: string): ObjectIndex {
+  static fromWire(map: unknown, namespace: string, system: ReadonlyArray<{ kind: string; namespace: string; name: string }> = []): ObjectIndex {
     const objects: KubeObject[] = [];
+    // A system object (composition.ts SystemObject) is let in by kind, namespace and name, its key agreeing.
+    const isSystem = (type: string, key: string, meta: Record<string, unknown>) =>
+      system.some((o) => type.startsWith(`${o.kind}.`) && meta.namespace === o.namespace && meta.name === o.name && key === `${o.namespace}/${o.name}`);
     if (isRecord(map)) {
       for (const type of Object.keys(map)) {
         const group = map[type];
@@ -44,7 +47,7 @@ export class ObjectIndex {
         for (const key of Object.keys(group)) {
           const obj = group[key];
           if (!isRecord(obj) || !isRecord(obj.metadata)) continue;
-          if (!inNamespace(key, obj.metadata.namespace, namespace)) continue;
+          if (!inNamespace(key, obj.metadata.namespace, namespace) && !isSystem(type, key, obj.metadata)) continue;
           if (isKubeObject(obj)) objects.push(obj);
           else objects.push(withTypeFromKey(obj, type));
         }

@@ -1,4 +1,4 @@
-import type { AnyComposition, ChildType, SpecProblem, SyncInput, SyncOutput } from './composition.js';
+import type { AnyComposition, ChildType, RelatedRule, SpecProblem, SyncInput, SyncOutput, SystemObject } from './composition.js';
 import { configFor, type CompositionConfigs } from './config.js';
 import { READY, withReady, type Cond } from './conditions.js';
 import { childConflicts, childNameRules, withConflicts, type ChildConflict } from './conflicts.js';
@@ -43,8 +43,10 @@ export function runHook<Config>(
   if (hook === 'finalize') {
     return { ...answer(composition, serverInput, { status: serverInput.parent.status, children: keepObserved(serverInput) }), finalized: true };
   }
-  // The namespace decides first: whether it is served, and the settings its annotations give.
-  const tenancy = tenancyOf(serverInput, ctx.namespaceSelector);
+  // The cluster's settings (composition.configured), then the namespace's: whether it is
+  // served, and the settings its annotations give.
+  const clusterInput = composition.configured ? { ...serverInput, config: composition.configured(serverInput.config, serverInput.related) } : serverInput;
+  const tenancy = tenancyOf(clusterInput, ctx.namespaceSelector);
   if (tenancy.refused) return keepAnswer(composition, serverInput, tenancy.refused);
   const input = { ...serverInput, config: tenancy.config };
   const spec = specOf(composition, request, input.config);
@@ -93,8 +95,10 @@ function runCustomize<Config>(composition: AnyComposition<Config>, request: Hook
   // The parent's Namespace: whether it is served and its settings (tenancy.ts). Customize
   // itself sees only the server's configuration: the Namespace is not in its request.
   const own = namespaceRule(parentOf(request).metadata.namespace);
-  if (!composition.customize && !composition.childNames) return [own];
   const config = configFor(composition, ctx.config);
+  // Objects of a fixed system namespace, by name (SystemObject): asked for whatever the spec.
+  const system = systemRules(composition.systemObjects?.(config) ?? []);
+  if (!composition.customize && !composition.childNames) return [own, ...system];
   const spec = specOf(composition, request, config);
   // An invalid spec asks for nothing more: the sync hook reports the problem and keeps children.
   if (!spec.valid) return [own];
@@ -104,7 +108,15 @@ function runCustomize<Config>(composition: AnyComposition<Config>, request: Hook
   const rules = composition.customize ? composition.customize(parent, config, declares) : [];
   // Objects that share a child's name, so sync can tell a name held by another owner.
   const named = composition.childNames ? childNameRules(declaredTypes(composition, request.controller), composition.childNames(parent, config), parent.metadata.namespace) : [];
-  return scopeRules([own, ...rules, ...named], parent.metadata.namespace, composition.name);
+  return [...scopeRules([own, ...rules, ...named], parent.metadata.namespace, composition.name), ...system];
+}
+
+/** One rule per system object, by namespace and name only (never a selector, which could list more). */
+function systemRules(objects: SystemObject[]): RelatedRule[] {
+  return objects.map((o) => {
+    if (!o.namespace || !o.name) throw new HookContractError(`system object ${o.resource} needs a namespace and a name: a rule without them would list every one`);
+    return { apiVersion: o.apiVersion, resource: o.resource, namespace: o.namespace, names: [o.name] };
+  });
 }
 
 /** The child types the calling CompositeController declares (without one: the required ones). */
@@ -123,10 +135,11 @@ export function syncInput<Config>(
   const namespace = parent.metadata.namespace;
   const declared = declaredResources(request.controller);
   const types = childTypesOf(composition);
+  const config = configFor(composition, ctx.config);
   return {
     parent,
     observed: ObjectIndex.fromWire(request.children, namespace),
-    related: ObjectIndex.fromWire(request.related, namespace),
+    related: ObjectIndex.fromWire(request.related, namespace, composition.systemObjects?.(config) ?? []),
     declares: (apiVersion, kind) => {
       const type = typeOf(types, apiVersion, kind);
       if (!type) return false;
@@ -134,7 +147,7 @@ export function syncInput<Config>(
       return isDeclared(declared, apiVersion, type.resource);
     },
     now: ctx.now,
-    config: configFor(composition, ctx.config),
+    config,
     finalizing: request.finalizing,
   };
 }

@@ -230,11 +230,15 @@ describe('readiness that tracks the served model', () => {
     expect(readinessFor({ name: 'c', ports: [{ containerPort: 9000 }] }, '', 'v1')).toMatchObject({ tcpSocket: { port: 9000 } });
   });
 
-  it('a runtime sets its startup budget with modelhooks.dev/startup-timeout-seconds', () => {
-    const rt = sr('ServingRuntime', 'slow', { supportedModelFormats: [{ name: 'sklearn', autoSelect: true }], containers: [{ name: 'kserve-container', image: 'x:1' }] }, { annotations: { 'modelhooks.dev/startup-timeout-seconds': '1800' } });
-    const out = runSync(inferenceservice, { parent: isvc({ sklearn: {} }), related: [rt], config });
-    expect(server(out).startupProbe).toMatchObject({ periodSeconds: 10, failureThreshold: 180 });
-    expect(server(runSync(inferenceservice, { parent: isvc({ sklearn: {} }), config })).startupProbe).toMatchObject({ failureThreshold: 60 });
+  it("only the probes the runtime declares: vLLM's startup probe is kept, sklearn gets none, and no runtime gets a liveness probe (deployment_reconciler.go setDefaultPodSpec)", () => {
+    const vllm = server(runSync(inferenceservice, { parent: isvc({ model: { modelFormat: { name: 'vLLM' }, storageUri: 'hf://org/m' } }), config }));
+    expect(vllm.startupProbe).toEqual({ httpGet: { path: '/v1/models', port: 8080 }, failureThreshold: 60, periodSeconds: 30, successThreshold: 1, timeoutSeconds: 10, initialDelaySeconds: 30 });
+    expect(vllm.livenessProbe).toBeUndefined();
+    const sklearn = server(runSync(inferenceservice, { parent: isvc({ sklearn: {} }), config }));
+    expect(sklearn.startupProbe).toBeUndefined();
+    expect(sklearn.livenessProbe).toBeUndefined();
+    const rt = sr('ServingRuntime', 'own', { supportedModelFormats: [{ name: 'sklearn', autoSelect: true }], containers: [{ name: 'kserve-container', image: 'x:1', livenessProbe: { httpGet: { path: '/health', port: 8080 } } }] });
+    expect(server(runSync(inferenceservice, { parent: isvc({ sklearn: {} }), related: [rt], config })).livenessProbe).toEqual({ httpGet: { path: '/health', port: 8080 } });
   });
 });
 

@@ -56,7 +56,6 @@ describe('InferenceService spec checks', () => {
   it.each([
     { reason: 'two framework keys', spec: { predictor: { sklearn: {}, xgboost: {} } }, field: 'spec.predictor' },
     { reason: 'no model and no containers', spec: { predictor: { minReplicas: 1 } }, field: 'spec.predictor' },
-    { reason: 'a transformer without containers', spec: { ...sklearn(), transformer: {} }, field: 'spec.transformer.containers' },
     { reason: 'a container without image', spec: { predictor: { containers: [{ name: 'kserve-container' }] } }, field: 'spec.predictor.containers[0].image' },
     { reason: 'a Knative-only scale metric', spec: sklearn({ scaleMetric: 'rps' }), field: 'spec.predictor.scaleMetric' },
     { reason: 'maxReplicas below minReplicas', spec: sklearn({ minReplicas: 3, maxReplicas: 2 }), field: 'spec.predictor.maxReplicas' },

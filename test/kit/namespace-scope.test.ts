@@ -144,3 +144,17 @@ describe('the test stand-in offers objects as Metacontroller v2 does', () => {
     expect(map['StorageClass.storage.k8s.io/v1']).toEqual({ fast: sc });
   });
 });
+
+describe('system objects (composition.systemObjects): one object of a fixed namespace, by name', () => {
+  const system = [{ kind: 'ConfigMap', namespace: 'kserve', name: 'cfg' }];
+  it('lets exactly the named object through and nothing else of that namespace', () => {
+    const wire = { 'ConfigMap.v1': { 'kserve/cfg': cm('kserve'), 'kserve/other': cm('kserve', 'other'), 'team-b/cfg': cm('team-b'), 'team-a/cfg': cm('team-a') } };
+    const index = ObjectIndex.fromWire(wire, 'team-a', system);
+    expect(index.list('v1', 'ConfigMap').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['kserve/cfg', 'team-a/cfg']);
+    expect(index.get('v1', 'ConfigMap', 'cfg', 'kserve')?.data).toEqual({ from: 'kserve' });
+  });
+  it('refuses it when its key disagrees with the object, or the kind differs', () => {
+    const wire = { 'ConfigMap.v1': { 'kserve/cfg': cm('team-b') }, 'Secret.v1': { 'kserve/cfg': { ...cm('kserve'), kind: 'Secret' } } };
+    expect(ObjectIndex.fromWire(wire, 'team-a', system).all()).toEqual([]);
+  });
+});
