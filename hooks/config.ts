@@ -16,10 +16,11 @@ const envSchema = z.object({
   MODELHOOKS_HOST: z.string().default(''),
   MODELHOOKS_BODY_LIMIT: z.string().regex(SIZE, 'a size such as 16mb').default('16mb'),
   MODELHOOKS_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-  MODELHOOKS_CACHE_ENTRIES: z.coerce.number().int().min(0).default(512),
+  MODELHOOKS_CACHE_ENTRIES: z.coerce.number().int().min(0).default(65536),
   MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(25),
   // Server operation and safety (README, Configuration).
   MODELHOOKS_CACHE_BYTES: z.string().regex(SIZE, 'a size such as 64mb').default('64mb'),
+  MODELHOOKS_MEMO_BYTES: z.string().regex(SIZE, 'a size such as 48mb').default('48mb'),
   MODELHOOKS_DRAIN_SECONDS: z.coerce.number().min(0).default(10),
   MODELHOOKS_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
   MODELHOOKS_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
@@ -53,6 +54,8 @@ export interface ServerConfig {
   shutdownTimeoutSeconds: number;
   /** Bytes the answer cache may hold (answers, keys and ETags). */
   cacheBytes: number;
+  /** Bytes the hooks' memos may hold in all (kit/memo-budget.ts). */
+  memoBytes: number;
   /** After SIGTERM: seconds of serving with /readyz failing and `Connection: close`. */
   drainSeconds: number;
   requestTimeoutSeconds: number;
@@ -89,6 +92,7 @@ export function loadConfig(env: Env, compositions: ReadonlyArray<{ name: string;
     cacheEntries: e.MODELHOOKS_CACHE_ENTRIES,
     shutdownTimeoutSeconds: e.MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS,
     cacheBytes: sizeInBytes(e.MODELHOOKS_CACHE_BYTES),
+    memoBytes: sizeInBytes(e.MODELHOOKS_MEMO_BYTES),
     drainSeconds: e.MODELHOOKS_DRAIN_SECONDS,
     requestTimeoutSeconds: e.MODELHOOKS_REQUEST_TIMEOUT_SECONDS,
     headersTimeoutSeconds: e.MODELHOOKS_HEADERS_TIMEOUT_SECONDS,

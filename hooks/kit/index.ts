@@ -30,5 +30,6 @@ export * from './tenancy.js';
 export * from './workload-blockers.js';
 export * from './host-conflicts.js';
 export * from './memo.js';
+export * from './memo-budget.js';
 export * from './spec-memo.js';
 export * from './answer-json.js';
