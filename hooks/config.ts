@@ -26,6 +26,8 @@ const envSchema = z.object({
   MODELHOOKS_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
   MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(95),
   MODELHOOKS_MAX_CONNECTIONS: z.coerce.number().int().positive().default(256),
+  MODELHOOKS_MAX_PENDING_CONNECTIONS: z.coerce.number().int().positive().default(64),
+  MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5),
   MODELHOOKS_TLS_CERT_FILE: z.string().default(''),
   MODELHOOKS_TLS_KEY_FILE: z.string().default(''),
   MODELHOOKS_CLIENT_CA_FILE: z.string().default(''),
@@ -62,6 +64,9 @@ export interface ServerConfig {
   headersTimeoutSeconds: number;
   keepAliveTimeoutSeconds: number;
   maxConnections: number;
+  /** Sockets without a finished TLS handshake (or, plain, without a first request) at a time; the oldest goes first. */
+  maxPendingConnections: number;
+  handshakeTimeoutSeconds: number;
   /** HTTPS with this certificate and key; with a client CA, clients must present a certificate it signed. */
   tls?: { certFile: string; keyFile: string; clientCaFile?: string };
   /** A file holding the bearer token required on /hooks/*. */
@@ -98,6 +103,8 @@ export function loadConfig(env: Env, compositions: ReadonlyArray<{ name: string;
     headersTimeoutSeconds: e.MODELHOOKS_HEADERS_TIMEOUT_SECONDS,
     keepAliveTimeoutSeconds: e.MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS,
     maxConnections: e.MODELHOOKS_MAX_CONNECTIONS,
+    maxPendingConnections: Math.min(e.MODELHOOKS_MAX_PENDING_CONNECTIONS, e.MODELHOOKS_MAX_CONNECTIONS),
+    handshakeTimeoutSeconds: e.MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS,
     ...(e.MODELHOOKS_TLS_CERT_FILE
       ? {
           tls: {

@@ -55,6 +55,8 @@ const variables: Array<{ name: string; unset: unknown; set: string; want: unknow
   { name: 'MODELHOOKS_HEADERS_TIMEOUT_SECONDS', unset: 10, set: '5', want: 5, read: (c) => c.headersTimeoutSeconds },
   { name: 'MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS', unset: 95, set: '65', want: 65, read: (c) => c.keepAliveTimeoutSeconds },
   { name: 'MODELHOOKS_MAX_CONNECTIONS', unset: 256, set: '32', want: 32, read: (c) => c.maxConnections },
+  { name: 'MODELHOOKS_MAX_PENDING_CONNECTIONS', unset: 64, set: '8', want: 8, read: (c) => c.maxPendingConnections },
+  { name: 'MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS', unset: 5, set: '2', want: 2, read: (c) => c.handshakeTimeoutSeconds },
   { name: 'MODELHOOKS_TOKEN_FILE', unset: undefined, set: '/t/token', want: '/t/token', read: (c) => c.tokenFile },
   { name: 'MODELHOOKS_METRICS_PORT', unset: 0, set: '9090', want: 9090, read: (c) => c.metricsPort },
   // The certificate and its key go together: each is set with the other.
@@ -188,6 +190,7 @@ describe('server settings', () => {
     expect(() => loadConfig({ MODELHOOKS_HEADERS_TIMEOUT_SECONDS: '60' })).toThrow(/MODELHOOKS_HEADERS_TIMEOUT_SECONDS must not exceed/);
     expect(() => loadConfig({ MODELHOOKS_CACHE_BYTES: 'lots' })).toThrow(/MODELHOOKS_CACHE_BYTES/);
     expect(() => loadConfig({ MODELHOOKS_MAX_CONNECTIONS: '0' })).toThrow(/MODELHOOKS_MAX_CONNECTIONS/);
+    expect(loadConfig({ MODELHOOKS_MAX_CONNECTIONS: '16' }).maxPendingConnections).toBe(16);
   });
 });
 
