@@ -20,6 +20,7 @@ export * from './schema.js';
 export * from './status-schema.js';
 export * from './security.js';
 export * from './pod-security.js';
+export * from './pod-security-types.js';
 export * from './quantity.js';
 export * from './run.js';
 export * from './config.js';
