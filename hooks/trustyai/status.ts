@@ -46,6 +46,7 @@ export const REASONS = {
   payloadProcessorConfigured: 'PayloadProcessorConfigured',
   waitingForConfigMapOwner: 'WaitingForConfigMapOwner',
   configMapNotManaged: 'ConfigMapNotManaged',
+  configMapUnreadable: 'ConfigMapUnreadable',
   notModelMeshNamespace: 'NotModelMeshNamespace',
   issuerNotConfigured: 'IssuerNotConfigured',
 } as const;
