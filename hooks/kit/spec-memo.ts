@@ -24,7 +24,7 @@ export function specParser<Spec>(schema: z.ZodType<Spec>, max = 256, maxChars = 
   });
   return (spec) => {
     const text = JSON.stringify(spec);
-    if (text === undefined || text.length > maxChars / 16 || !fitsMemo(3 * text.length)) return schema.safeParse(spec);
+    if (text === undefined || text.length > maxChars / 16 || !fitsMemo(64 + 4 * text.length)) return schema.safeParse(spec);
     const known = table.get(text);
     if (known !== undefined) return known;
     if (table.size >= max || chars + text.length > maxChars) account.startOver();
@@ -32,7 +32,8 @@ export function specParser<Spec>(schema: z.ZodType<Spec>, max = 256, maxChars = 
     // Parsed from a copy of the text: the result shares nothing with this request's objects.
     const parsed = deepFreeze(schema.safeParse(JSON.parse(text)));
     if (parsed.success && typeof parsed.data === 'object' && parsed.data !== null) parsedSpecs.add(parsed.data);
-    chargeMemo(account, 64 + text.length + approxBytes(parsed.success ? parsed.data : parsed.error.issues));
+    // The text and the frozen objects parsed from it (a few times the text), without walking them.
+    chargeMemo(account, 64 + 4 * text.length);
     table.set(text, parsed);
     return parsed;
   };
@@ -54,7 +55,14 @@ const parsedSpecs = new WeakSet<object>();
  * plain parent tens of KB); a value over a sixteenth of the budget is not kept. They go with
  * the spec (their bytes stay charged until this memo starts over).
  */
-export function memoOnSpec<S extends object, A, V>(compute: (spec: S, args: A) => V, keyOf: (args: A) => string, perSpec = 8, total = 512): (spec: S, args: A) => V {
+export function memoOnSpec<S extends object, A, V>(
+  compute: (spec: S, args: A) => V,
+  keyOf: (args: A) => string,
+  perSpec = 8,
+  total = 512,
+  /** Bytes a value costs kept (memo-budget.ts approxBytes by default: a walk, fine for small values). */
+  sizeOf: (value: V) => number = approxBytes,
+): (spec: S, args: A) => V {
   let table = new WeakMap<S, Map<string, { value: V; bytes: number }>>();
   // Answers kept since the last start over (those of specs collected since are counted too).
   let kept = 0;
@@ -69,7 +77,7 @@ export function memoOnSpec<S extends object, A, V>(compute: (spec: S, args: A) =
     const hit = known?.get(key);
     if (hit !== undefined) return hit.value;
     const value = deepFreeze(compute(spec, args));
-    const bytes = 64 + 2 * key.length + approxBytes(value);
+    const bytes = 64 + 2 * key.length + sizeOf(value);
     if (!fitsMemo(bytes)) return value;
     if (kept >= total) {
       account.startOver();
