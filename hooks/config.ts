@@ -19,15 +19,18 @@ const envSchema = z.object({
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
     .default('info')
     .describe('trace, debug (a JSON line per request), info, warn, error, fatal or silent'),
-  MODELHOOKS_CACHE_ENTRIES: z.coerce.number().int().min(0).default(512).describe('answers kept for identical requests (0: no answer cache)'),
+  MODELHOOKS_CACHE_ENTRIES: z.coerce.number().int().min(0).default(65536).describe('answers kept for identical requests at most (0: no answer cache); MODELHOOKS_CACHE_BYTES binds first'),
   MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(25).describe('after the drain, how long requests in flight may take before their connections close'),
   // Server operation and safety (README, Configuration).
   MODELHOOKS_CACHE_BYTES: z.string().regex(SIZE, 'a size such as 64mb').default('64mb').describe('bytes the answer cache may hold (answers, keys and ETags)'),
+  MODELHOOKS_MEMO_BYTES: z.string().regex(SIZE, 'a size such as 48mb').default('48mb').describe('bytes all memos together may hold (specs, runtimes, settled plans, parsed texts)'),
   MODELHOOKS_DRAIN_SECONDS: z.coerce.number().min(0).default(10).describe('after SIGTERM, how long /readyz fails while everything is still served'),
   MODELHOOKS_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(30).describe('the longest time to receive a whole request'),
   MODELHOOKS_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(10).describe("the longest time to receive a request's headers (at most the request timeout)"),
   MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(95).describe("idle keep-alive connections close after this (above Go's 90 s)"),
   MODELHOOKS_MAX_CONNECTIONS: z.coerce.number().int().positive().default(256).describe('connections beyond this are refused'),
+  MODELHOOKS_MAX_PENDING_CONNECTIONS: z.coerce.number().int().positive().default(64).describe('of those, connections that have not finished a TLS handshake or sent a first request; the oldest is closed beyond this'),
+  MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5).describe('a TLS handshake must finish within this (a plain socket: its first headers, MODELHOOKS_HEADERS_TIMEOUT_SECONDS)'),
   MODELHOOKS_TLS_CERT_FILE: z.string().default('').meta({ description: 'HTTPS on PORT with this PEM certificate (and the key below); re-read every 5 s', unset: '(plain HTTP)' }),
   MODELHOOKS_TLS_KEY_FILE: z.string().default('').meta({ description: "the certificate's PEM private key", unset: '(plain HTTP)' }),
   MODELHOOKS_CLIENT_CA_FILE: z.string().default('').meta({ description: 'require client certificates this PEM CA signed (needs TLS and MODELHOOKS_METRICS_PORT)', unset: '(none)' }),
@@ -62,12 +65,17 @@ export interface ServerConfig {
   shutdownTimeoutSeconds: number;
   /** Bytes the answer cache may hold (answers, keys and ETags). */
   cacheBytes: number;
+  /** Bytes the hooks' memos may hold in all (kit/memo-budget.ts). */
+  memoBytes: number;
   /** After SIGTERM: seconds of serving with /readyz failing and `Connection: close`. */
   drainSeconds: number;
   requestTimeoutSeconds: number;
   headersTimeoutSeconds: number;
   keepAliveTimeoutSeconds: number;
   maxConnections: number;
+  /** Sockets without a finished TLS handshake (or, plain, without a first request) at a time; the oldest goes first. */
+  maxPendingConnections: number;
+  handshakeTimeoutSeconds: number;
   /** HTTPS with this certificate and key; with a client CA, clients must present a certificate it signed. */
   tls?: { certFile: string; keyFile: string; clientCaFile?: string };
   /** A file holding the bearer token required on /hooks/*. */
@@ -98,11 +106,14 @@ export function loadConfig(env: Env, compositions: ReadonlyArray<{ name: string;
     cacheEntries: e.MODELHOOKS_CACHE_ENTRIES,
     shutdownTimeoutSeconds: e.MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS,
     cacheBytes: sizeInBytes(e.MODELHOOKS_CACHE_BYTES),
+    memoBytes: sizeInBytes(e.MODELHOOKS_MEMO_BYTES),
     drainSeconds: e.MODELHOOKS_DRAIN_SECONDS,
     requestTimeoutSeconds: e.MODELHOOKS_REQUEST_TIMEOUT_SECONDS,
     headersTimeoutSeconds: e.MODELHOOKS_HEADERS_TIMEOUT_SECONDS,
     keepAliveTimeoutSeconds: e.MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS,
     maxConnections: e.MODELHOOKS_MAX_CONNECTIONS,
+    maxPendingConnections: Math.min(e.MODELHOOKS_MAX_PENDING_CONNECTIONS, e.MODELHOOKS_MAX_CONNECTIONS),
+    handshakeTimeoutSeconds: e.MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS,
     ...(e.MODELHOOKS_TLS_CERT_FILE
       ? {
           tls: {

@@ -18,6 +18,7 @@ import type { Exchange } from './exchange.js';
 import type { AnyComposition } from './kit/composition.js';
 import { answerJson } from './kit/answer-json.js';
 import { READY } from './kit/conditions.js';
+import { setMemoBytes } from './kit/memo-budget.js';
 import { INVALID_SPEC, runHook } from './kit/protocol.js';
 import { parseHookRequest, RequestShapeError, type HookName } from './kit/request.js';
 import { parseRequestJson } from './kit/request-json.js';
@@ -55,6 +56,8 @@ export function hookAnswerer(o: {
   now: () => string;
 }): HookAnswerer {
   const cache = new AnswerCache<CachedAnswer>(o.config.cacheEntries, o.config.cacheBytes, answerBytes);
+  // The memos are the kit's (module-level, shared by every app in the process): the server's setting bounds them.
+  setMemoBytes(o.config.memoBytes);
   const hooksConfig = o.config.hooks;
   return {
     cache,

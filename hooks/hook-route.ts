@@ -2,9 +2,9 @@
  * The two hook routes (`POST /hooks/<composition>/<sync|customize|finalize>`) answered with
  * plain node:http, before express's router: no prototype swap, no routing, no body-parser
  * stream. It takes only the common request — a known composition and hook on a plain path,
- * the bearer token right (when one is set), a Content-Length within the body limit and no
- * Content-Encoding — and hands everything else to express, which answers it as it always
- * did (401, 404, 413, chunked or compressed bodies). Whatever it takes it answers exactly as
+ * the bearer token right (when one is set), a Content-Length within the body limit, a JSON
+ * Content-Type (or none) and no Content-Encoding — and hands everything else to express, which
+ * answers it as it always did (401, 404, 413, 415, chunked or compressed bodies). Whatever it takes it answers exactly as
  * express's route would: the same hooks/hook-answer.ts writes both.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -31,6 +31,17 @@ export interface DirectRouteOptions {
   limit: number;
 }
 
+/**
+ * Whether a request's Content-Type is JSON (`application/json` or `application/<x>+json`, any
+ * parameters), as Metacontroller sends (pkg/hooks/webhook.go); a request without one is read
+ * as JSON too, as it always was.
+ */
+export function isJsonType(type: string | undefined): boolean {
+  if (type === undefined) return true;
+  const media = (type.split(';')[0] as string).trim().toLowerCase();
+  return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
+}
+
 /** Answers the request and returns true, or returns false and leaves it untouched for express. */
 export type DirectRoute = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -44,6 +55,7 @@ export function directHookRoute(o: DirectRouteOptions): DirectRoute {
     if (composition === undefined) return false;
     const headers = req.headers;
     if (headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    if (!isJsonType(headers['content-type'])) return false;
     const declared = headers['content-length'];
     if (declared === undefined) return false;
     const length = Number(declared);

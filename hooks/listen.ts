@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { RequestListener, Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
+import { type ConnectionCounts, manageConnections } from './connections.js';
 import { ConfigError } from './errors.js';
 import type { ServerState } from './server.js';
 
@@ -12,6 +13,8 @@ export interface Listeners {
   main: Server;
   /** The plain-HTTP health and metrics server, when MODELHOOKS_METRICS_PORT is set. */
   health?: Server;
+  /** The hook server's sockets by state, and those closed to make room (hooks/connections.ts). */
+  connections(): ConnectionCounts;
   /**
    * Kubernetes-grade shutdown: /readyz fails and answers close their connections for the
    * drain period while everything is still served; then the listeners close, requests in
@@ -31,10 +34,10 @@ export async function listen(
   reloadMs = 5000,
 ): Promise<Listeners> {
   const stopWatching: (() => void)[] = [];
-  const main = config.tls ? httpsServer(app, config.tls, logger, stopWatching, reloadMs) : http.createServer(serverOptions, app);
-  limit(main, config);
+  const main = config.tls ? httpsServer(app, config, logger, stopWatching, reloadMs) : http.createServer(serverOptions, app);
+  const connections = limit(main, config, config.tls !== undefined);
   const health = healthApp && config.metricsPort ? http.createServer(serverOptions, healthApp) : undefined;
-  if (health) limit(health, config);
+  const healthConnections = health ? limit(health, config, false) : undefined;
   await Promise.all([bind(main, config.port, config.host), ...(health ? [bind(health, config.metricsPort, config.host)] : [])]);
 
   let stopping: Promise<void> | undefined;
@@ -49,24 +52,43 @@ export async function listen(
         logger.warn({ timeoutSeconds: config.shutdownTimeoutSeconds }, 'requests still in flight at the shutdown timeout; closing them');
         main.closeAllConnections();
         health?.closeAllConnections();
+        connections.closeAll();
+        healthConnections?.closeAll();
       }, config.shutdownTimeoutSeconds * 1000);
       force.unref();
       // close() stops accepting and closes idle keep-alive connections; busy ones finish first.
+      // Sockets that never got to a request (a handshake, a silent plain socket) are closed too.
+      connections.closeUnproven();
+      healthConnections?.closeUnproven();
       await Promise.all([main, ...(health ? [health] : [])].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
       clearTimeout(force);
       logger.info('stopped');
     })());
-  return { main, ...(health ? { health } : {}), shutdown };
+  return { main, ...(health ? { health } : {}), connections: connections.counts, shutdown };
 }
 
 /** Node checks request and header timeouts on this interval (30 s by default: too coarse). */
 const serverOptions = { connectionsCheckingInterval: 1000 };
 
-function limit(server: Server, config: ServerConfig): void {
+/**
+ * A timeout on every phase of a connection: the TLS handshake, the first request's arrival,
+ * its headers, its body, the idle time between requests; and slots shared so that sockets
+ * that prove nothing cannot keep the others out (hooks/connections.ts).
+ */
+function limit(server: Server, config: ServerConfig, tls: boolean) {
   server.requestTimeout = config.requestTimeoutSeconds * 1000;
   server.headersTimeout = config.headersTimeoutSeconds * 1000;
   server.keepAliveTimeout = config.keepAliveTimeoutSeconds * 1000;
-  server.maxConnections = config.maxConnections;
+  return manageConnections(
+    server,
+    {
+      maxConnections: config.maxConnections,
+      maxPending: config.maxPendingConnections,
+      unprovenMs: (tls ? config.handshakeTimeoutSeconds : config.headersTimeoutSeconds) * 1000,
+      firstRequestMs: config.headersTimeoutSeconds * 1000,
+    },
+    tls,
+  );
 }
 
 function bind(server: Server, port: number, host: string): Promise<void> {
@@ -105,10 +127,13 @@ function secureContext(tls: TlsFiles): { cert: Buffer; key: Buffer; ca?: Buffer 
  * handshake. The files are re-read every 5 s and used when they change (cert-manager
  * renews a certificate in place).
  */
-function httpsServer(app: RequestListener, tls: TlsFiles, logger: Logger, stopWatching: (() => void)[], reloadMs: number): Server {
+function httpsServer(app: RequestListener, config: ServerConfig, logger: Logger, stopWatching: (() => void)[], reloadMs: number): Server {
+  const tls = config.tls as TlsFiles;
   const server = https.createServer(
     {
       ...serverOptions,
+      // Node's default is 120 s: a socket that never finishes its handshake held a slot that long.
+      handshakeTimeout: config.handshakeTimeoutSeconds * 1000,
       ...secureContext(tls),
       minVersion: 'TLSv1.2',
       requestCert: tls.clientCaFile !== undefined,

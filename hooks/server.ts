@@ -5,7 +5,7 @@ import { bearerMatches, type TokenSource, watchedToken } from './auth.js';
 import { type ServerConfig, sizeInBytes } from './config.js';
 import { type Exchange, recordExchange } from './exchange.js';
 import { hookAnswerer } from './hook-answer.js';
-import { directHookRoute } from './hook-route.js';
+import { directHookRoute, isJsonType } from './hook-route.js';
 import type { AnyComposition } from './kit/composition.js';
 import { HOOK_NAMES, type HookName } from './kit/request.js';
 import { bindHookMetrics, createMetrics, type HookMetrics, type Outcome } from './metrics.js';
@@ -76,6 +76,9 @@ export function createApp(options: AppOptions): express.Express {
     const { composition, hook } = req.params as { composition: string; hook: string };
     if (!byName.has(composition)) return reply(res, 404, 'not_found', `unknown composition "${composition}"; known: ${[...byName.keys()].join(', ')}`);
     if (!HOOK_NAMES.includes(hook as HookName)) return reply(res, 404, 'not_found', `unknown hook "${hook}"; hooks are ${HOOK_NAMES.join(', ')}`);
+    if (!isJsonType(req.headers['content-type'])) {
+      return reply(res, 415, 'bad_request', `body: Content-Type ${req.headers['content-type']} is not JSON; hooks take application/json`);
+    }
     next();
   });
   app.post(hookPath, express.raw({ type: () => true, limit: config.bodyLimit }), (req: Request, res: Response) => {

@@ -17,7 +17,7 @@ const variables: Array<{ name: string; unset: unknown; set: string; want: unknow
   { name: 'MODELHOOKS_HOST', unset: '', set: '127.0.0.1', want: '127.0.0.1', read: (c) => c.host },
   { name: 'MODELHOOKS_BODY_LIMIT', unset: '16mb', set: '2mb', want: '2mb', read: (c) => c.bodyLimit },
   { name: 'MODELHOOKS_LOG_LEVEL', unset: 'info', set: 'debug', want: 'debug', read: (c) => c.logLevel },
-  { name: 'MODELHOOKS_CACHE_ENTRIES', unset: 512, set: '0', want: 0, read: (c) => c.cacheEntries },
+  { name: 'MODELHOOKS_CACHE_ENTRIES', unset: 65536, set: '0', want: 0, read: (c) => c.cacheEntries },
   { name: 'MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS', unset: 25, set: '5', want: 5, read: (c) => c.shutdownTimeoutSeconds },
   { name: 'MODELHOOKS_INGRESS_DOMAIN', unset: 'example.com', set: 'ml.corp', want: 'ml.corp', read: (c) => c.hooks.inferenceservice.ingress.domain },
   { name: 'MODELHOOKS_INGRESS_CLASS', unset: '', set: 'nginx', want: 'nginx', read: (c) => c.hooks.inferenceservice.ingress.className },
@@ -50,11 +50,14 @@ const variables: Array<{ name: string; unset: unknown; set: string; want: unknow
     read: (c) => c.namespaceSelector,
   },
   { name: 'MODELHOOKS_CACHE_BYTES', unset: 64 * 1024 * 1024, set: '1mb', want: 1024 * 1024, read: (c) => c.cacheBytes },
+  { name: 'MODELHOOKS_MEMO_BYTES', unset: 48 * 1024 * 1024, set: '2mb', want: 2 * 1024 * 1024, read: (c) => c.memoBytes },
   { name: 'MODELHOOKS_DRAIN_SECONDS', unset: 10, set: '0', want: 0, read: (c) => c.drainSeconds },
   { name: 'MODELHOOKS_REQUEST_TIMEOUT_SECONDS', unset: 30, set: '45', want: 45, read: (c) => c.requestTimeoutSeconds },
   { name: 'MODELHOOKS_HEADERS_TIMEOUT_SECONDS', unset: 10, set: '5', want: 5, read: (c) => c.headersTimeoutSeconds },
   { name: 'MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS', unset: 95, set: '65', want: 65, read: (c) => c.keepAliveTimeoutSeconds },
   { name: 'MODELHOOKS_MAX_CONNECTIONS', unset: 256, set: '32', want: 32, read: (c) => c.maxConnections },
+  { name: 'MODELHOOKS_MAX_PENDING_CONNECTIONS', unset: 64, set: '8', want: 8, read: (c) => c.maxPendingConnections },
+  { name: 'MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS', unset: 5, set: '2', want: 2, read: (c) => c.handshakeTimeoutSeconds },
   { name: 'MODELHOOKS_TOKEN_FILE', unset: undefined, set: '/t/token', want: '/t/token', read: (c) => c.tokenFile },
   { name: 'MODELHOOKS_METRICS_PORT', unset: 0, set: '9090', want: 9090, read: (c) => c.metricsPort },
   // The certificate and its key go together: each is set with the other.
@@ -188,6 +191,7 @@ describe('server settings', () => {
     expect(() => loadConfig({ MODELHOOKS_HEADERS_TIMEOUT_SECONDS: '60' })).toThrow(/MODELHOOKS_HEADERS_TIMEOUT_SECONDS must not exceed/);
     expect(() => loadConfig({ MODELHOOKS_CACHE_BYTES: 'lots' })).toThrow(/MODELHOOKS_CACHE_BYTES/);
     expect(() => loadConfig({ MODELHOOKS_MAX_CONNECTIONS: '0' })).toThrow(/MODELHOOKS_MAX_CONNECTIONS/);
+    expect(loadConfig({ MODELHOOKS_MAX_CONNECTIONS: '16' }).maxPendingConnections).toBe(16);
   });
 });
 

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { memoOnSpec, ObjectIndex, type Composed, type KubeObject, type SyncInput } from '../kit/index.js';
+import { keptJson, memoOnSpec, ObjectIndex, type Composed, type KubeObject, type SyncInput } from '../kit/index.js';
 import { canaryDecision, type CanaryDecision } from './canary.js';
 import { canaryPredictorSpec, canaryReplicaCount, stableMinReplicas, type CanaryVariant } from './canary-variants.js';
 import { componentPlans, type ComponentPlan, type Unserved } from './components.js';
@@ -128,9 +128,24 @@ type SettledPlan = Omit<Plan, 'canary' | 'split' | 'inPlace'> & { noSplit: NonNu
  * building the pods and hashing the predictor's was over half of a sync. Many parents may share
  * one spec's text (a sample every team deploys): up to 64 plans per spec, 512 in all, each
  * about 30 KiB with its children's JSON (answer-json.ts; measured on the bench's hf-llm case),
- * so at most ~15 MiB.
+ * and in bytes what every memo shares (MODELHOOKS_MEMO_BYTES): a parent with 250 KB of
+ * annotations makes a plan of megabytes, as each child's JSON repeats them.
  */
-const settledPlan = memoOnSpec(makeSettledPlan, settledKey, 64, 512);
+const settledPlan = memoOnSpec(makeSettledPlan, settledKey, 64, 512, settledBytes);
+
+/**
+ * What a settled plan costs kept: its children's JSON (written now, once, as the answer will
+ * write it: answer-json.ts keeps it), twice over for the objects and the rest of the plan,
+ * which refer to the same strings. Measured this way, not by walking the plan: a walk cost
+ * as much as a third of a distinct request.
+ */
+function settledBytes(made: ReturnType<typeof makeSettledPlan>): number {
+  if (!('plan' in made)) return 1024;
+  const { stable, canary } = made.plan.settledChildren;
+  let text = 0;
+  for (const child of [...stable, ...(canary ?? [])]) text += keptJson(child)?.length ?? 4096;
+  return 4096 + 2 * text;
+}
 
 function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: SettledPlan } | { failure: { reason: string; message: string } } {
   const parent: Input['parent'] = { apiVersion: i.apiVersion, kind: i.kind, metadata: i.metadata, spec, status: {} };

@@ -1,4 +1,4 @@
-import { isRecord, mergedContainerSecurity, mergedPodSecurity, podSecurityViolations, type PodSecurityLevel, type SpecProblem } from '../kit/index.js';
+import { isRecord, mergedContainerSecurity, mergedPodSecurity, podSecurityTypeProblems, podSecurityViolations, type PodSecurityLevel, type SpecProblem } from '../kit/index.js';
 import { componentsOf, FRAMEWORK_KEYS, type InferenceServiceSpec } from './spec.js';
 
 type Obj = Record<string, unknown>;
@@ -6,7 +6,9 @@ type Obj = Record<string, unknown>;
 /**
  * Each component's pod as the user asked for it, with our restricted defaults under every
  * field the user left unset (as the pod builders merge them), checked against the server's
- * pod security level. A field the level forbids is named by its path in the spec.
+ * pod security level. A field the level forbids is named by its path in the spec; so is, at
+ * every level, a security field of the wrong type (`privileged: "true"`), which the API server
+ * would refuse in the Deployment whatever the level (kit/pod-security-types.ts).
  */
 export function podSecurityProblems(spec: InferenceServiceSpec, level: PodSecurityLevel, parentAnnotations: Record<string, string> = {}): SpecProblem[] {
   return [...inheritedAnnotationProblems(spec, level, parentAnnotations), ...componentsOf(spec).flatMap((role) => {
@@ -25,6 +27,9 @@ export function podSecurityProblems(spec: InferenceServiceSpec, level: PodSecuri
       ...(Array.isArray(component.ephemeralContainers) ? { ephemeralContainers: component.ephemeralContainers.map(withContainerDefaults) } : {}),
     };
     const annotations = isRecord(component.annotations) ? { values: component.annotations as Record<string, string>, path: `${prefix}.annotations` } : undefined;
+    // Types first, on what the user wrote (not the merged defaults): a wrong type makes the value checks meaningless.
+    const types = podSecurityTypeProblems({ ...component, containers: containers.map((_, i) => (i === 0 && modelKey ? component[modelKey] : own[i - (modelKey ? 1 : 0)])) }, prefix, { containers: containerPaths });
+    if (types.length > 0) return types;
     return podSecurityViolations(pod, level, prefix, { containers: containerPaths, ...(annotations ? { annotations } : {}) });
   })];
 }

@@ -26,18 +26,29 @@ const texts = new WeakMap<object, string>();
 
 const isKept = (child: unknown): child is object => typeof child === 'object' && child !== null && isFrozenData(child);
 
+/**
+ * The JSON text of a child that is frozen plain data, written once and kept with it (the text
+ * an answer will use); undefined for any other value. For a memo's size (memo-budget.ts): the
+ * text is most of what a kept child costs, and it is written here only once either way.
+ */
+export function keptJson(child: unknown): string | undefined {
+  if (!isKept(child)) return undefined;
+  let text = texts.get(child);
+  if (text === undefined) {
+    text = JSON.stringify(child);
+    texts.set(child, text);
+  }
+  return text;
+}
+
 function childrenJson(children: readonly unknown[]): string {
   let out = '[';
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
     if (i > 0) out += ',';
-    if (isKept(child)) {
-      let text = texts.get(child);
-      if (text === undefined) {
-        text = JSON.stringify(child);
-        texts.set(child, text);
-      }
-      out += text;
+    const kept = keptJson(child);
+    if (kept !== undefined) {
+      out += kept;
     } else {
       // Where an array holds undefined or a function, JSON.stringify writes null.
       out += JSON.stringify(child) ?? 'null';

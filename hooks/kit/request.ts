@@ -1,4 +1,5 @@
 import { isDns1123Label } from './names.js';
+import { metadataProblem } from './object-meta.js';
 import { isRecord, type KubeObject } from './types.js';
 
 export type HookName = 'sync' | 'customize' | 'finalize';
@@ -42,6 +43,9 @@ export function parseHookRequest(body: unknown): HookRequest {
   if (typeof namespace !== 'string' || !isDns1123Label(namespace)) {
     throw new RequestShapeError('parent.metadata.namespace', 'must be a namespace name (a DNS-1123 label): every parent is namespaced');
   }
+  // Labels and annotations as the API server would have stored them: never copied into children otherwise.
+  const meta = metadataProblem(parent.metadata, 'parent.metadata');
+  if (meta) throw new RequestShapeError(meta.field, meta.message);
   if (parent.spec !== undefined && !isRecord(parent.spec)) throw new RequestShapeError('parent.spec', 'must be an object');
   if (parent.status !== undefined && parent.status !== null && !isRecord(parent.status)) {
     throw new RequestShapeError('parent.status', 'must be an object');

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { approxBytes, chargeMemo, fitsMemo, memoAccount, type MemoAccount } from './memo-budget.js';
 
 /** What a spec schema's safeParse answers. */
 export type SpecParse<Spec> = z.ZodSafeParseResult<Spec>;
@@ -10,25 +11,29 @@ export type SpecParse<Spec> = z.ZodSafeParseResult<Spec>;
  * spec's own JSON text, compared whole (a Map compares keys by equality, never by a hash
  * alone): a parse is reused only for exactly the same spec, whoever sends it. The result is
  * frozen all the way down, so no sync can change what the next one reads. Bounded: at most
- * `max` specs and `maxChars` characters of spec text in all (then it starts over), and a spec
- * longer than `maxChars` / 16 is parsed every time, never kept.
+ * `max` specs and `maxChars` characters of spec text in all (then it starts over), each spec's
+ * text and parse charged to the memos' byte budget (memo-budget.ts), and a spec longer than
+ * `maxChars` / 16 is parsed every time, never kept.
  */
 export function specParser<Spec>(schema: z.ZodType<Spec>, max = 256, maxChars = 1024 * 1024): (spec: unknown) => SpecParse<Spec> {
   const table = new Map<string, SpecParse<Spec>>();
   let chars = 0;
+  const account = memoAccount(() => {
+    table.clear();
+    chars = 0;
+  });
   return (spec) => {
     const text = JSON.stringify(spec);
-    if (text === undefined || text.length > maxChars / 16) return schema.safeParse(spec);
+    if (text === undefined || text.length > maxChars / 16 || !fitsMemo(64 + 4 * text.length)) return schema.safeParse(spec);
     const known = table.get(text);
     if (known !== undefined) return known;
-    if (table.size >= max || chars + text.length > maxChars) {
-      table.clear();
-      chars = 0;
-    }
+    if (table.size >= max || chars + text.length > maxChars) account.startOver();
     chars += text.length;
     // Parsed from a copy of the text: the result shares nothing with this request's objects.
     const parsed = deepFreeze(schema.safeParse(JSON.parse(text)));
     if (parsed.success && typeof parsed.data === 'object' && parsed.data !== null) parsedSpecs.add(parsed.data);
+    // The text and the frozen objects parsed from it (a few times the text), without walking them.
+    chargeMemo(account, 64 + 4 * text.length);
     table.set(text, parsed);
     return parsed;
   };
@@ -45,33 +50,52 @@ const parsedSpecs = new WeakSet<object>();
  * data with no undefined values). Any other spec (one built by a test or for a canary) is
  * computed every time. Values are shared between syncs, so they are frozen all the way
  * down; at most `perSpec` of them per spec (then that spec's table starts over) and `total`
- * in all (then every table starts over), and they go with the spec.
+ * in all (then every table starts over), each charged with its key to the memos' byte budget
+ * (memo-budget.ts: a plan for a parent with 250 KB of annotations weighs megabytes, one of a
+ * plain parent tens of KB); a value over a sixteenth of the budget is not kept. They go with
+ * the spec (their bytes stay charged until this memo starts over).
  */
-export function memoOnSpec<S extends object, A, V>(compute: (spec: S, args: A) => V, keyOf: (args: A) => string, perSpec = 8, total = 512): (spec: S, args: A) => V {
-  let table = new WeakMap<S, Map<string, V>>();
+export function memoOnSpec<S extends object, A, V>(
+  compute: (spec: S, args: A) => V,
+  keyOf: (args: A) => string,
+  perSpec = 8,
+  total = 512,
+  /** Bytes a value costs kept (memo-budget.ts approxBytes by default: a walk, fine for small values). */
+  sizeOf: (value: V) => number = approxBytes,
+): (spec: S, args: A) => V {
+  let table = new WeakMap<S, Map<string, { value: V; bytes: number }>>();
   // Answers kept since the last start over (those of specs collected since are counted too).
   let kept = 0;
+  const account: MemoAccount = memoAccount(() => {
+    table = new WeakMap();
+    kept = 0;
+  });
   return (spec, args) => {
     if (!parsedSpecs.has(spec)) return compute(spec, args);
     const key = keyOf(args);
     let known = table.get(spec);
     const hit = known?.get(key);
-    if (hit !== undefined || known?.has(key)) return hit as V;
+    if (hit !== undefined) return hit.value;
+    const value = deepFreeze(compute(spec, args));
+    const bytes = 64 + 2 * key.length + sizeOf(value);
+    if (!fitsMemo(bytes)) return value;
     if (kept >= total) {
-      table = new WeakMap();
-      kept = 0;
+      account.startOver();
       known = undefined;
     }
+    if (known !== undefined && known.size >= perSpec) {
+      kept -= known.size;
+      for (const entry of known.values()) account.held -= entry.bytes;
+      known.clear();
+    }
+    chargeMemo(account, bytes);
+    // Charging may have made this memo start over: look the spec's table up again.
+    known = table.get(spec);
     if (known === undefined) {
       known = new Map();
       table.set(spec, known);
     }
-    if (known.size >= perSpec) {
-      kept -= known.size;
-      known.clear();
-    }
-    const value = deepFreeze(compute(spec, args));
-    known.set(key, value);
+    known.set(key, { value, bytes });
     kept++;
     return value;
   };

@@ -44,7 +44,19 @@ export function modelMeshFor(input: SyncInput<TrustyAISpec, TrustyAIConfig>): Mo
   }
 
   const existing = owned ?? related.get('v1', 'ConfigMap', MODEL_SERVING_CONFIG);
-  const doc = readConfig(existing);
+  const read = readConfig(existing);
+  if (typeof read === 'string') {
+    // Shared with ModelMesh and whoever else configures it: what we cannot read, we do not rewrite.
+    return {
+      ...(owned ? { configMap: lastApplied(owned) } : {}),
+      condition: condition.false(
+        MODELMESH_READY,
+        REASONS.configMapUnreadable,
+        `ConfigMap ${MODEL_SERVING_CONFIG} in ${namespace}: ${CONFIG_KEY} ${read}; it is left as it is: fix it, with ${own} in payloadProcessors (a YAML list)`,
+      ),
+    };
+  }
+  const doc = read;
   const listed = processorsOf(doc);
   const configured = condition.true(MODELMESH_READY, REASONS.payloadProcessorConfigured, `${MODEL_SERVING_CONFIG} lists ${own}`);
   if (!existing || owned) return { configMap: configMapFor(input, existing, doc, processorUrls(input, own, existing)), condition: configured };
@@ -106,12 +118,25 @@ function configMapFor(
   };
 }
 
-/** The parsed config.yaml of a ConfigMap, or undefined when there is none or it is not a YAML map. */
-function readConfig(configMap: KubeObject | undefined): Document | undefined {
+/**
+ * The parsed config.yaml of a ConfigMap; undefined when there is none (or it is empty); what is
+ * wrong with it when it is not one YAML map whose payloadProcessors (if any) is a list of
+ * strings or a string, as ModelMesh reads it. Duplicate keys and a second document are errors
+ * (the yaml library's own), not a choice between two readings.
+ */
+function readConfig(configMap: KubeObject | undefined): Document | undefined | string {
   const data = configMap && isRecord(configMap.data) ? configMap.data : {};
   if (typeof data[CONFIG_KEY] !== 'string') return undefined;
-  const doc = parseDocument(data[CONFIG_KEY]);
-  return doc.errors.length === 0 && isMap(doc.contents) ? (doc as Document) : undefined;
+  const doc = parseDocument(data[CONFIG_KEY], { uniqueKeys: true, prettyErrors: false });
+  const [error] = doc.errors;
+  if (error) return `does not parse as YAML (${error.message.split('\n')[0]})`;
+  if (doc.contents === null) return undefined;
+  if (!isMap(doc.contents)) return 'is not a YAML map';
+  const processors: unknown = doc.toJS()?.payloadProcessors;
+  if (processors !== undefined && processors !== null && typeof processors !== 'string' && !(Array.isArray(processors) && processors.every((p) => typeof p === 'string'))) {
+    return `has payloadProcessors of the wrong type (${Array.isArray(processors) ? 'a list with an entry that is not a string' : `a ${typeof processors === 'object' ? 'map' : typeof processors}`}), where ModelMesh expects a list of URLs`;
+  }
+  return doc as Document;
 }
 
 /**

@@ -142,7 +142,7 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     // 3. Status from what was observed and what could not be applied.
     const status = statusFrom(input, {
       deployment: seen.deployment, pvc: seen.pvc, dbSecret: seen.dbSecret, route: seen.route,
-      withRoute: platform.withRoute, servesHttps: servesHttps(platform),
+      withRoute: platform.withRoute, servesHttps: servesHttps(platform, seen),
       ...(platform.withCertificate ? { certificate: { observed: seen.certificate, issuerConfigured: platform.issuer !== undefined } } : {}),
       modelMesh: seen.modelMesh.condition,
       inferenceServices: inferenceServiceCounts(input),
@@ -184,7 +184,9 @@ interface Platform {
  * Elsewhere it serves plain HTTP on 8080 (port 80) alone. The status says which, so that an
  * InferenceService's payload logger uses the scheme the pod serves (inferenceservice/trustyai-logger.ts).
  */
-const servesHttps = (platform: Platform): boolean => platform.openshift || platform.issuer !== undefined;
+/** Whether the pod serves HTTPS on 4443: a serving certificate is issued, or one requested before is kept. */
+const servesHttps = (platform: Platform, seen: ReturnType<typeof observe>): boolean =>
+  platform.openshift || platform.issuer !== undefined || keepsCertificate(platform, seen);
 
 function platformOf(input: Input): Platform {
   const withRoute = input.declares(ROUTE.apiVersion, ROUTE.kind);
@@ -222,10 +224,19 @@ function serverOptions(input: Input, platform: Platform, seen: ReturnType<typeof
     image: images['trustyai-service'],
     version,
     setFsGroup: !platform.withRoute,
-    internalCert: servesHttps(platform),
+    internalCert: servesHttps(platform, seen),
     dbCa: seen.dbCa,
     ...(platform.openshift ? { proxy: { image: images['kube-rbac-proxy'] } } : {}),
   };
+}
+
+/**
+ * The cert-manager variant without an issuer (MODELHOOKS_TRUSTYAI_CERT_ISSUER unset since): a
+ * Certificate requested before is kept as it is, with the HTTPS the pods serve from its Secret,
+ * rather than deleted with no word (ServingCertificateReady says why).
+ */
+function keepsCertificate(platform: Platform, seen: ReturnType<typeof observe>): boolean {
+  return platform.withCertificate && platform.issuer === undefined && seen.certificate !== undefined;
 }
 
 function childrenFor(
@@ -238,13 +249,15 @@ function childrenFor(
   const { version } = wanted;
   // The Service selects the pods the Deployment keeps (its old selector when a new one was refused).
   const podSelector = wanted.server.spec?.selector?.matchLabels ?? {};
-  const children: Composed[] = [wanted.server, serviceFor(parent, { version, serviceCA: openshift && !issuer, selector: podSelector })];
+  const kept = keepsCertificate(platform, seen);
+  const children: Composed[] = [wanted.server, serviceFor(parent, { version, serviceCA: openshift && !issuer && !kept, selector: podSelector })];
   if (wanted.claim) children.push(wanted.claim);
   // Switching to DATABASE must not delete the data already on the volume.
   else if (seen.pvc) children.push(lastApplied(seen.pvc));
   if (seen.modelMesh.configMap) children.push(seen.modelMesh.configMap);
   if (openshift) children.push(tlsServiceFor(parent, { version }), proxyServiceAccountFor(parent, version), proxyConfigFor(parent, version));
   if (issuer) children.push(certificateFor(parent, issuer, version));
+  else if (kept && seen.certificate) children.push(lastApplied(seen.certificate));
   if (platform.withRoute) children.push(routeFor(parent));
   if (platform.withMonitor) children.push(serviceMonitorFor(parent));
   return children;

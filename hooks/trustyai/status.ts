@@ -46,6 +46,7 @@ export const REASONS = {
   payloadProcessorConfigured: 'PayloadProcessorConfigured',
   waitingForConfigMapOwner: 'WaitingForConfigMapOwner',
   configMapNotManaged: 'ConfigMapNotManaged',
+  configMapUnreadable: 'ConfigMapUnreadable',
   notModelMeshNamespace: 'NotModelMeshNamespace',
   issuerNotConfigured: 'IssuerNotConfigured',
 } as const;
@@ -152,6 +153,13 @@ export function statusFrom(input: SyncInput<TrustyAISpec>, o: Observed): Record<
  * which mount the Secret, do not start without it, so DeploymentReady already waits for it.
  */
 function certificateCondition(c: NonNullable<Observed['certificate']>): Cond {
+  if (!c.issuerConfigured && c.observed) {
+    return condition.false(
+      SERVING_CERTIFICATE_READY,
+      REASONS.issuerNotConfigured,
+      `${CERT_ISSUER_VARIABLE} is not set on the hook server: the Certificate ${c.observed.metadata.name} requested before is kept as it is and the service keeps serving HTTPS with it; set the variable again, or delete the Certificate to serve plain HTTP`,
+    );
+  }
   if (!c.issuerConfigured) {
     return condition.false(SERVING_CERTIFICATE_READY, REASONS.issuerNotConfigured, `${CERT_ISSUER_VARIABLE} is not set on the hook server, so no Certificate is requested and the service serves plain HTTP only`);
   }

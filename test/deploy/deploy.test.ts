@@ -119,6 +119,13 @@ describe('deploy/ kustomizations', () => {
     expect((server.components ?? []).map((r) => path.resolve(deployDir, 'tls-server', r))).toEqual([path.join(root, 'compositions', 'components', 'https')]);
   });
 
+  it('refuses both TLS components together: the build stops, naming the object that says enable one only', () => {
+    expect(() => build(deployDir, { components: ['components/tls-cert-manager', 'components/tls-openshift-service-ca'] })).toThrow(
+      /may not add resource with an already registered id: ConfigMap\/modelhooks-enable-one-tls-component-only\.modelhooks-system/,
+    );
+    for (const c of tlsComponents) expect(build(deployDir, { components: [`components/${c}`] }).filter((o) => o.kind === 'ConfigMap' && (o.metadata as { name?: string }).name === 'modelhooks-enable-one-tls-component-only')).toHaveLength(1);
+  });
+
   it('the README\'s "Securing the hooks" names the TLS components and what they need, as they are', () => {
     const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('### Securing the hooks'), readme.indexOf('\n## ', readme.indexOf('### Securing the hooks')));

@@ -84,7 +84,15 @@ function accumulate(dir: string, objects: KubeObject[], as: 'Kustomization' | 'C
   for (const rel of k.resources ?? []) {
     const abs = path.resolve(dir, rel);
     if (!existsSync(abs)) throw new Error(`${dir}: resource ${rel} does not exist`);
-    objects.push(...(statSync(abs).isDirectory() ? build(abs) : objectsOf(abs)));
+    for (const obj of statSync(abs).isDirectory() ? build(abs) : objectsOf(abs)) {
+      // As kustomize's resource map: one object per id.
+      const id = (o: KubeObject) => {
+        const m = (o.metadata ?? {}) as { name?: string; namespace?: string };
+        return `${o.kind}/${m.name}.${m.namespace ?? ''} (${o.apiVersion})`;
+      };
+      if (objects.some((o) => id(o) === id(obj))) throw new Error(`${dir}: may not add resource with an already registered id: ${id(obj)}`);
+      objects.push(obj);
+    }
   }
   for (const rel of [...(k.components ?? []), ...(edits.components ?? [])]) {
     const abs = path.resolve(dir, rel);

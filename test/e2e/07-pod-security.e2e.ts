@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { podSecurityViolations, type PodSecurityLevel } from '../../hooks/kit/index.js';
+import { podSecurityTypeProblems, podSecurityViolations, type PodSecurityLevel } from '../../hooks/kit/index.js';
 import { allows, LEVELS, table } from '../support/pod-security-table.js';
 import { kube } from './support/context.js';
 import { KubeError, type KubeObject } from './support/kube.js';
@@ -55,5 +55,31 @@ describe("the API server's Pod Security Admission agrees with podSecurityViolati
     const skipped = rows.flatMap((row) => LEVELS.map((level) => `${row.what}@${level}`)).filter((id) => !compared.includes(id));
     console.info(`pod security: ${compared.length} compared with the API server, skipped as invalid Pods: ${skipped.join(', ')}`);
     expect(compared.length).toBeGreaterThan((rows.length * LEVELS.length * 3) / 4);
+  });
+});
+
+// Types: a security field of the wrong type is refused by the API server whatever the level
+// (it cannot even decode the Pod), and podSecurityTypeProblems names that field, so the
+// InferenceService answers InvalidSpec instead of a Deployment the API server would refuse.
+describe('the API server refuses the security fields podSecurityTypeProblems refuses', () => {
+  const k = kube();
+  const container = (sc: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ name: 'c', image: 'example.com/i:1', securityContext: sc, ...extra });
+  const cases: Array<[string, Record<string, unknown>, string]> = [
+    ['privileged: "true"', { containers: [container({ privileged: 'true' })] }, 'p.containers[0].securityContext.privileged'],
+    ['runAsNonRoot: "false"', { containers: [container({ runAsNonRoot: 'false' })] }, 'p.containers[0].securityContext.runAsNonRoot'],
+    ['runAsUser: "0" on the pod', { securityContext: { runAsUser: '0' }, containers: [container({})] }, 'p.securityContext.runAsUser'],
+    ['hostNetwork: "true"', { hostNetwork: 'true', containers: [container({})] }, 'p.hostNetwork'],
+    ['capabilities.add: "SYS_ADMIN"', { containers: [container({ capabilities: { add: 'SYS_ADMIN' } })] }, 'p.containers[0].securityContext.capabilities.add'],
+    ['hostPort: "9000"', { containers: [container({}, { ports: [{ containerPort: 80, hostPort: '9000' }] })] }, 'p.containers[0].ports[0].hostPort'],
+  ];
+  it.each(cases)('%s', async (_what, spec, path) => {
+    expect(podSecurityTypeProblems(spec, 'p').map((p) => p.path)).toEqual([path]);
+    const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'typed', namespace: namespaceFor('privileged') }, spec: { automountServiceAccountToken: false, ...spec } };
+    const error = await k.dryRunCreate(pod).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(KubeError);
+    expect([400, 422]).toContain((error as KubeError).status);
   });
 });

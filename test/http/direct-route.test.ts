@@ -123,6 +123,8 @@ const TABLE: Array<[string, Sent | ((etag: string) => Sent)]> = [
   ['invalid spec, cached', { path: '/hooks/trustyai/sync', body: JSON.stringify(syncRequest(trustyai, { parent: invalid })) }],
   ['malformed JSON', { path: '/hooks/trustyai/sync', body: '{', headers: { 'content-type': 'application/json' } }],
   ['empty body', { path: '/hooks/trustyai/sync', body: '' }],
+  ['not JSON: 415', { path: '/hooks/trustyai/sync', body: sync, headers: { 'content-type': 'text/plain' } }],
+  ['JSON with parameters', { path: '/hooks/trustyai/sync', body: sync, headers: { 'content-type': 'Application/JSON; charset=utf-8' } }],
   ['wrong shape', { path: '/hooks/trustyai/sync', body: '{"parent":1}' }],
   ['no namespace', { path: '/hooks/trustyai/sync', body: JSON.stringify({ parent: { ...parent, metadata: { name: 'x' } } }) }],
   ['a hook that throws', { path: '/hooks/broken/sync', body: brokenBody }],
@@ -167,7 +169,7 @@ describe('the direct hook route answers as express does', () => {
       statuses.push(a.status);
     }
     // The table reaches every kind of answer, so the comparison above means something.
-    expect(statuses).toEqual([200, 200, 304, 304, 200, 200, 200, 200, 200, 200, 400, 400, 400, 400, 500, 413, 200, 200, 413, 200, 404, 404, 404, 200, 200, 401, 401, 404, 200]);
+    expect(statuses).toEqual([200, 200, 304, 304, 200, 200, 200, 200, 200, 200, 400, 400, 415, 200, 400, 400, 500, 413, 200, 200, 413, 200, 404, 404, 404, 200, 200, 401, 401, 404, 200]);
   });
 
   it('the same metrics and log lines', async () => {

@@ -43,6 +43,26 @@ describe('InferenceService pod security (MODELHOOKS_POD_SECURITY)', () => {
     expect(out.condition('Ready')?.message).toMatch(new RegExp(`^${path.replace(/[[\].()"/]/g, '\\$&')}: `));
   });
 
+  // Types as k8s.io/api core/v1 types.go declares them: the API server refuses any other whatever the level.
+  it.each([
+    ['privileged: "true" (a string)', custom({ securityContext: { privileged: 'true' } }), 'spec.predictor.containers[0].securityContext.privileged', 'must be a boolean'],
+    ['runAsNonRoot: "false" on the model container', sklearn({ securityContext: { runAsNonRoot: 'false' } }), 'spec.predictor.sklearn.securityContext.runAsNonRoot', 'must be a boolean'],
+    ['runAsUser: "0" on the pod', custom({}, { securityContext: { runAsUser: '0' } }), 'spec.predictor.securityContext.runAsUser', 'must be an integer'],
+    ['runAsUser: 1.5', custom({ securityContext: { runAsUser: 1.5 } }), 'spec.predictor.containers[0].securityContext.runAsUser', 'must be an integer'],
+    ['hostNetwork: "true"', custom({}, { hostNetwork: 'true' }), 'spec.predictor.hostNetwork', 'must be a boolean'],
+    ['capabilities.add: "SYS_ADMIN" (not a list)', custom({ securityContext: { capabilities: { add: 'SYS_ADMIN' } } }), 'spec.predictor.containers[0].securityContext.capabilities.add', 'must be a list of strings'],
+    ['seccompProfile: "Unconfined" (not an object)', custom({ securityContext: { seccompProfile: 'Unconfined' } }), 'spec.predictor.containers[0].securityContext.seccompProfile', 'must be an object'],
+    ['a hostPort "9000" on a transformer', { ...sklearn({}), transformer: { containers: [{ image: 't', ports: [{ containerPort: 80, hostPort: '9000' }] }] } }, 'spec.transformer.containers[0].ports[0].hostPort', 'must be an integer'],
+    ['allowPrivilegeEscalation: 1', custom({ securityContext: { allowPrivilegeEscalation: 1 } }), 'spec.predictor.containers[0].securityContext.allowPrivilegeEscalation', 'must be a boolean'],
+  ])('refuses %s at every level, privileged included, naming %s', (_what, spec, path, message) => {
+    for (const level of ['restricted', 'baseline', 'privileged']) {
+      const out = runSync(inferenceservice, { parent: isvc(spec), config: at(level) });
+      expect(out.condition('Ready'), level).toMatchObject({ status: 'False', reason: 'InvalidSpec' });
+      expect(out.condition('Ready')?.message, level).toContain(`${path}: ${message}`);
+      expect(deployments(out.children), level).toEqual([]);
+    }
+  });
+
   it('keeps every observed child (and asks for no related object) when the spec asks for more', () => {
     const valid = { parent: isvc(custom({})), config: restricted };
     const before = runSync(inferenceservice, valid);

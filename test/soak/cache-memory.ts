@@ -87,7 +87,7 @@ runSoak(
     env: {
       MODELHOOKS_BODY_LIMIT: '16mb',
       // The Deployment's settings.
-      MODELHOOKS_CACHE_ENTRIES: process.env.MODELHOOKS_CACHE_ENTRIES ?? '512',
+      MODELHOOKS_CACHE_ENTRIES: process.env.MODELHOOKS_CACHE_ENTRIES ?? '65536',
       MODELHOOKS_CACHE_BYTES: CACHE_BYTES,
     },
   },

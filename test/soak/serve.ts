@@ -23,7 +23,7 @@ const healthy = (port: string) =>
     http.get({ host: '127.0.0.1', port, path: '/healthz' }, (res) => resolve(res.resume().statusCode === 200)).on('error', () => resolve(false));
   });
 
-async function start(child: ChildProcess, port: string): Promise<SoakServer> {
+async function start(child: ChildProcess, port: string, healthPort = port): Promise<SoakServer> {
   let exited: number | null | undefined;
   child.on('exit', (code) => (exited = code));
   const server: SoakServer = {
@@ -36,7 +36,7 @@ async function start(child: ChildProcess, port: string): Promise<SoakServer> {
     },
   };
   for (let i = 0; i < 200; i++) {
-    if (await healthy(port)) return server;
+    if (await healthy(healthPort)) return server;
     if (exited !== undefined) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -44,7 +44,7 @@ async function start(child: ChildProcess, port: string): Promise<SoakServer> {
 }
 
 /** Starts the server, runs `main` against it and exits with its code. */
-export function runSoak(o: { nodeFlags: string[]; env: NodeJS.ProcessEnv }, main: (server: SoakServer) => Promise<number>): void {
+export function runSoak(o: { nodeFlags: string[]; env: NodeJS.ProcessEnv; healthPort?: string }, main: (server: SoakServer) => Promise<number>): void {
   let child: ChildProcess | undefined;
   const run = async () => {
     const port = String(await freePort());
@@ -53,7 +53,7 @@ export function runSoak(o: { nodeFlags: string[]; env: NodeJS.ProcessEnv }, main
       env: { ...process.env, MODELHOOKS_HOST: '127.0.0.1', MODELHOOKS_LOG_LEVEL: 'warn', MODELHOOKS_DRAIN_SECONDS: '0', ...o.env },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
-    return main(await start(child, port));
+    return main(await start(child, port, o.healthPort));
   };
   run().then(
     (code) => process.exit(code),

@@ -65,3 +65,27 @@ export function podNameProblems(child: { kind: string; metadata: { name: string 
     ...containers.flatMap((c) => [...bad('container', c.name), ...list(c.volumeMounts).flatMap((m) => bad('volumeMount', m.name))]),
   ];
 }
+
+/**
+ * `Kind/name: …` for each annotation map of `child` the API server would refuse
+ * (apimachinery objectmeta.go ValidateAnnotations: keys qualified names once lower-cased,
+ * string values, ≤256 KiB of keys and values in bytes): metadata.annotations and the pod template's.
+ */
+export function annotationProblems(child: { kind: string; metadata: { name: string; annotations?: unknown }; spec?: unknown }): string[] {
+  const id = `${child.kind}/${child.metadata.name}`;
+  const check = (where: string, map: unknown): string[] => {
+    if (map === undefined || map === null) return [];
+    if (typeof map !== 'object' || Array.isArray(map)) return [`${where}: not a map`];
+    let size = 0;
+    const problems: string[] = [];
+    for (const [key, value] of Object.entries(map as Record<string, unknown>)) {
+      const k = keyProblem(key.toLowerCase());
+      if (k) problems.push(`${where}: ${k}`);
+      if (typeof value !== 'string') problems.push(`${where}: ${key} is not a string`);
+      else size += Buffer.byteLength(key) + Buffer.byteLength(value);
+    }
+    if (size > 256 * 1024) problems.push(`${where}: ${size} bytes, over 256 KiB`);
+    return problems;
+  };
+  return [...check(`${id} metadata.annotations`, child.metadata.annotations), ...check(`${id} spec.template.metadata.annotations`, rec(rec(rec(child.spec).template).metadata).annotations)];
+}

@@ -72,6 +72,17 @@ describe('the Certificate only where the CompositeController declares Certificat
     expect(out.condition('ServingCertificateReady')).toMatchObject({ status: 'False', reason: 'IssuerNotConfigured' });
     expect(out.condition('ServingCertificateReady')?.message).toContain(CERT_ISSUER_VARIABLE);
   });
+  it('cert-manager variant whose issuer was unset since: the Certificate requested before is kept with its mount, never deleted in silence', () => {
+    const first = runSync(trustyai, { parent, variant: 'cert-manager', config: withIssuer() });
+    const requested = first.child<KubeObject>('Certificate', 'trusty-internal') as KubeObject;
+    const observed = { ...requested, status: { conditions: [{ type: 'Ready', status: 'True' }] } };
+    const out = runSync(trustyai, { parent, variant: 'cert-manager', observed: [observed] });
+    expect(out.child<KubeObject>('Certificate', 'trusty-internal')?.spec).toEqual(requested.spec);
+    expect(mountsOf(out)).toContain('trusty-internal:/etc/tls/internal');
+    const c = out.condition('ServingCertificateReady');
+    expect(c).toMatchObject({ status: 'False', reason: 'IssuerNotConfigured' });
+    expect(c?.message).toContain(`${CERT_ISSUER_VARIABLE} is not set on the hook server: the Certificate trusty-internal requested before is kept`);
+  });
   it('with openshift: cert-manager writes <n>-internal, so the <n> Service loses the service-CA annotation; <n>-tls keeps it', () => {
     const both = runSync(trustyai, { parent, variant: 'openshift,cert-manager', config: withIssuer() });
     const annotation = (out: ReturnType<typeof runSync>, name: string) => out.child<KubeObject>('Service', name)?.metadata.annotations?.[SERVING_CERT_ANNOTATION];

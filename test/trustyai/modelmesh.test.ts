@@ -135,3 +135,38 @@ describe('a TrustyAIService deleted without being the owner', () => {
     expect(processorsIn(out)).toEqual([url('x'), url('a')]);
   });
 });
+
+describe('a model-serving-config whose config.yaml we cannot read is never rewritten', () => {
+  // ModelMesh's own settings (podsPerRuntime) and another team's processor sit beside ours.
+  const withText = (text: string, managed = true): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'model-serving-config', namespace: 'team', ...(managed ? { labels: { 'app.kubernetes.io/managed-by': 'modelhooks' } } : {}) },
+    data: { 'config.yaml': text },
+  });
+  it.each([
+    ['does not parse', 'podsPerRuntime: 2\npayloadProcessors: [http://other/x\n', 'does not parse as YAML'],
+    ['holds a duplicate key', 'podsPerRuntime: 2\npodsPerRuntime: 3\npayloadProcessors:\n  - http://other/x\n', 'Map keys must be unique'],
+    ['holds a second document', 'podsPerRuntime: 2\npayloadProcessors:\n  - http://other/x\n---\npodsPerRuntime: 4\n', 'multiple documents'],
+    ['has a map where a list is expected', 'podsPerRuntime: 2\npayloadProcessors:\n  other: http://other/x\n', 'payloadProcessors of the wrong type (a map)'],
+    ['is a list, not a map', '- podsPerRuntime: 2\n', 'is not a YAML map'],
+  ])('ours, when it %s: kept as observed, ModelMeshReady=False ConfigMapUnreadable naming the problem', (_what, text, problem) => {
+    const observed = withText(text);
+    const out = runSync(trustyai, { parent: service('a'), observed: [observed], related: [service('a')], config });
+    expect(out.child('ConfigMap', 'model-serving-config')).toEqual(observed);
+    const c = out.condition('ModelMeshReady');
+    expect(c).toMatchObject({ status: 'False', reason: 'ConfigMapUnreadable' });
+    expect(c?.message).toContain(problem);
+    expect(c?.message).toContain(url('a'));
+  });
+  it("someone else's, when it does not parse: not written, ModelMeshReady=False naming the problem", () => {
+    const out = runSync(trustyai, { parent: service('a'), related: [service('a'), withText('podsPerRuntime: 2\npodsPerRuntime: 3\n', false)], config });
+    expect(out.child('ConfigMap', 'model-serving-config')).toBeUndefined();
+    expect(out.condition('ModelMeshReady')).toMatchObject({ status: 'False', reason: 'ConfigMapUnreadable' });
+  });
+  it('an empty config.yaml is still ours to fill', () => {
+    const out = runSync(trustyai, { parent: service('a'), observed: [withText('')], related: [service('a')], config });
+    expect(processorsIn(out)).toEqual([url('a')]);
+    expect(out.condition('ModelMeshReady')?.status).toBe('True');
+  });
+});
