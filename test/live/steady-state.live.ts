@@ -52,7 +52,7 @@ describe('steady state', () => {
     recorder.stop();
     const inWindow = recorder.changes.slice(0, quiet);
     const calls = Object.entries(after).map(([key, n]) => [key, n - (before[key] ?? 0)] as const).filter(([, n]) => n > 0);
-    console.log(`hook requests during the ${WATCH_MS / 1000}s window (${objects.filter((o) => PARENT_KINDS.has(o.kind)).length} parents): ${calls.map(([key, n]) => `${key} ${n}`).join(', ') || 'none'}`);
+    console.log(`hook requests during the ${WATCH_MS / 1000}s window, every namespace (other files run beside this one; ${objects.filter((o) => PARENT_KINDS.has(o.kind)).length} parents here): ${calls.map(([key, n]) => `${key} ${n}`).join(', ') || 'none'}`);
 
     const lines = inWindow.map((c) => `${c.type} ${c.kind}/${c.name} rv ${c.resourceVersion} by ${c.writers.join(',') || '?'}: ${c.changed.join(', ')}`);
     console.log(`steady state, ${WATCH_MS / 1000}s: ${inWindow.length} events\n${lines.join('\n')}`);
