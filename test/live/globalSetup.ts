@@ -40,6 +40,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     control.close();
+    control.closeAllConnections(); // the workers' keep-alive connections would hold the process open
     await live.stop();
     console.log(
       [

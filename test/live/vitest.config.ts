@@ -12,5 +12,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 240_000,
     hookTimeout: 600_000,
+    // Stopping six processes (each SIGTERM, SIGKILL after 10 s) outlasts vitest's default 10 s.
+    teardownTimeout: 60_000,
   },
 });

@@ -42,7 +42,7 @@ export interface HookServer {
   port: number;
   /** SIGTERM (the server drains as in a pod) and wait for the exit. */
   stop(): Promise<void>;
-  /** Start it again on the same port; resolves once /readyz answers 200. */
+  /** Start it again on the same port (nothing when it runs); resolves once /readyz answers 200. */
   start(): Promise<void>;
   running(): boolean;
 }
@@ -80,7 +80,8 @@ export async function startLiveCluster(opts: LiveOptions): Promise<LiveCluster> 
   const stop = async () => {
     kubeletStop();
     await hooks?.stop();
-    for (const p of procs.reverse()) await terminate(p);
+    // Clients of the API server: stopped together, before it.
+    await Promise.all(procs.map((p) => terminate(p)));
     await cluster.stop();
     if (!opts.keep) rmSync(dir, { recursive: true, force: true });
   };
@@ -180,6 +181,8 @@ function hookServer(dir: string, port: number, env: Record<string, string>): Hoo
     port,
     running: () => proc !== undefined && proc.exitCode === null && proc.signalCode === null,
     async start() {
+      // A second server on the same port would fail to bind while /readyz still answers from the first.
+      if (server.running()) return;
       const log = openSync(path.join(dir, 'hooks.log'), 'a');
       proc = spawn(fromRoot('node_modules/.bin/tsx'), ['hooks/cli.ts', 'serve'], {
         cwd: fromRoot(),
