@@ -72,6 +72,9 @@ function recordingProxy(target: string, sent: Sent[]): Promise<{ url: string; cl
       out.end(body);
     });
   });
+  // Metacontroller's Go client keeps idle connections 90 s: a proxy closing them at Node's default
+  // 5 s races a request onto a closing socket (Metacontroller sees EOF), as the hook server avoids.
+  server.keepAliveTimeout = 95_000;
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const port = (server.address() as { port: number }).port;

@@ -52,7 +52,12 @@ describe('Echo composition', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     const { port } = server.address() as { port: number };
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/hooks/echo/sync`, { method: 'POST', body: JSON.stringify(syncRequest(echo, { parent })) });
+      const res = await fetch(`http://127.0.0.1:${port}/hooks/echo/sync`, {
+        method: 'POST',
+        // As Metacontroller sends it: another content type gets 415.
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(syncRequest(echo, { parent })),
+      });
       const answer = (await res.json()) as { children: Array<{ kind: string }> };
       expect(answer.children.map((c) => c.kind)).toEqual(['ConfigMap', 'Deployment', 'Service']);
     } finally {

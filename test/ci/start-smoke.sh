@@ -28,7 +28,7 @@ async function main() {
     children: {},
     related: {},
   };
-  const r = await fetch(`http://127.0.0.1:${port}/hooks/tfserv/sync`, { method: 'POST', body: JSON.stringify(body) });
+  const r = await fetch(`http://127.0.0.1:${port}/hooks/tfserv/sync`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const answer = await r.json();
   if (r.status !== 200 || !Array.isArray(answer.children)) throw new Error(`npm start: sync answered ${r.status}: ${JSON.stringify(answer)}`);
   console.log(`npm start: /healthz ok, sync answered ${answer.children.length} children`);

@@ -143,6 +143,6 @@ describe('the packed package, installed into a new project', () => {
     expect(answer.children[0]?.data).toEqual({ message: 'hi' });
     expect(answer.status.conditions[0]).toMatchObject({ type: 'Ready', status: 'Unknown' });
     // The built-in compositions are still there: a malformed body is a 400, not an unknown route.
-    expect((await fetch(`http://127.0.0.1:${port}/hooks/trustyai/sync`, { method: 'POST', body: '{}' })).status).toBe(400);
+    expect((await fetch(`http://127.0.0.1:${port}/hooks/trustyai/sync`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(400);
   });
 });
