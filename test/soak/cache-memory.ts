@@ -9,28 +9,15 @@
  *
  *   npx tsx test/soak/cache-memory.ts        (about a minute on 2 cores; run by .ci/run)
  */
-import http from 'node:http';
 import { shippedNodeFlags } from '../../bench/node-flags.js';
 import { sizeInBytes } from '../../hooks/config.js';
-import { ROOT, runSoak, type SoakServer } from './serve.js';
+import { request, ROOT, runSoak, type SoakServer } from './serve.js';
 
 const REQUESTS = Number(process.env.SOAK_REQUESTS ?? 1000);
 const CONCURRENCY = 4;
 const MEMORY_LIMIT = 512 * 1024 * 1024; // deploy/base/deployment.yaml's limits.memory
 const CACHE_BYTES = process.env.MODELHOOKS_CACHE_BYTES ?? '64mb';
 const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-
-function request(port: string, method: string, urlPath: string, body?: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** A TrustyAIService with an invalid spec and one observed ConfigMap of ~1 MB, distinct per i. */
 function body(i: number): string {

@@ -64,3 +64,16 @@ export function runSoak(o: { nodeFlags: string[]; env: NodeJS.ProcessEnv; health
     },
   );
 }
+
+/** One request to the soak's server (JSON when it has a body), its status and text. */
+export function request(port: string, method: string, urlPath: string, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -10,27 +10,14 @@
  *
  *   npx tsx test/soak/tenant-memory.ts        (a few minutes on 2 cores; run by .ci/run)
  */
-import http from 'node:http';
 import { shippedNodeFlags } from '../../bench/node-flags.js';
-import { ROOT, runSoak, type SoakServer } from './serve.js';
+import { request, ROOT, runSoak, type SoakServer } from './serve.js';
 
 const PARENTS = Number(process.env.SOAK_PARENTS ?? 1000);
 const CONCURRENCY = 4;
 const MEMORY_LIMIT = 512 * 1024 * 1024; // deploy/base/deployment.yaml's limits.memory
 const ANNOTATION = 250 * 1000;
 const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-
-function request(port: string, method: string, urlPath: string, body?: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const filler = (seed: string, length: number) => `${seed}:`.padEnd(length, 'abcdefghijklmnopqrstuvwxyz0123456789');
 
