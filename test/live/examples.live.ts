@@ -4,8 +4,12 @@ import type { KubeObject } from '../e2e/support/kube.js';
 import { kube, printLogsOnFailure } from './support/context.js';
 import { childUids, readyWithin } from './support/wait.js';
 
-/** Kinds a CompositeController of compositions/base serves: these must become Ready. */
-const PARENT_KINDS = new Set(['InferenceService', 'TrustyAIService', 'Tfserv', 'MLModel']);
+/**
+ * Kinds a CompositeController of compositions/base serves: these must become Ready. The
+ * InferenceGraph's step is the InferenceService of its namespace's example, applied beside it:
+ * the graph waits for its address (a related object's change wakes it), then becomes Ready.
+ */
+const PARENT_KINDS = new Set(['InferenceService', 'TrustyAIService', 'Tfserv', 'MLModel', 'InferenceGraph']);
 /** Where an example without a namespace goes (`kubectl apply -f` puts it in the current one). */
 const DEFAULT_NS = 'live-examples';
 /** From `kubectl apply` of the file to Ready=True. */
