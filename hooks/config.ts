@@ -28,7 +28,7 @@ const envSchema = z.object({
   MODELHOOKS_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(30).describe('the longest time to receive a whole request'),
   MODELHOOKS_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(10).describe("the longest time to receive a request's headers (at most the request timeout)"),
   MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(95).describe("idle keep-alive connections close after this (above Go's 90 s)"),
-  MODELHOOKS_MAX_CONNECTIONS: z.coerce.number().int().positive().default(256).describe('connections beyond this are refused'),
+  MODELHOOKS_MAX_CONNECTIONS: z.coerce.number().int().positive().default(256).describe('connections open at once; beyond it, pending ones and then idle ones are closed to make room'),
   MODELHOOKS_MAX_PENDING_CONNECTIONS: z.coerce.number().int().positive().default(64).describe('of those, connections that have not finished a TLS handshake or sent a first request; the oldest is closed beyond this'),
   MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5).describe('a TLS handshake must finish within this (a plain socket: its first headers, MODELHOOKS_HEADERS_TIMEOUT_SECONDS)'),
   MODELHOOKS_TLS_CERT_FILE: z.string().default('').meta({ description: 'HTTPS on PORT with this PEM certificate (and the key below); re-read every 5 s', unset: '(plain HTTP)' }),
