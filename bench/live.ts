@@ -179,7 +179,13 @@ async function main() {
   log(`bench:live: ${PARENTS} InferenceServices over ${NAMESPACES} namespace(s)`);
   const build = await buildLiveBinaries();
   const sent: Sent[] = [];
-  const cluster = await startLiveCluster({ binDir: build.binDir, metacontrollerSrc: metacontrollerSrc() });
+  // As the live tier: LIVE_KEEP_TMP=1 keeps the logs, LIVE_METACONTROLLER_LOG_LEVEL=4 logs every child event.
+  const cluster = await startLiveCluster({
+    binDir: build.binDir,
+    metacontrollerSrc: metacontrollerSrc(),
+    keep: Boolean(process.env.LIVE_KEEP_TMP),
+    ...(process.env.LIVE_METACONTROLLER_LOG_LEVEL ? { metacontrollerLogLevel: process.env.LIVE_METACONTROLLER_LOG_LEVEL } : {}),
+  });
   // Metacontroller's hooks go through the recording proxy: the CompositeControllers again, pointed at it.
   const proxy = await recordingProxy(cluster.hooks.url, sent);
   try {
