@@ -11,7 +11,7 @@
  */
 import { shippedNodeFlags } from '../../bench/node-flags.js';
 import { sizeInBytes } from '../../hooks/config.js';
-import { request, ROOT, runSoak, type SoakServer } from './serve.js';
+import { memoryPeaks, request, ROOT, runSoak, type SoakServer } from './serve.js';
 
 const REQUESTS = Number(process.env.SOAK_REQUESTS ?? 1000);
 const CONCURRENCY = 4;
@@ -29,20 +29,12 @@ function body(i: number): string {
   });
 }
 
-const gauge = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-
 async function main(server: SoakServer): Promise<number> {
   const { port } = server;
   const started = Date.now();
-  const peak = { rss: 0, heap: 0, cache: 0 };
+  const { peak, sample } = memoryPeaks(port);
   let failed = 0;
   let next = 0;
-  const sample = async () => {
-    const text = (await request(port, 'GET', '/metrics')).text;
-    peak.rss = Math.max(peak.rss, gauge(text, 'process_resident_memory_bytes'));
-    peak.heap = Math.max(peak.heap, gauge(text, 'nodejs_heap_size_used_bytes'));
-    peak.cache = Math.max(peak.cache, gauge(text, 'modelhooks_answer_cache_bytes'));
-  };
   const worker = async () => {
     while (next < REQUESTS) {
       const i = next++;

@@ -77,3 +77,17 @@ export function request(port: string, method: string, urlPath: string, body?: st
     req.end(body);
   });
 }
+
+const gauge = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+
+/** The server's peak RSS, heap used and answer cache bytes so far, raised by each `sample()` of its /metrics. */
+export function memoryPeaks(port: string): { peak: { rss: number; heap: number; cache: number }; sample(): Promise<void> } {
+  const peak = { rss: 0, heap: 0, cache: 0 };
+  const sample = async () => {
+    const text = (await request(port, 'GET', '/metrics')).text;
+    peak.rss = Math.max(peak.rss, gauge(text, 'process_resident_memory_bytes'));
+    peak.heap = Math.max(peak.heap, gauge(text, 'nodejs_heap_size_used_bytes'));
+    peak.cache = Math.max(peak.cache, gauge(text, 'modelhooks_answer_cache_bytes'));
+  };
+  return { peak, sample };
+}

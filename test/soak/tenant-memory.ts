@@ -11,7 +11,7 @@
  *   npx tsx test/soak/tenant-memory.ts        (a few minutes on 2 cores; run by .ci/run)
  */
 import { shippedNodeFlags } from '../../bench/node-flags.js';
-import { request, ROOT, runSoak, type SoakServer } from './serve.js';
+import { memoryPeaks, request, ROOT, runSoak, type SoakServer } from './serve.js';
 
 const PARENTS = Number(process.env.SOAK_PARENTS ?? 1000);
 const CONCURRENCY = 4;
@@ -41,21 +41,13 @@ function body(i: number, observed = 0): string {
   });
 }
 
-const gauge = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-
 async function main(server: SoakServer): Promise<number> {
   const { port } = server;
   const started = Date.now();
-  const peak = { rss: 0, heap: 0, cache: 0 };
+  const { peak, sample } = memoryPeaks(port);
   const statuses = new Map<string, number>();
   let failed = 0;
   let next = 0;
-  const sample = async () => {
-    const text = (await request(port, 'GET', '/metrics')).text;
-    peak.rss = Math.max(peak.rss, gauge(text, 'process_resident_memory_bytes'));
-    peak.heap = Math.max(peak.heap, gauge(text, 'nodejs_heap_size_used_bytes'));
-    peak.cache = Math.max(peak.cache, gauge(text, 'modelhooks_answer_cache_bytes'));
-  };
   const worker = async () => {
     while (next < PARENTS && server.exited() === undefined) {
       const i = next++;
