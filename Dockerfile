@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The hook server image. deploy/base/deployment.yaml runs it as `node dist/hooks/cli.js serve`
+# The hook server image. deploy/base/deployment.yaml runs it as `node dist/hooks/cli/main.js serve`
 # with UID 10001 and a read-only root filesystem; OpenShift runs it with a UID of its own
 # choosing (group 0), which works because nothing here is writable or owned by one user.
 #   docker build -t registry.example.com/modelhooks:0.2.0 .
@@ -31,5 +31,5 @@ USER 10001
 # serves /metrics, /healthz and /readyz in plain HTTP.
 EXPOSE 8080
 # The Deployment's preStop hook runs `sleep` (busybox, in this base image).
-ENTRYPOINT ["node", "dist/hooks/cli.js"]
+ENTRYPOINT ["node", "dist/hooks/cli/main.js"]
 CMD ["serve"]

@@ -8,8 +8,8 @@ export default defineConfig({
   resolve: {
     alias: {
       'modelhooks/kit': source('./hooks/kit/index.ts'),
-      'modelhooks/testing': source('./hooks/testing.ts'),
-      'modelhooks/server': source('./hooks/server-api.ts'),
+      'modelhooks/testing': source('./hooks/testing/index.ts'),
+      'modelhooks/server': source('./hooks/server/api.ts'),
     },
   },
   test: {

@@ -118,7 +118,7 @@ function processes(dir: string, hookPort: number): Record<string, number[]> {
     const line = cmd.join(' ');
     const exe = cmd[0]?.split('/').at(-1) ?? '';
     // tsx runs the server in a child node process (its loader imported); the tsx parent only waits.
-    if (line.includes('hooks/cli.ts serve') && line.includes('tsx/dist/loader') && env.split('\0').includes(`PORT=${hookPort}`)) found.hooks?.push(Number(entry));
+    if (line.includes('hooks/cli/main.ts serve') && line.includes('tsx/dist/loader') && env.split('\0').includes(`PORT=${hookPort}`)) found.hooks?.push(Number(entry));
     else if (line.includes(dir) && exe in found) found[exe]?.push(Number(entry));
   }
   return found;

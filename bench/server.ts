@@ -14,8 +14,8 @@ import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { builtinCompositions } from '../hooks/compositions.js';
-import { loadConfig } from '../hooks/config.js';
-import { createApp } from '../hooks/server.js';
+import { loadConfig } from '../hooks/server/config.js';
+import { createApp } from '../hooks/server/app.js';
 import { type CpuProfile, type SelfTime, sourceMapLocate, topSelfTime } from './cpuprofile.js';
 
 export type ServerKind = 'ours' | 'floor';

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { configVariables } from '../hooks/config.js';
+import { configVariables } from '../hooks/server/config.js';
 import { type Combination, combinations, componentsOf, NO_TLS, type Toggles, togglesOf, valuesKey } from './components.js';
 
 export type KubeObject = Record<string, unknown> & { apiVersion?: unknown; kind?: unknown };

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import http from 'node:http';
-import { main } from '../hooks/cli.js';
+import { main } from '../hooks/cli/main.js';
 import { readObjects } from '../hooks/cli/render.js';
 import { builtinCompositions } from '../hooks/compositions.js';
-import { loadConfig } from '../hooks/config.js';
-import { variantNames } from '../hooks/kit/manifests.js';
-import { ConfigError } from '../hooks/errors.js';
-import { syncRequest } from '../hooks/testing.js';
+import { loadConfig } from '../hooks/server/config.js';
+import { variantNames } from '../hooks/engine/manifests.js';
+import { ConfigError } from '../hooks/server/errors.js';
+import { syncRequest } from '../hooks/testing/index.js';
 import { trustyai } from '../hooks/trustyai/index.js';
 import { freePort } from './support/free-port.js';
 
@@ -197,7 +197,7 @@ describe('modelhooks render', () => {
 });
 
 describe('production code', () => {
-  it('never imports the test helpers (hooks/testing.ts and hooks/testing/)', () => {
+  it('never imports the test helpers (hooks/testing/index.ts and hooks/testing/)', () => {
     const isHelper = (f: string) => f === 'testing.ts' || f.startsWith(`testing${path.sep}`);
     const sources = (readdirSync(path.join(root, 'hooks'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !isHelper(f));
     expect(sources).toContain(path.join('cli', 'render.ts'));
@@ -237,7 +237,7 @@ describe('modelhooks --help and --version', () => {
 
   it('--version works from the source file, run as a program', async () => {
     // From another directory: package.json is found from the module's file, not the cwd.
-    const child = spawn(process.execPath, ['--import', 'tsx', '../hooks/cli.ts', '--version'], { cwd: path.join(root, 'test'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '../hooks/cli/main.ts', '--version'], { cwd: path.join(root, 'test'), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += String(d)));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -335,7 +335,7 @@ describe('modelhooks manifests', () => {
 describe('modelhooks serve', () => {
   it('serves, then on SIGTERM stops accepting, finishes and exits 0', async () => {
     const port = String(await freePort());
-    const child = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli/main.ts', 'serve', '--port', port], {
       cwd: root,
       env: { ...process.env, MODELHOOKS_LOG_LEVEL: 'info', MODELHOOKS_HOST: '127.0.0.1', MODELHOOKS_DRAIN_SECONDS: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],

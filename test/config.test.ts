@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loadConfig, sizeInBytes, type ServerConfig } from '../hooks/config.js';
+import { loadConfig, sizeInBytes, type ServerConfig } from '../hooks/server/config.js';
 import { builtinCompositions } from '../hooks/compositions.js';
-import { ConfigError } from '../hooks/errors.js';
+import { ConfigError } from '../hooks/server/errors.js';
 import { INFERENCESERVICE_IMAGES } from '../hooks/inferenceservice/config.js';
 import { imageVariable } from '../hooks/kit/index.js';
 import { MLMODEL_IMAGES } from '../hooks/mlmodel/config.js';
@@ -196,9 +196,9 @@ describe('server settings', () => {
 });
 
 describe('README', () => {
-  it('documents every variable hooks/config.ts reads', () => {
+  it('documents every variable hooks/server/config.ts reads', () => {
     const root = path.resolve(import.meta.dirname, '..');
-    const source = readFileSync(path.join(root, 'hooks/config.ts'), 'utf8');
+    const source = readFileSync(path.join(root, 'hooks/server/config.ts'), 'utf8');
     const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
     const configuration = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## HTTP API'));
     const names = [...source.matchAll(/^\s+(PORT|MODELHOOKS_[A-Z0-9_]+): z\./gm)].map((m) => m[1] as string);

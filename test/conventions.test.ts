@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
-import { runSync } from '../hooks/testing.js';
+import { runSync } from '../hooks/testing/index.js';
 import { goldenCases } from './support/golden.js';
 
 // The README's "What every composition guarantees": checked on every child of every golden case.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
-import { runSync } from '../hooks/testing.js';
+import { runSync } from '../hooks/testing/index.js';
 import { appliedOptions, expectedDocuments, goldenCases, renderDocuments } from './support/golden.js';
 import { expectValid } from './support/validate.js';
 

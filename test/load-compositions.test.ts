@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { main } from '../hooks/cli.js';
+import { main } from '../hooks/cli/main.js';
 import { compositionProblem, compositionsFromOptions, loadCompositions } from '../hooks/cli/load-compositions.js';
-import { UsageError } from '../hooks/errors.js';
+import { UsageError } from '../hooks/server/errors.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const fixture = (name: string) => `test/fixtures/compositions/${name}`;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
 import { containerImages, type KubeObject } from '../hooks/kit/index.js';
-import { runSync } from '../hooks/testing.js';
+import { runSync } from '../hooks/testing/index.js';
 import { goldenCases } from './support/golden.js';
 
 const run = (composition: string, name: string) => {

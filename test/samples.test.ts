@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
-import { defaultHookConfig } from '../hooks/config.js';
+import { defaultHookConfig } from '../hooks/server/config.js';
 import { crdFor } from '../hooks/kit/index.js';
-import { runSync } from '../hooks/testing.js';
+import { runSync } from '../hooks/testing/index.js';
 import { readYamlDocs } from './support/golden.js';
 import { referenceSamples, sampleCredentials } from './support/reference.js';
 import { validateAgainstCrd, expectValid } from './support/validate.js';

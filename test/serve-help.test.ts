@@ -1,12 +1,12 @@
 // `serve --help` lists every variable the server and the built-in compositions read, with its
-// default and one line, generated from their config schemas (hooks/config.ts, hooks/*/config.ts):
+// default and one line, generated from their config schemas (hooks/server/config.ts, hooks/*/config.ts):
 // checked here against the variables named anywhere in hooks/, not against a list of our own.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { main } from '../hooks/cli.js';
-import { defaultHookConfig } from '../hooks/config.js';
+import { main } from '../hooks/cli/main.js';
+import { defaultHookConfig } from '../hooks/server/config.js';
 import { configVariablesOf, imageVariable, imageVariables } from '../hooks/kit/config.js';
 
 const root = path.resolve(import.meta.dirname, '..');

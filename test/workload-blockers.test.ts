@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { inferenceservice } from '../hooks/inferenceservice/index.js';
 import { podsRuleFor, type AnyComposition, type KubeObject } from '../hooks/kit/index.js';
 import { mlmodel } from '../hooks/mlmodel/index.js';
-import { runCustomize, runSync } from '../hooks/testing.js';
+import { runCustomize, runSync } from '../hooks/testing/index.js';
 import { tfserv } from '../hooks/tfserv/index.js';
 import { trustyai } from '../hooks/trustyai/index.js';
 import { goldenCases } from './support/golden.js';

@@ -6,12 +6,12 @@
  * steady-state request: parent with the status our previous sync wrote, observed children
  * with status/managedFields/last-applied, related objects, and the CompositeController.
  */
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { IN_CLUSTER_HOOK_URL } from '../../hooks/cli/manifests.js';
 import type { AnyComposition } from '../../hooks/kit/composition.js';
-import { compositeControllerFor, DEFAULT_VARIANT } from '../../hooks/kit/manifests.js';
+import { compositeControllerFor, DEFAULT_VARIANT } from '../../hooks/engine/manifests.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runSync, syncRequest } from '../../hooks/testing.js';
+import { runSync, syncRequest } from '../../hooks/testing/index.js';
 import { appliedParent, CREATED, dress, type Json, NOW, SYNCED, uid } from '../dress.js';
 
 /**

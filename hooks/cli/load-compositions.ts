@@ -3,8 +3,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtinCompositions } from '../compositions.js';
 import type { AnyComposition } from '../kit/composition.js';
-import { isDns1123Label } from '../kit/names.js';
-import { UsageError } from '../errors.js';
+import { isDns1123Label } from '../kit/children/names.js';
+import { UsageError } from '../server/errors.js';
 
 /** A composition module that cannot be served: missing, broken, empty, or clashing with another. */
 export class CompositionLoadError extends UsageError {

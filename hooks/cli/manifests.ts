@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { AnyComposition } from '../kit/composition.js';
-import { compositeControllerFor, compositeControllerName, crdFor, DEFAULT_VARIANT, variantNames, variantPatchFor, variantProblems } from '../kit/manifests.js';
+import { compositeControllerFor, compositeControllerName, crdFor, DEFAULT_VARIANT, variantNames, variantPatchFor, variantProblems } from '../engine/manifests.js';
 
 /** Where the hook server's Service answers inside the cluster (deploy/ installs it there). */
 export const IN_CLUSTER_HOOK_URL = 'http://modelhooks.modelhooks-system.svc';

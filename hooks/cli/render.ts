@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments, stringify } from 'yaml';
 import type { CompositionConfigs } from '../kit/config.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../server/errors.js';
 import type { AnyComposition } from '../kit/composition.js';
-import { findCondition, READY } from '../kit/conditions.js';
-import { parseVariants, variantNames } from '../kit/manifests.js';
+import { findCondition, READY } from '../kit/status/conditions.js';
+import { parseVariants, variantNames } from '../engine/manifests.js';
 import { isKubeObject } from '../kit/observed.js';
-import { DEFAULT_NAMESPACE, INVALID_SPEC } from '../kit/protocol.js';
-import { RequestShapeError } from '../kit/request.js';
-import { runOverWire } from '../kit/run.js';
+import { DEFAULT_NAMESPACE, INVALID_SPEC } from '../engine/protocol.js';
+import { RequestShapeError } from '../engine/request.js';
+import { runOverWire } from '../engine/run.js';
 import { isRecord, type KubeObject } from '../kit/types.js';
 
-export { UsageError } from '../errors.js';
+export { UsageError } from '../server/errors.js';
 
 /** YAML text and where it came from (a path, or `<stdin>`), for messages. */
 export interface YamlSource {

@@ -1,6 +1,6 @@
 import type { V1Ingress } from '@kubernetes/client-node';
 import { childMeta, hostLabels, HTTP_ROUTE, INGRESS, keepAll, type Composed, type KubeObject, type Parent, type SyncInput } from '../kit/index.js';
-import { hostSourcesFor, isClusterLocal, isValidHost, renderDomain } from '../inferenceservice/hosts.js';
+import { hostSourcesFor, isClusterLocal, isValidHost, renderDomain } from '../inferenceservice/children/hosts.js';
 import type { InferenceGraphConfig } from './config.js';
 import { annotationsFor } from './metadata.js';
 import { exposureName, labelsFor, serviceName, SERVICE_PORT } from './names.js';

@@ -1,5 +1,5 @@
 import type { Parent } from '../kit/index.js';
-import { ANNOTATION_DISALLOWED_LIST } from '../inferenceservice/metadata.js';
+import { ANNOTATION_DISALLOWED_LIST } from '../inferenceservice/children/metadata.js';
 
 /**
  * The graph's annotations on its children: KServe copies all of them (raw_ig.go

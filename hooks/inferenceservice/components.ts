@@ -2,16 +2,16 @@ import type { V1Container, V1PodSpec, V1Volume } from '@kubernetes/client-node';
 import { memoOnSpec, type Parent } from '../kit/index.js';
 import type { InferenceServiceConfig } from './config.js';
 import { HTTP_PORT, SERVER_CONTAINER, serviceName } from './names.js';
-import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults } from './pod.js';
-import { runtimePredictor } from './predictor-runtime.js';
-import type { ServingRuntime } from './runtimes.js';
+import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults } from './pod/component-pod.js';
+import { runtimePredictor } from './runtime/predictor.js';
+import type { ServingRuntime } from './runtime/selection.js';
 import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
-import { builtinRuntimes } from './kserve-runtimes.js';
-import { isStorageReadOnly, MODEL_DIR, storagePlanFor, type StorageContext } from './storage.js';
-import { withKServeEnv } from './env.js';
-import { artContainer, type ArtSpec } from './explainer-art.js';
-import { implementationOf } from './implementations.js';
-import { modelStorageSource, serverWithStorage, storageUrisOf } from './storage-source.js';
+import { builtinRuntimes } from './runtime/kserve-runtimes.js';
+import { isStorageReadOnly, MODEL_DIR, storagePlanFor, type StorageContext } from './storage/uri.js';
+import { withKServeEnv } from './pod/env.js';
+import { artContainer, type ArtSpec } from './runtime/explainer-art.js';
+import { implementationOf } from './runtime/implementations.js';
+import { modelStorageSource, serverWithStorage, storageUrisOf } from './storage/source.js';
 
 /** One component's pod and the port its Service targets. */
 export interface ComponentPlan {

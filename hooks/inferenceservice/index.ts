@@ -1,24 +1,24 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { checkDeploymentUpdate, defineComposition, HookContractError, hostConflicts, hostRules, keepObserved, lastApplied, MANAGED_BY, readyJsonPath, withHostConflicts, type Composed, type KubeObject, type RelatedRule, type Refusal } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
-import { kserveConfigMap, kserveConfigObject, kserveSettings } from './kserve-config.js';
-import { keptExposure } from './exposure.js';
-import { hostSourcesFor } from './hosts.js';
-import { HTTPROUTE } from './httproute.js';
-import { credentialRules } from './credentials/rules.js';
-import { credentialsBlock } from './credentials-status.js';
+import { kserveConfigMap, kserveConfigObject, kserveSettings } from './input/kserve-config.js';
+import { keptExposure } from './children/exposure.js';
+import { hostSourcesFor } from './children/hosts.js';
+import { HTTPROUTE } from './children/httproute.js';
+import { credentialRules } from './storage/credentials/rules.js';
+import { credentialsBlock } from './storage/credentials/status.js';
 import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, workloadName, type Role } from './names.js';
 import { planFor, type Input, type Plan } from './plan.js';
-import { specProblems } from './spec-problems.js';
+import { specProblems } from './input/spec-problems.js';
 import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
 import { INGRESS_READY, noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
 import { isStopped } from './stop.js';
-import { withComponentBlocker, workloadPodRules } from './workload-pods.js';
-import { stableKept } from './workloads.js';
-import { variantChildNames, variantWorkloads, withCanaryVariants } from './canary-variants.js';
-import { trustyaiRule } from './trustyai-logger.js';
-import { RUNTIME_CRDS } from './runtime-crds.js';
-import { runtimeRules, runtimeStatus } from './runtime-rules.js';
+import { withComponentBlocker, workloadPodRules } from './pod/workload-pods.js';
+import { stableKept } from './children/workloads.js';
+import { variantChildNames, variantWorkloads, withCanaryVariants } from './status/canary-variants.js';
+import { trustyaiRule } from './pod/trustyai-logger.js';
+import { RUNTIME_CRDS } from './runtime/crds.js';
+import { runtimeRules, runtimeStatus } from './runtime/rules.js';
 
 const ROLES: Role[] = ['predictor', 'canary', 'transformer', 'explainer'];
 

@@ -1,21 +1,21 @@
 import { hash } from 'node:crypto';
 import { keptJson, memoOnSpec, ObjectIndex, type Composed, type KubeObject, type SyncInput } from '../kit/index.js';
 import { canaryDecision, type CanaryDecision } from './canary.js';
-import { canaryPredictorSpec, canaryReplicaCount, stableMinReplicas, type CanaryVariant } from './canary-variants.js';
+import { canaryPredictorSpec, canaryReplicaCount, stableMinReplicas, type CanaryVariant } from './status/canary-variants.js';
 import { componentPlans, type ComponentPlan, type Unserved } from './components.js';
 import type { InferenceServiceConfig } from './config.js';
-import { externalHostsFor, isClusterLocal, type ExternalHosts } from './hosts.js';
-import { HTTPROUTE } from './httproute.js';
-import { builtinRuntimes } from './kserve-runtimes.js';
-import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtimes.js';
+import { externalHostsFor, isClusterLocal, type ExternalHosts } from './children/hosts.js';
+import { HTTPROUTE } from './children/httproute.js';
+import { builtinRuntimes } from './runtime/kserve-runtimes.js';
+import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtime/selection.js';
 import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
-import { emptyReport, type CredentialReport } from './storage.js';
-import { secretsRead } from './credentials/secrets-read.js';
+import { emptyReport, type CredentialReport } from './storage/uri.js';
+import { secretsRead } from './storage/credentials/secrets-read.js';
 import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
-import { canaryWorkloads, predictorIdentity, workloadFor, type PredictorIdentity } from './workloads.js';
-import { predictorBackends, routedExposure } from './exposure.js';
-import { agentWorkOf, withAgent } from './agent.js';
-import { TRUSTYAI_API_VERSION, TRUSTYAI_KIND, trustyaiLoggerFor, trustyaiServiceFor } from './trustyai-logger.js';
+import { canaryWorkloads, predictorIdentity, workloadFor, type PredictorIdentity } from './children/workloads.js';
+import { predictorBackends, routedExposure } from './children/exposure.js';
+import { agentWorkOf, withAgent } from './pod/agent.js';
+import { TRUSTYAI_API_VERSION, TRUSTYAI_KIND, trustyaiLoggerFor, trustyaiServiceFor } from './pod/trustyai-logger.js';
 
 export type Input = SyncInput<InferenceServiceSpec, InferenceServiceConfig>;
 

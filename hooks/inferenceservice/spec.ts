@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { annotationMapSchema, conditionSchema, DNS1035_LABEL, labelMapSchema, quantity } from '../kit/index.js';
-import { canaryPercentRange, canarySum, CANARY_NAME_REQUIRED, componentRules, MAX_CANARIES, MIN_ABOVE_MAX, PREDICTOR_EXACTLY_ONE, predictorRules, canaryPredictorRules, canaryRules, specRules, unsupportedMetric, validations } from './admission.js';
-import { commonParentPath, MODEL_DIR, storageUriProblem } from './storage.js';
+import { canaryPercentRange, canarySum, CANARY_NAME_REQUIRED, componentRules, MAX_CANARIES, MIN_ABOVE_MAX, PREDICTOR_EXACTLY_ONE, predictorRules, canaryPredictorRules, canaryRules, specRules, unsupportedMetric, validations } from './input/admission.js';
+import { commonParentPath, MODEL_DIR, storageUriProblem } from './storage/uri.js';
 
 /*
  * KServe's InferenceService spec, as far as raw-deployment mode acts on it. KServe's own CRD

@@ -16,16 +16,16 @@ import {
   type StampInput,
 } from '../kit/index.js';
 import { trafficOf } from './canary.js';
-import { credentialsCondition, STORAGE_SECRET_FOUND } from './credentials-status.js';
-import { hostOf, internalUrl } from './hosts.js';
+import { credentialsCondition, STORAGE_SECRET_FOUND } from './storage/credentials/status.js';
+import { hostOf, internalUrl } from './children/hosts.js';
 import { serviceName, workloadName, type Role } from './names.js';
 import type { Input, Plan } from './plan.js';
 import { resumedCondition, STOP_ANNOTATION, STOPPED, STOPPED_REASON, stoppedConditions } from './stop.js';
 import { entryComponentOf, type ComponentName } from './spec.js';
-import { IGNORED_FIELDS, ignoredFieldsCondition } from './ignored-fields.js';
-import { modelStatusFrom } from './model-status.js';
-import { UNSUPPORTED_REASON } from './implementations.js';
-import { KSERVE_CONFIG, kserveConfigCondition, kserveConfigMap, kserveSettings } from './kserve-config.js';
+import { IGNORED_FIELDS, ignoredFieldsCondition } from './input/ignored-fields.js';
+import { modelStatusFrom } from './status/model-status.js';
+import { UNSUPPORTED_REASON } from './runtime/implementations.js';
+import { KSERVE_CONFIG, kserveConfigCondition, kserveConfigMap, kserveSettings } from './input/kserve-config.js';
 
 export const PREDICTOR_READY = 'PredictorReady';
 export const CANARY_READY = 'CanaryPredictorReady';

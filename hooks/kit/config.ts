@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { POD_SECURITY_LEVELS, POD_SECURITY_VARIABLE } from './pod-security.js';
+import { POD_SECURITY_LEVELS, POD_SECURITY_VARIABLE } from './security/pod-security.js';
 
 /** The environment, as `process.env` holds it. */
 export type Env = Record<string, string | undefined>;

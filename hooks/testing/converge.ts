@@ -6,7 +6,7 @@
  *   expect(result.condition('Ready')?.status).toBe('True');
  */
 import type { AnyComposition } from '../kit/composition.js';
-import { canonicalJson } from '../kit/hash.js';
+import { canonicalJson } from '../kit/children/hash.js';
 import type { KubeObject } from '../kit/types.js';
 import { runSync, type RunOptions, type SyncResult } from './run.js';
 import { ready } from './ready.js';

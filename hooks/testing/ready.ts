@@ -5,7 +5,7 @@
  *
  *   const out = runSync(echo, { parent, observed: first.children.map(ready) });
  */
-import { shortHash } from '../kit/hash.js';
+import { shortHash } from '../kit/children/hash.js';
 import { isRecord, type KubeObject } from '../kit/types.js';
 import { TEST_NOW } from './run.js';
 

@@ -4,9 +4,9 @@
  */
 import type { AnyComposition } from '../kit/composition.js';
 import type { CompositionConfigs, KubeObject, RelatedRule } from '../kit/index.js';
-import { parseNamespaceSelector } from '../kit/namespace-selector.js';
-import type { HookName } from '../kit/request.js';
-import { runOverWire, syncRequest as kitSyncRequest, type WireRequestOptions } from '../kit/run.js';
+import { parseNamespaceSelector } from '../engine/namespace-selector.js';
+import type { HookName } from '../engine/request.js';
+import { runOverWire, syncRequest as kitSyncRequest, type WireRequestOptions } from '../engine/run.js';
 
 /** `_Config` is kept for callers that name it; `config` holds configurations by composition name. */
 export interface RunOptions<_Config = CompositionConfigs> extends WireRequestOptions {

@@ -1,5 +1,5 @@
 import { isRecord, type KubeObject, type Parent, type RelatedRule, type SyncInput } from '../kit/index.js';
-import { logsToTrustyAI } from '../inferenceservice/trustyai-logger.js';
+import { logsToTrustyAI } from '../inferenceservice/pod/trustyai-logger.js';
 import { serviceName } from './names.js';
 
 const TRUSTYAI = { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService' };

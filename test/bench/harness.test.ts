@@ -12,8 +12,8 @@ import { hookProfile } from '../../bench/hook-profile.js';
 import { type BenchCase, benchCases, COMPOSITIONS, scaled, selectCases } from '../../bench/requests/index.js';
 import { type CaseResult, formatReport, type Measurement, medianRound, ratios, type Report, reportJson, soakGrowthMb, table, targetChecks } from '../../bench/report.js';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
-import { createApp } from '../../hooks/server.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { createApp } from '../../hooks/server/app.js';
 
 describe('bench options', () => {
   it('defaults to a full run of every case', () => {

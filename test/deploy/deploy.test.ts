@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
+import { loadConfig } from '../../hooks/server/config.js';
 import { IN_CLUSTER_HOOK_URL, IN_CLUSTER_HTTPS_HOOK_URL } from '../../hooks/cli/manifests.js';
 import { compositeControllerFor, DEFAULT_VARIANT, variantNames } from '../../hooks/kit/index.js';
 import { type KubeObject, isObject, loadYamlFile, repoRoot } from '../support/reference.js';
@@ -242,7 +242,7 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
   it('serves the hooks on a named port, with readiness and liveness probes', () => {
     expect(pod.containers).toHaveLength(1);
     // The V8 flag node refuses in NODE_OPTIONS (README "Memory"; test/bench/node-flags.test.ts).
-    expect([...(server.command ?? []), ...(server.args ?? [])]).toEqual(['node', '--initial-old-space-size=48', 'dist/hooks/cli.js', 'serve']);
+    expect([...(server.command ?? []), ...(server.args ?? [])]).toEqual(['node', '--initial-old-space-size=48', 'dist/hooks/cli/main.js', 'serve']);
     expect(server.ports).toEqual(
       tls
         ? [

@@ -2,11 +2,11 @@ import path from 'node:path';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/config.js';
+import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/server/config.js';
 import type { AnyComposition, RelatedRule } from '../../hooks/kit/composition.js';
-import { DEFAULT_VARIANT } from '../../hooks/kit/manifests.js';
-import { createApp } from '../../hooks/server.js';
-import { syncRequest, type RunOptions } from '../../hooks/testing.js';
+import { DEFAULT_VARIANT } from '../../hooks/engine/manifests.js';
+import { createApp } from '../../hooks/server/app.js';
+import { syncRequest, type RunOptions } from '../../hooks/testing/index.js';
 import { goldenCases } from '../support/golden.js';
 import { kube } from './support/context.js';
 import { fromRoot, objectsIn, vendorDir } from './support/files.js';
@@ -16,7 +16,7 @@ import { selectRelated } from './support/related.js';
 
 // Every golden case, example and reference sample goes through the real hook server, and
 // every child it answers with is dry-run created: the API server is the judge of validity.
-// The request is built by hooks/testing.ts, the same builder the unit golden tests use.
+// The request is built by hooks/testing/index.ts, the same builder the unit golden tests use.
 const serverConfig = loadConfig({});
 const app = createApp({ compositions: builtinCompositions, config: serverConfig });
 // A golden case with server variables of its own (case.yaml `env`) goes to a server started with them.

@@ -4,7 +4,7 @@ import { kube } from './support/context.js';
 import { installCrds } from './support/install.js';
 import { KubeError, type KubeObject } from './support/kube.js';
 
-// The InferenceService CRD's CEL rules (hooks/inferenceservice/admission.ts): what KServe's
+// The InferenceService CRD's CEL rules (hooks/inferenceservice/input/admission.ts): what KServe's
 // webhook rejects for a static reason, the API server rejects with KServe's message; the
 // neighbours it accepts still create (03-samples creates every sample and example).
 const ns = 'e2e-admission';

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
+import { loadConfig } from '../../hooks/server/config.js';
 import { INFERENCESERVICE_IMAGES } from '../../hooks/inferenceservice/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
-import { kserveRuntimes } from '../../hooks/inferenceservice/kserve-runtimes.js';
+import { kserveRuntimes } from '../../hooks/inferenceservice/runtime/kserve-runtimes.js';
 import type { RelatedRule } from '../../hooks/kit/composition.js';
-import { createApp } from '../../hooks/server.js';
-import { syncRequest } from '../../hooks/testing.js';
+import { createApp } from '../../hooks/server/app.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 import { goldenCases, readYamlDocs } from '../support/golden.js';
 import { kube } from './support/context.js';
 import { fromRoot } from './support/files.js';

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
+import { loadConfig } from '../../hooks/server/config.js';
 import type { AnyComposition } from '../../hooks/kit/composition.js';
-import { createApp } from '../../hooks/server.js';
-import { syncRequest } from '../../hooks/testing.js';
+import { createApp } from '../../hooks/server/app.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 import { tfserv } from '../../hooks/tfserv/index.js';
 import { kube } from './support/context.js';
 import { installCrds } from './support/install.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../hooks/config.js';
-import { runSync } from '../../hooks/testing.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { CERT_ISSUER_VARIABLE } from '../../hooks/trustyai/config.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { kube } from './support/context.js';

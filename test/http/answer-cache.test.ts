@@ -7,12 +7,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
-import { digestOf, hookAnswerer } from '../../hooks/hook-answer.js';
-import { directHookRoute } from '../../hooks/hook-route.js';
-import { bindHookMetrics, createMetrics } from '../../hooks/metrics.js';
-import { createLogger } from '../../hooks/server.js';
-import { syncRequest } from '../../hooks/testing.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { digestOf, hookAnswerer } from '../../hooks/server/hook-answer.js';
+import { directHookRoute } from '../../hooks/server/hook-route.js';
+import { bindHookMetrics, createMetrics } from '../../hooks/server/metrics.js';
+import { createLogger } from '../../hooks/server/app.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 
 const parentNamed = (name: string) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AnswerCache } from '../../hooks/cache.js';
+import { AnswerCache } from '../../hooks/server/cache.js';
 
 const byLength = (_key: string, value: string) => value.length;
 

@@ -1,6 +1,6 @@
 /**
  * A timeout on every phase of a connection, and slots that sockets proving nothing cannot
- * hold (hooks/connections.ts, hooks/listen.ts). Timeouts are set short through the
+ * hold (hooks/server/connections.ts, hooks/server/listen.ts). Timeouts are set short through the
  * environment; each case asserts what happens (the socket is closed, the client is served),
  * never how long it took.
  */
@@ -13,10 +13,10 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
-import { listen, type Listeners } from '../../hooks/listen.js';
-import { createApp, createLogger } from '../../hooks/server.js';
-import { syncRequest } from '../../hooks/testing.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { listen, type Listeners } from '../../hooks/server/listen.js';
+import { createApp, createLogger } from '../../hooks/server/app.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { certificates } from '../support/certificates.js';
 

@@ -1,5 +1,5 @@
 /**
- * The direct hook route (hooks/hook-route.ts) against express's route: the same table of
+ * The direct hook route (hooks/server/hook-route.ts) against express's route: the same table of
  * requests, sent byte for byte over real sockets to an app with it and to one without it,
  * must get the same status, headers (names, case and order; all but Date), body, metrics
  * and log lines. A second table says which requests the direct route takes at all.
@@ -10,13 +10,13 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
-import { hookAnswerer, matchesEtag } from '../../hooks/hook-answer.js';
-import { directHookRoute } from '../../hooks/hook-route.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { hookAnswerer, matchesEtag } from '../../hooks/server/hook-answer.js';
+import { directHookRoute } from '../../hooks/server/hook-route.js';
 import { defineComposition } from '../../hooks/kit/index.js';
-import { bindHookMetrics, createMetrics } from '../../hooks/metrics.js';
-import { createApp, createLogger, type ServerState } from '../../hooks/server.js';
-import { syncRequest } from '../../hooks/testing.js';
+import { bindHookMetrics, createMetrics } from '../../hooks/server/metrics.js';
+import { createApp, createLogger, type ServerState } from '../../hooks/server/app.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 
 const NOW = '2026-05-05T05:05:05Z';

@@ -1,5 +1,5 @@
 /**
- * The hook metrics are recorded into plain per-series numbers (hooks/metrics.ts) and written
+ * The hook metrics are recorded into plain per-series numbers (hooks/server/metrics.ts) and written
  * at scrape time; what /metrics shows must be what prom-client's own Counter and Histogram
  * show for the same samples, line for line.
  */
@@ -9,10 +9,10 @@ import { Counter, Histogram, Registry } from 'prom-client';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
-import { versionOrUnknown } from '../../hooks/build-info.js';
-import { bindHookMetrics, createMetrics, type Outcome } from '../../hooks/metrics.js';
-import { createApp, createLogger } from '../../hooks/server.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { versionOrUnknown } from '../../hooks/server/build-info.js';
+import { bindHookMetrics, createMetrics, type Outcome } from '../../hooks/server/metrics.js';
+import { createApp, createLogger } from '../../hooks/server/app.js';
 
 const SAMPLES: Array<[string, string, Outcome, number]> = [
   ['trustyai', 'sync', 'ok', 0.0123],

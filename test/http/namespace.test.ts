@@ -2,9 +2,9 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
-import { crdFor } from '../../hooks/kit/manifests.js';
-import { createApp } from '../../hooks/server.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { crdFor } from '../../hooks/engine/manifests.js';
+import { createApp } from '../../hooks/server/app.js';
 
 const app = createApp({ compositions: builtinCompositions, config: loadConfig({}), logger: pino({ level: 'silent' }) });
 

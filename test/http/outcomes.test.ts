@@ -2,11 +2,11 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
+import { loadConfig } from '../../hooks/server/config.js';
 import { defineComposition } from '../../hooks/kit/index.js';
-import { OUTCOMES } from '../../hooks/metrics.js';
-import { createApp, createLogger } from '../../hooks/server.js';
-import { syncRequest } from '../../hooks/testing.js';
+import { OUTCOMES } from '../../hooks/server/metrics.js';
+import { createApp, createLogger } from '../../hooks/server/app.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 
 const parent = {

@@ -1,13 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../hooks/config.js';
-import type { Exchange } from '../../hooks/exchange.js';
-import { hookAnswerer } from '../../hooks/hook-answer.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import type { Exchange } from '../../hooks/server/exchange.js';
+import { hookAnswerer } from '../../hooks/server/hook-answer.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { createMetrics } from '../../hooks/metrics.js';
-import { createLogger } from '../../hooks/server.js';
-import { syncRequest } from '../../hooks/testing.js';
+import { createMetrics } from '../../hooks/server/metrics.js';
+import { createLogger } from '../../hooks/server/app.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 
 /*
  * No Secret value reaches a cache: customize asks for every Secret of the namespace

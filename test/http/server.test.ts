@@ -2,10 +2,10 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
+import { loadConfig } from '../../hooks/server/config.js';
 import { defineComposition } from '../../hooks/kit/index.js';
-import { createApp } from '../../hooks/server.js';
-import { syncRequest, wireMap } from '../../hooks/testing.js';
+import { createApp } from '../../hooks/server/app.js';
+import { syncRequest, wireMap } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { z } from 'zod';
 

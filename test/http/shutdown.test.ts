@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { syncRequest } from '../../hooks/testing.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { freePort } from '../support/free-port.js';
 
@@ -41,7 +41,7 @@ function post(agent: http.Agent, port: string, body: string): Promise<Omit<Outco
 describe('shutdown under keep-alive load (the real `modelhooks serve`)', () => {
   it("on SIGTERM: /readyz fails at once, answers close their connections, no request started before the drain's last moments fails, exit 0", async () => {
     const port = String(await freePort());
-    const child = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'hooks/cli/main.ts', 'serve', '--port', port], {
       cwd: root,
       env: { ...process.env, MODELHOOKS_LOG_LEVEL: 'info', MODELHOOKS_HOST: '127.0.0.1', MODELHOOKS_DRAIN_SECONDS: String(DRAIN_SECONDS) },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
-import { listen, type Listeners } from '../../hooks/listen.js';
-import { createMetrics } from '../../hooks/metrics.js';
-import { createApp, createHealthApp } from '../../hooks/server.js';
-import { syncRequest } from '../../hooks/testing.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { listen, type Listeners } from '../../hooks/server/listen.js';
+import { createMetrics } from '../../hooks/server/metrics.js';
+import { createApp, createHealthApp } from '../../hooks/server/app.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { certificates } from '../support/certificates.js';
 import { freePort } from '../support/free-port.js';
@@ -114,7 +114,7 @@ describe('TLS with client certificates, a bearer token and a plain metrics port'
     expect(hook).toBe(404);
   });
 
-  it('sets the timeouts; the slots are shared by hooks/connections.ts, not refused by Node', () => {
+  it('sets the timeouts; the slots are shared by hooks/server/connections.ts, not refused by Node', () => {
     expect([running.main.requestTimeout, running.main.headersTimeout, running.main.keepAliveTimeout, running.main.maxConnections]).toEqual([30_000, 10_000, 95_000, undefined]);
     expect(running.connections().refused).toBe(0);
     expect(running.health?.headersTimeout).toBe(10_000);

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { bearerMatches, readToken, watchedToken } from '../../hooks/auth.js';
+import { bearerMatches, readToken, watchedToken } from '../../hooks/server/auth.js';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
-import { createApp } from '../../hooks/server.js';
-import { main } from '../../hooks/cli.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { createApp } from '../../hooks/server/app.js';
+import { main } from '../../hooks/cli/main.js';
 
 describe('bearer token', () => {
   it('matches only `Bearer <token>`, case-insensitive in the scheme', () => {

@@ -46,10 +46,10 @@ describe('Dockerfile and engines', () => {
     expect(runtime).toContain('COPY package.json package-lock.json ./');
     expect(runtime).toContain('RUN npm ci --omit=dev --ignore-scripts');
     expect(runtime).toContain('COPY --from=build /app/dist ./dist');
-    expect(runtime).toMatch(/ENTRYPOINT \["node", "dist\/hooks\/cli\.js"\]/);
+    expect(runtime).toMatch(/ENTRYPOINT \["node", "dist\/hooks\/cli\/main\.js"\]/);
     expect(smoke).toContain('cp package.json package-lock.json "$app/"');
     expect(smoke).toContain('cp -r dist "$app/dist"');
     expect(smoke).toContain('ci --omit=dev --ignore-scripts');
-    expect(smoke).toContain('dist/hooks/cli.js serve');
+    expect(smoke).toContain('dist/hooks/cli/main.js serve');
   });
 });

@@ -33,9 +33,9 @@ cp -r dist "$app/dist"
 (cd "$app" && NODE_ENV=production "$node" "$npm_cli" ci --omit=dev --ignore-scripts --no-audit --no-fund) > "$app/npm-ci.log" 2>&1
 if grep -q EBADENGINE "$app/npm-ci.log"; then cat "$app/npm-ci.log"; echo "smoke: EBADENGINE on Node $major"; exit 1; fi
 
-(cd "$app" && "$node" dist/hooks/cli.js --help) | grep -q 'modelhooks serve'
+(cd "$app" && "$node" dist/hooks/cli/main.js --help) | grep -q 'modelhooks serve'
 port=$((20000 + RANDOM % 20000))
-(cd "$app" && exec env MODELHOOKS_HOST=127.0.0.1 MODELHOOKS_DRAIN_SECONDS=0 "$node" dist/hooks/cli.js serve --port "$port") > "$app/serve.log" 2>&1 &
+(cd "$app" && exec env MODELHOOKS_HOST=127.0.0.1 MODELHOOKS_DRAIN_SECONDS=0 "$node" dist/hooks/cli/main.js serve --port "$port") > "$app/serve.log" 2>&1 &
 pid=$!
 "$node" -e '
 const base = `http://127.0.0.1:${process.argv[1]}`;

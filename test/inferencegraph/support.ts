@@ -1,7 +1,7 @@
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferencegraph } from '../../hooks/inferencegraph/index.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runCustomize, runSync, type RunOptions } from '../../hooks/testing.js';
+import { runCustomize, runSync, type RunOptions } from '../../hooks/testing/index.js';
 
 export const NS = 'kserve-test';
 export const config = defaultHookConfig();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crdFor } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { runSync } from '../../hooks/testing/index.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { admissionCases } from '../support/admission-cases.js';
 

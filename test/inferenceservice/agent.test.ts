@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runCustomize, runSync } from '../../hooks/testing.js';
-import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/config.js';
+import { runCustomize, runSync } from '../../hooks/testing/index.js';
+import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
-import { goProbeJson } from '../../hooks/inferenceservice/agent.js';
-import { logsToTrustyAI } from '../../hooks/inferenceservice/trustyai-logger.js';
+import { goProbeJson } from '../../hooks/inferenceservice/pod/agent.js';
+import { logsToTrustyAI } from '../../hooks/inferenceservice/pod/trustyai-logger.js';
 import { compositionRules } from '../support/rules.js';
 import { expectValid } from '../support/validate.js';
 

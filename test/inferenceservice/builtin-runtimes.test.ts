@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INFERENCESERVICE_IMAGES } from '../../hooks/inferenceservice/config.js';
-import { builtinRuntimes, kserveRuntimes } from '../../hooks/inferenceservice/kserve-runtimes.js';
+import { builtinRuntimes, kserveRuntimes } from '../../hooks/inferenceservice/runtime/kserve-runtimes.js';
 
 // Every sync reads the shipped runtimes; they are built once per configuration and kept.
 describe('the shipped runtimes, kept between syncs', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/config.js';
-import { canaryPredictorSpec, canaryReplicaCount, canariesCondition, canaryStatuses, stableMinReplicas, variantServiceName, variantWorkloadName, type CanaryEntry } from '../../hooks/inferenceservice/canary-variants.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
+import { canaryPredictorSpec, canaryReplicaCount, canariesCondition, canaryStatuses, stableMinReplicas, variantServiceName, variantWorkloadName, type CanaryEntry } from '../../hooks/inferenceservice/status/canary-variants.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { InferenceServiceSpec, PredictorSpec } from '../../hooks/inferenceservice/spec.js';
 import type { KubeObject, Parent } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 
 /*
  * spec.canary[] as KServe v0.20.0 raw mode serves it. Field by field:

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/config.js';
+import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { expectValid } from '../support/validate.js';
 
 /*

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kserveLastFailureInfo } from '../../hooks/inferenceservice/failure-info.js';
+import { kserveLastFailureInfo } from '../../hooks/inferenceservice/status/failure-info.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
 
 // KServe v0.20.0 pkg/apis/serving/v1beta1/inference_service_status.go PropagateModelStatus, raw mode:

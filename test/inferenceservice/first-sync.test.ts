@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { KubeObject, RelatedRule } from '../../hooks/kit/index.js';
-import { runCustomize, runSync, syncRequest } from '../../hooks/testing.js';
+import { runCustomize, runSync, syncRequest } from '../../hooks/testing/index.js';
 import { selectRelated, wakes } from '../support/metacontroller-select.js';
 
 /*

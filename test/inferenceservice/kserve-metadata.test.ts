@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
-import { modelStatusFrom } from '../../hooks/inferenceservice/model-status.js';
+import { modelStatusFrom } from '../../hooks/inferenceservice/status/model-status.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { loadYamlFile, repoRoot } from '../support/reference.js';
 import path from 'node:path';
 

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INFERENCESERVICE_IMAGES } from '../../hooks/inferenceservice/config.js';
-import { kserveRuntimes } from '../../hooks/inferenceservice/kserve-runtimes.js';
+import { kserveRuntimes } from '../../hooks/inferenceservice/runtime/kserve-runtimes.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
 import { loadYamlFile, repoRoot, vendorDir } from '../support/reference.js';
 import { expectValid } from '../support/validate.js';

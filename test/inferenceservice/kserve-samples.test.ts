@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { goldenCases, readYamlDocs } from '../support/golden.js';
 import { loadYamlFile, vendorDir } from '../support/reference.js';

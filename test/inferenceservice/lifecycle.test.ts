@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LAST_APPLIED_ANNOTATION, type KubeObject } from '../../hooks/kit/index.js';
-import { runSync, type SyncResult } from '../../hooks/testing.js';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { runSync, type SyncResult } from '../../hooks/testing/index.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 
 /*

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
-import { defaultHookConfig, type HookConfig } from '../../hooks/config.js';
+import { runSync } from '../../hooks/testing/index.js';
+import { defaultHookConfig, type HookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 
 /**
@@ -16,7 +16,7 @@ async function firstComputation(c: Case): Promise<Record<string, unknown>> {
   vi.resetModules();
   const fresh = {
     inferenceservice: (await import('../../hooks/inferenceservice/index.js')).inferenceservice,
-    runSync: (await import('../../hooks/testing.js')).runSync,
+    runSync: (await import('../../hooks/testing/index.js')).runSync,
   };
   expect(fresh.inferenceservice).not.toBe(inferenceservice);
   return sync(c, fresh);

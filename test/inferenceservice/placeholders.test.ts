@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Container } from '@kubernetes/client-node';
-import { replacePlaceholders, type TemplateMeta } from '../../hooks/inferenceservice/runtime-container.js';
+import { replacePlaceholders, type TemplateMeta } from '../../hooks/inferenceservice/runtime/container.js';
 
 /*
  * replacePlaceholders rewrites only the strings that hold a placeholder. Its answer must be

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type HookConfig } from '../../hooks/config.js';
+import { loadConfig, type HookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { podSecurityViolations, type KubeObject } from '../../hooks/kit/index.js';
-import { runCustomize, runSync } from '../../hooks/testing.js';
+import { runCustomize, runSync } from '../../hooks/testing/index.js';
 import { appliedOptions } from '../support/golden.js';
 
 const at = (level: string): HookConfig => loadConfig({ MODELHOOKS_POD_SECURITY: level }).hooks;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runCustomize, runSync } from '../../hooks/testing.js';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { runCustomize, runSync } from '../../hooks/testing/index.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
-import { kserveRuntimes } from '../../hooks/inferenceservice/kserve-runtimes.js';
-import { protocolOf, selectRuntime, supportingRuntimes, type ServingRuntime } from '../../hooks/inferenceservice/runtimes.js';
-import { readinessFor, replacePlaceholders, servedModelName, updateImageTag, mergeRuntimeContainer } from '../../hooks/inferenceservice/runtime-container.js';
+import { kserveRuntimes } from '../../hooks/inferenceservice/runtime/kserve-runtimes.js';
+import { protocolOf, selectRuntime, supportingRuntimes, type ServingRuntime } from '../../hooks/inferenceservice/runtime/selection.js';
+import { readinessFor, replacePlaceholders, servedModelName, updateImageTag, mergeRuntimeContainer } from '../../hooks/inferenceservice/runtime/container.js';
 import { INFERENCESERVICE_IMAGES } from '../../hooks/inferenceservice/config.js';
 
 const config = defaultHookConfig();

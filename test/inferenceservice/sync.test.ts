@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compositeControllerFor, crdFor, LAST_APPLIED_ANNOTATION, shortHash, type KubeObject } from '../../hooks/kit/index.js';
-import { runCustomize, runSync } from '../../hooks/testing.js';
-import { defaultHookConfig, type HookConfig } from '../../hooks/config.js';
+import { runCustomize, runSync } from '../../hooks/testing/index.js';
+import { defaultHookConfig, type HookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { loadYamlFile, referenceSamples, repoRoot, sampleCredentials } from '../support/reference.js';
 import { expectValid, validateAgainstCrd } from '../support/validate.js';

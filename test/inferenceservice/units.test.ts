@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, Parent } from '../../hooks/kit/index.js';
-import { isValidHost, renderDomain } from '../../hooks/inferenceservice/hosts.js';
+import { isValidHost, renderDomain } from '../../hooks/inferenceservice/children/hosts.js';
 import { componentReadiness } from '../../hooks/inferenceservice/status.js';
 import { inferenceserviceSpec, scalingOf } from '../../hooks/inferenceservice/spec.js';
-import { formatIssues } from '../../hooks/kit/protocol.js';
+import { formatIssues } from '../../hooks/engine/protocol.js';
 
 const deployment = (status: Record<string, unknown>, generation = 1): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', generation }, status });
 const c = (type: string, status: string, reason: string, message = `${type} ${reason}`) => ({ type, status, reason, message });

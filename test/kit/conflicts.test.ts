@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CHILD_NAME_CONFLICT, childConflicts, ObjectIndex, withConflicts, type KubeObject, type Parent } from '../../hooks/kit/index.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { mlmodel } from '../../hooks/mlmodel/index.js';
-import { runCustomize, runSync } from '../../hooks/testing.js';
+import { runCustomize, runSync } from '../../hooks/testing/index.js';
 import { tfserv } from '../../hooks/tfserv/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { key, NS, ownedBy, parentOf, secondParent } from '../support/two-parents.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { hostLabelKey, type KubeObject } from '../../hooks/kit/index.js';
-import { runCustomize, runSync } from '../../hooks/testing.js';
+import { runCustomize, runSync } from '../../hooks/testing/index.js';
 import { goldenCases } from '../support/golden.js';
 
 const golden = (name: string) => {

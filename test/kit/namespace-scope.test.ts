@@ -5,8 +5,8 @@
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loadConfig } from '../../hooks/config.js';
-import { createApp, createLogger } from '../../hooks/server.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { createApp, createLogger } from '../../hooks/server/app.js';
 import {
   CLUSTER_SCOPED_RESOURCES,
   defineComposition,

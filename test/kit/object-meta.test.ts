@@ -11,11 +11,11 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
-import { metadataProblem, TOTAL_ANNOTATION_SIZE_LIMIT } from '../../hooks/kit/object-meta.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { metadataProblem, TOTAL_ANNOTATION_SIZE_LIMIT } from '../../hooks/engine/object-meta.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
-import { createApp, createLogger } from '../../hooks/server.js';
-import { syncRequest } from '../../hooks/testing.js';
+import { createApp, createLogger } from '../../hooks/server/app.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 
 const labels = (l: unknown) => metadataProblem({ labels: l }, 'm');
 const annotations = (a: unknown) => metadataProblem({ annotations: a }, 'm');

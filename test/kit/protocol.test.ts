@@ -11,7 +11,7 @@ import {
   runHook,
   type KubeObject,
 } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 
 const demo = defineComposition({
   name: 'demo',

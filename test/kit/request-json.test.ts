@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineComposition } from '../../hooks/kit/index.js';
-import { managedFieldsArrays, parseRequestText } from '../../hooks/kit/request-json.js';
-import { runSync } from '../../hooks/testing.js';
+import { managedFieldsArrays, parseRequestText } from '../../hooks/engine/request-json.js';
+import { runSync } from '../../hooks/testing/index.js';
 
 /** What a hook must see: JSON.parse's body with metadata.managedFields of each request object undefined, written here apart from the code. */
 function expected(text: string): unknown {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import {
   containerImages,
   IMAGE_NOT_ALLOWED,
@@ -17,7 +17,7 @@ import {
   type KubeObject,
 } from '../../hooks/kit/index.js';
 import { tfserv } from '../../hooks/tfserv/index.js';
-import { runCustomize, runSync } from '../../hooks/testing.js';
+import { runCustomize, runSync } from '../../hooks/testing/index.js';
 
 const namespace = (name: string, labels: Record<string, string> = {}, annotations: Record<string, string> = {}): KubeObject => ({
   apiVersion: 'v1',

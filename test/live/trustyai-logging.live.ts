@@ -7,7 +7,7 @@ import { getOrNone, within, type Obj } from './support/wait.js';
 
 /*
  * TrustyAIService ↔ InferenceService payload logging through the real Metacontroller: the
- * predictor's agent gets `--log-url` (hooks/inferenceservice/trustyai-logger.ts), and that URL
+ * predictor's agent gets `--log-url` (hooks/inferenceservice/pod/trustyai-logger.ts), and that URL
  * must reach what the TrustyAI pod of this install serves: the URL's port, through the
  * TrustyAIService's Service, must land on a container port the TrustyAI Deployment declares,
  * named for the URL's scheme (`https` is served only with TLS material mounted, `http` plain;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { shortHash, type KubeObject } from '../../hooks/kit/index.js';
 import { mlmodel } from '../../hooks/mlmodel/index.js';
 import { modelHash } from '../../hooks/mlmodel/names.js';
-import { runSync, type SyncResult } from '../../hooks/testing.js';
+import { runSync, type SyncResult } from '../../hooks/testing/index.js';
 import { appliedOptions } from '../support/golden.js';
 import { expectValid } from '../support/validate.js';
 

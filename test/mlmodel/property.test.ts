@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { mlmodel } from '../../hooks/mlmodel/index.js';
 import { PHASES } from '../../hooks/mlmodel/lifecycle.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { mlmodelSpec } from '../property/mlmodel.arb.js';
 import { appliedOptions } from '../support/golden.js';
 import { validateObject } from '../support/validate.js';

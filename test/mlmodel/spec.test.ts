@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../hooks/cli.js';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { main } from '../../hooks/cli/main.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { compositeControllerFor, crdFor } from '../../hooks/kit/index.js';
-import { formatIssues } from '../../hooks/kit/protocol.js';
+import { formatIssues } from '../../hooks/engine/protocol.js';
 import { mlmodel } from '../../hooks/mlmodel/index.js';
 import { mlmodelSpec } from '../../hooks/mlmodel/spec.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { loadReferenceCrd, vendorDir, referenceSamples, repoRoot } from '../support/reference.js';
 import { expectValid, validateAgainstCrd } from '../support/validate.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
 import { mlmodel } from '../../hooks/mlmodel/index.js';
 import { modelHash } from '../../hooks/mlmodel/names.js';
-import { runCustomize, runSync } from '../../hooks/testing.js';
+import { runCustomize, runSync } from '../../hooks/testing/index.js';
 import { asObserved, claimSize, storageClass } from '../support/storage-updates.js';
 import { compositionRules } from '../support/rules.js';
 

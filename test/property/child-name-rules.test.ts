@@ -8,9 +8,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import type { AnyComposition, KubeObject, RelatedRule } from '../../hooks/kit/index.js';
-import { converge, runCustomize } from '../../hooks/testing.js';
+import { converge, runCustomize } from '../../hooks/testing/index.js';
 import { specArbitraries } from '../support/arbitraries.js';
 
 const RUNS = 60;

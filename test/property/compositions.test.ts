@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { isDns1035Label, isDns1123Label, variantNames } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { appliedOptions } from '../support/golden.js';
 import { specArbitraries } from '../support/arbitraries.js';
 import { labelProblems, podNameProblems } from '../support/labels.js';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { isRecord, type KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 import openapi from '../vendor/kubernetes/api__v1_openapi.json' with { type: 'json' };
 
 /*

@@ -10,10 +10,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { CLUSTER_SCOPED_RESOURCES, isDns1035Label, isDns1123Label, parseHookRequest, runHook, type AnyComposition, type KubeObject, type RelatedRule } from '../../hooks/kit/index.js';
 import { STORAGE_SECRET_ANNOTATION } from '../../hooks/inferenceservice/names.js';
-import { syncRequest, TEST_NOW } from '../../hooks/testing.js';
+import { syncRequest, TEST_NOW } from '../../hooks/testing/index.js';
 import { specArbitraries } from '../support/arbitraries.js';
 import { labelProblems, podNameProblems } from '../support/labels.js';
 import { dnsWithoutMark, hostile, KIND_OF, MARK, objectOf, put, secretValues } from './hostile.arb.js';

@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
-import { createApp } from '../../hooks/server.js';
-import { syncRequest } from '../../hooks/testing.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { createApp } from '../../hooks/server/app.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 import { specArbitraries } from '../support/arbitraries.js';
 
 const RUNS = 1000;

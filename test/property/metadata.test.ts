@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { loadConfig } from '../../hooks/config.js';
-import { createApp, createLogger } from '../../hooks/server.js';
-import { syncRequest } from '../../hooks/testing.js';
+import { loadConfig } from '../../hooks/server/config.js';
+import { createApp, createLogger } from '../../hooks/server/app.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 import { specArbitraries } from '../support/arbitraries.js';
 import { annotationProblems, labelProblems } from '../support/labels.js';
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { isRecord, podSecurityViolations, type KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { specArbitraries } from '../support/arbitraries.js';
 import { inferenceserviceSpecWithSecurity } from './inferenceservice.arb.js';
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { configVariables } from '../../hooks/config.js';
+import { configVariables } from '../../hooks/server/config.js';
 import { CHART_DIR, chartFiles, chartProblems } from '../../release/chart.js';
 import { togglesOf, valuesKey } from '../../release/components.js';
 import { build } from '../deploy/kustomize.js';

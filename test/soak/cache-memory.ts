@@ -10,7 +10,7 @@
  *   npx tsx test/soak/cache-memory.ts        (about a minute on 2 cores; run by .ci/run)
  */
 import { shippedNodeFlags } from '../../bench/node-flags.js';
-import { sizeInBytes } from '../../hooks/config.js';
+import { sizeInBytes } from '../../hooks/server/config.js';
 import { memoryPeaks, request, ROOT, runSoak, type SoakServer } from './serve.js';
 
 const REQUESTS = Number(process.env.SOAK_REQUESTS ?? 1000);

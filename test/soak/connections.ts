@@ -21,7 +21,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { shippedNodeFlags } from '../../bench/node-flags.js';
-import { syncRequest } from '../../hooks/testing.js';
+import { syncRequest } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { certificates } from '../support/certificates.js';
 import { freePort } from '../support/free-port.js';
@@ -114,7 +114,7 @@ async function main(server: SoakServer): Promise<number> {
 const healthPort = MODE === 'mtls' ? String(await freePort()) : undefined;
 runSoak(
   {
-    // The Deployment's node flags and connection settings (hooks/config.ts defaults, as deploy/base sets them).
+    // The Deployment's node flags and connection settings (hooks/server/config.ts defaults, as deploy/base sets them).
     nodeFlags: shippedNodeFlags(ROOT),
     env:
       MODE === 'mtls'

@@ -48,7 +48,7 @@ export function runSoak(o: { nodeFlags: string[]; env: NodeJS.ProcessEnv; health
   let child: ChildProcess | undefined;
   const run = async () => {
     const port = String(await freePort());
-    child = spawn(process.execPath, [...o.nodeFlags, '--import', 'tsx', 'hooks/cli.ts', 'serve', '--port', port], {
+    child = spawn(process.execPath, [...o.nodeFlags, '--import', 'tsx', 'hooks/cli/main.ts', 'serve', '--port', port], {
       cwd: ROOT,
       env: { ...process.env, MODELHOOKS_HOST: '127.0.0.1', MODELHOOKS_LOG_LEVEL: 'warn', MODELHOOKS_DRAIN_SECONDS: '0', ...o.env },
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import type { RunOptions, SyncResult } from '../../hooks/testing.js';
-import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/config.js';
+import type { RunOptions, SyncResult } from '../../hooks/testing/index.js';
+import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/server/config.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 

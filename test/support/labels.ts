@@ -2,7 +2,7 @@
  * Every label map of a child, checked as the API server checks it (apimachinery
  * validation.IsQualifiedName for keys, IsValidLabelValue for values): metadata.labels, the pod
  * template's labels, a workload's `selector.matchLabels` and a Service's `spec.selector`.
- * Written here from the Kubernetes rules, not from hooks/kit/labels.ts, so a wrong kit rule fails.
+ * Written here from the Kubernetes rules, not from hooks/kit/children/labels.ts, so a wrong kit rule fails.
  */
 const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;

@@ -1,5 +1,5 @@
 import type { AnyComposition, KubeObject, RelatedRule } from '../../hooks/kit/index.js';
-import { runCustomize, runSync, type SyncResult } from '../../hooks/testing.js';
+import { runCustomize, runSync, type SyncResult } from '../../hooks/testing/index.js';
 
 export const NS = 'tenant';
 

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectValidChildren, runSync, validateChildren } from 'modelhooks/testing';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { AJV_MISSING, loadAjv } from '../../hooks/testing/schema/ajv.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { echo } from '../../examples/custom/echo.js';
@@ -86,7 +86,7 @@ describe('validateChildren (modelhooks/testing)', () => {
   it('does not load ajv or the schemas when modelhooks/testing is only imported', () => {
     const script = [
       "import { createRequire } from 'node:module';",
-      "await import('./hooks/testing.ts');",
+      "await import('./hooks/testing/index.ts');",
       "const loaded = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes(`${'/'}node_modules/ajv/`));",
       'console.log(JSON.stringify(loaded));',
     ].join('\n');

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { readObjects } from '../../hooks/cli/render.js';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { defineComposition, type KubeObject } from '../../hooks/kit/index.js';
-import { converge, differences } from '../../hooks/testing.js';
+import { converge, differences } from '../../hooks/testing/index.js';
 
 const examples = path.resolve(import.meta.dirname, '../../examples');
 const parent = { apiVersion: 'example.dev/v1', kind: 'Counter', metadata: { name: 'c', namespace: 'ns', generation: 4 }, spec: {} };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { deploymentReadiness, jobState, pvcReadiness, type KubeObject } from '../../hooks/kit/index.js';
-import { boundPvc, completedJob, ready, readyDeployment, readyService, runSync } from '../../hooks/testing.js';
+import { boundPvc, completedJob, ready, readyDeployment, readyService, runSync } from '../../hooks/testing/index.js';
 import { goldenCases } from '../support/golden.js';
 import { validateObject } from '../support/validate.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/config.js';
-import { runSync } from '../../hooks/testing.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { tfserv } from '../../hooks/tfserv/index.js';
 import { tfservSpec as tfservSpecSchema } from '../../hooks/tfserv/spec.js';
 import { tfservSpec } from '../property/tfserv.arb.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { crdFor } from '../../hooks/kit/index.js';
 import { tfserv } from '../../hooks/tfserv/index.js';
 import { tfservSpec } from '../../hooks/tfserv/spec.js';
-import { formatIssues } from '../../hooks/kit/protocol.js';
+import { formatIssues } from '../../hooks/engine/protocol.js';
 import { loadReferenceCrd } from '../support/reference.js';
 
 function problems(spec: unknown): string {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { compositeControllerFor, crdFor, type KubeObject } from '../../hooks/kit/index.js';
-import { runCustomize, runSync } from '../../hooks/testing.js';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { runCustomize, runSync } from '../../hooks/testing/index.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import { tfserv } from '../../hooks/tfserv/index.js';
 import { CONFIG_CHECKSUM_ANNOTATION } from '../../hooks/tfserv/names.js';
-import { main } from '../../hooks/cli.js';
+import { main } from '../../hooks/cli/main.js';
 import path from 'node:path';
 import { vendorDir, referenceSamples, repoRoot } from '../support/reference.js';
 import { expectValid, validateAgainstCrd } from '../support/validate.js';

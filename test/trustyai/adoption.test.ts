@@ -1,8 +1,8 @@
 /** A Deployment the operator made keeps its selector (immutable in apps/v1), whatever its release. */
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 
 const config = defaultHookConfig();

@@ -4,9 +4,9 @@
  * Ready condition, and no variant combination that routes outside traffic to the plain port.
  */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../hooks/config.js';
+import { loadConfig } from '../../hooks/server/config.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runCustomize, runSync } from '../../hooks/testing.js';
+import { runCustomize, runSync } from '../../hooks/testing/index.js';
 import { CERT_ISSUER_VARIABLE } from '../../hooks/trustyai/config.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { SERVING_CERT_ANNOTATION } from '../../hooks/trustyai/service.js';

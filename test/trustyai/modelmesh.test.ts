@@ -3,10 +3,10 @@
  * entry of anyone else is ever lost or rewritten.
  */
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig, loadConfig } from '../../hooks/config.js';
+import { defaultHookConfig, loadConfig } from '../../hooks/server/config.js';
 import { modelMeshPayloadProcessors } from './modelmesh-parser.js';
 import { ObjectIndex, type KubeObject, type SyncInput } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { modelMeshFor } from '../../hooks/trustyai/configmap.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import type { TrustyAISpec } from '../../hooks/trustyai/spec.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { goldenCases } from '../support/golden.js';
 

@@ -1,8 +1,8 @@
 /** The operator's conditions (controllers/tas/statuses.go and constants.go@11c335b) and how many InferenceServices log here. */
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/config.js';
+import { defaultHookConfig } from '../../hooks/server/config.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing.js';
+import { runSync } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 
 const config = defaultHookConfig();

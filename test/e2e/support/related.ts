@@ -1,5 +1,5 @@
 import type { AnyComposition, RelatedRule } from '../../../hooks/kit/index.js';
-import { syncRequest } from '../../../hooks/testing.js';
+import { syncRequest } from '../../../hooks/testing/index.js';
 import { postHook } from './hook-post.js';
 import { type Kube, KubeError, type KubeObject } from './kube.js';
 import { selectorMatches } from '../../support/metacontroller-select.js';

@@ -172,7 +172,7 @@ function writeKubeconfig(dir: string, info: KubeInfo): string {
   return file;
 }
 
-/** The hook server as `npm start` runs it (`tsx hooks/cli.ts serve`), on loopback. */
+/** The hook server as `npm start` runs it (`tsx hooks/cli/main.ts serve`), on loopback. */
 function hookServer(dir: string, port: number, env: Record<string, string>): HookServer {
   let proc: ChildProcess | undefined;
   const url = `http://127.0.0.1:${port}`;
@@ -184,7 +184,7 @@ function hookServer(dir: string, port: number, env: Record<string, string>): Hoo
       // A second server on the same port would fail to bind while /readyz still answers from the first.
       if (server.running()) return;
       const log = openSync(path.join(dir, 'hooks.log'), 'a');
-      proc = spawn(fromRoot('node_modules/.bin/tsx'), ['hooks/cli.ts', 'serve'], {
+      proc = spawn(fromRoot('node_modules/.bin/tsx'), ['hooks/cli/main.ts', 'serve'], {
         cwd: fromRoot(),
         env: { ...process.env, PORT: String(port), MODELHOOKS_HOST: '127.0.0.1', MODELHOOKS_DRAIN_SECONDS: '0', ...env },
         stdio: ['ignore', log, log],

@@ -1,0 +1,58 @@
+import { isFrozenData } from '../kit/spec-memo.js';
+
+/**
+ * An answer's JSON, the same text as JSON.stringify's, with each child that is frozen plain
+ * data (a memo's value, kit deepFreeze: its text can never change) written once and kept: an
+ * unchanged InferenceService answers the same Deployment, Service and Ingress objects sync
+ * after sync, and writing them out again was most of serialising its answer. Other values
+ * (the status, children built for this sync) are written as JSON.stringify writes them.
+ */
+export function answerJson(answer: Record<string, unknown>): string {
+  // Nothing kept to reuse (every child built for this answer): JSON.stringify's one pass.
+  if (!Array.isArray(answer.children) || !answer.children.some(isKept)) return JSON.stringify(answer);
+  let out = '{';
+  for (const key of Object.keys(answer)) {
+    const value = answer[key];
+    const text = key === 'children' ? childrenJson(value as unknown[]) : JSON.stringify(value);
+    // JSON.stringify leaves out a key whose value has no JSON (undefined, a function).
+    if (text === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${text}`;
+  }
+  return `${out}}`;
+}
+
+/** Text kept for frozen plain data: it goes with the object. */
+const texts = new WeakMap<object, string>();
+
+const isKept = (child: unknown): child is object => typeof child === 'object' && child !== null && isFrozenData(child);
+
+/**
+ * The JSON text of a child that is frozen plain data, written once and kept with it (the text
+ * an answer will use); undefined for any other value. For a memo's size (memo-budget.ts): the
+ * text is most of what a kept child costs, and it is written here only once either way.
+ */
+export function keptJson(child: unknown): string | undefined {
+  if (!isKept(child)) return undefined;
+  let text = texts.get(child);
+  if (text === undefined) {
+    text = JSON.stringify(child);
+    texts.set(child, text);
+  }
+  return text;
+}
+
+function childrenJson(children: readonly unknown[]): string {
+  let out = '[';
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (i > 0) out += ',';
+    const kept = keptJson(child);
+    if (kept !== undefined) {
+      out += kept;
+    } else {
+      // Where an array holds undefined or a function, JSON.stringify writes null.
+      out += JSON.stringify(child) ?? 'null';
+    }
+  }
+  return `${out}]`;
+}

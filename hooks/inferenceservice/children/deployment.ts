@@ -1,0 +1,38 @@
+import type { V1Deployment, V1DeploymentStrategy, V1PodSpec } from '@kubernetes/client-node';
+import { childMeta, type Parent } from '../../kit/index.js';
+import type { ComponentMeta } from './metadata.js';
+import { selectorFor, SPEC_HASH_ANNOTATION, workloadName, type Role } from '../names.js';
+import type { ComponentSpec } from '../spec.js';
+
+export interface DeploymentOptions {
+  role: Role;
+  spec: ComponentSpec;
+  pod: V1PodSpec;
+  /** Set when no HPA owns the replica count (autoscalerClass none or external). */
+  replicas?: number;
+  /** Hash of the predictor's pod: tells a later sync which spec this Deployment runs. */
+  specHash?: string;
+  /** Labels and annotations as KServe propagates them (metadata.ts). */
+  meta: ComponentMeta;
+}
+
+export function deploymentFor(parent: Parent<unknown>, o: DeploymentOptions): V1Deployment {
+  // KServe gives the Deployment and its pods the same labels and annotations (componentMeta).
+  const annotations = { ...o.meta.annotations, ...(o.specHash ? { [SPEC_HASH_ANNOTATION]: o.specHash } : {}) };
+  // ComponentExtensionSpec.deploymentStrategy is copied as written (deployment_reconciler.go createRawDefaultDeployment).
+  const strategy = o.spec.deploymentStrategy as V1DeploymentStrategy | undefined;
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: childMeta(parent, workloadName(parent, o.role), o.meta.labels, annotations),
+    spec: {
+      ...(o.replicas !== undefined ? { replicas: o.replicas } : {}),
+      selector: { matchLabels: selectorFor(parent, o.role) },
+      ...(strategy !== undefined ? { strategy } : {}),
+      template: {
+        metadata: { labels: o.meta.labels, ...(Object.keys(o.meta.podAnnotations).length > 0 ? { annotations: o.meta.podAnnotations } : {}) },
+        spec: o.pod,
+      },
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { keepAll, type Composed, type KubeObject } from '../../kit/index.js';
+import { HTTPROUTE, httpRoutesFor, type Backend } from './httproute.js';
+import { ingressFor } from './ingress.js';
+import type { Input, Plan } from '../plan.js';
+
+/** The Ingress or HTTPRoutes to the plan's hosts, with these predictor backends; nothing without an exposure. */
+export function routedExposure(parent: Input['parent'], config: Input['config'], plan: Pick<Plan, 'exposure' | 'hosts' | 'entry'>, backends: Backend[]): Composed[] {
+  if (plan.exposure.kind === 'ingress') return [ingressFor(parent, config.ingress, plan.hosts, plan.entry)];
+  if (plan.exposure.kind === 'httproutes') return httpRoutesFor(parent, config.gateway, plan.hosts, plan.entry, backends);
+  return [];
+}
+
+/** The predictor's backends: the stable one alone, or weighted beside a canary taking `canaryPercent`. */
+export function predictorBackends(canaryPercent: number | undefined): Backend[] {
+  return canaryPercent !== undefined ? [{ role: 'predictor', weight: 100 - canaryPercent }, { role: 'canary', weight: canaryPercent }] : [{ role: 'predictor' }];
+}
+
+/** Where the domain template made a host invalid: the live Ingress and HTTPRoutes as last applied, not taken down. */
+export function keptExposure(input: Input): KubeObject[] {
+  return keepAll([...input.observed.list('networking.k8s.io/v1', 'Ingress'), ...input.observed.list(HTTPROUTE.apiVersion, HTTPROUTE.kind)]);
+}

@@ -1,0 +1,125 @@
+import type { V1Container, V1ContainerPort, V1EnvVar, V1PodSpec, V1Probe, V1SecurityContext, V1Volume } from '@kubernetes/client-node';
+import { mergedContainerSecurity, mergedPodSecurity, restrictedContainer } from '../../kit/index.js';
+import { HTTP_PORT, SERVER_CONTAINER } from '../names.js';
+import { passedPodFields } from './passthrough.js';
+import type { ComponentSpec, ContainerSpec } from '../spec.js';
+import type { StoragePlan } from '../storage/uri.js';
+
+/** KServe's default resources for a container that sets none (inferenceservice defaults). */
+export const DEFAULT_RESOURCES = { requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '1', memory: '2Gi' } };
+
+/** The pod of one component: its containers, the storage plan, and the user's pod fields. */
+export function podSpecFor(component: ComponentSpec, containers: V1Container[], storage: StoragePlan, extraVolumes: V1Volume[] = []): V1PodSpec {
+  const userVolumes = Array.isArray(component.volumes) ? (component.volumes as V1Volume[]) : [];
+  const volumes = [...storage.volumes, ...extraVolumes, ...userVolumes];
+  // The user's init containers run first, with the restricted defaults under them; KServe's
+  // storage initializer is appended after them (storage_initializer_injector.go).
+  const userInit = Array.isArray(component.initContainers) ? (component.initContainers as V1Container[]).map((c) => ({ ...c, securityContext: mergedContainerSecurity(c.securityContext) })) : [];
+  const initContainers = [...userInit, ...storage.initContainers];
+  return {
+    ...passedPodFields(component),
+    ...(component.serviceAccountName ? { serviceAccountName: component.serviceAccountName } : {}),
+    // The restricted pod defaults under the user's fields (the pod security check ran on the same merge).
+    securityContext: mergedPodSecurity(component.securityContext),
+    // A model car reaches the server through /proc: the pod shares one process namespace.
+    ...(storage.shareProcessNamespace ? { shareProcessNamespace: true } : {}),
+    ...(initContainers.length > 0 ? { initContainers } : {}),
+    containers: [...containers, ...(storage.sidecars ?? [])],
+    ...(volumes.length > 0 ? { volumes } : {}),
+  };
+}
+
+export interface ServerDefaults {
+  /** Built-in images run as non-root; a user's image may not allow it. */
+  nonRoot: boolean;
+  runAsUser?: number;
+  /** Used when the container has none: KServe's TCP probe, or modelhooks' model-aware one (runtime-container.ts readinessFor). */
+  readinessProbe: V1Probe;
+}
+
+/**
+ * A user's container with our defaults under it: what the user wrote wins, field by field
+ * (resources and securityContext merged one level deeper), unknown fields are kept.
+ */
+export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults): V1Container {
+  const ports = portsOf(c);
+  const security: V1SecurityContext = mergedContainerSecurity(
+    c.securityContext,
+    restrictedContainer({ ...(d.nonRoot ? { runAsNonRoot: true } : {}), ...(d.runAsUser !== undefined ? { runAsUser: d.runAsUser } : {}) }),
+  );
+  const { name: own, ...fields } = c;
+  const startupProbe = c.startupProbe as V1Probe | undefined;
+  const livenessProbe = c.livenessProbe as V1Probe | undefined;
+  return {
+    name: own ?? name,
+    ...(fields as Omit<V1Container, 'name'>),
+    imagePullPolicy: pullPolicyOf(c),
+    ports,
+    resources: resourcesOf(c),
+    securityContext: security,
+    // KServe's setDefaultPodSpec (reconcilers/deployment/deployment_reconciler.go) adds a
+    // readiness probe only: no startup or liveness probe unless the container (or its
+    // runtime) declares one, so a model that loads for an hour is NotReady, never restarted.
+    readinessProbe: (c.readinessProbe as V1Probe | undefined) ?? d.readinessProbe,
+    ...(startupProbe ? { startupProbe } : {}),
+    ...(livenessProbe ? { livenessProbe } : {}),
+  };
+}
+
+/**
+ * A container beside the server (a log shipper, a proxy): only the restricted security
+ * context and a small request are added. Ports, probes and the server's 1 CPU / 2Gi are
+ * not: a sidecar without a port would never turn ready, and would clash with port 8080.
+ */
+export function sidecarWithDefaults(c: ContainerSpec, name: string): V1Container {
+  const { name: own, ...fields } = c;
+  const requests = { cpu: '10m', memory: '32Mi', ...(c.resources?.requests ?? {}) };
+  return {
+    name: own ?? name,
+    ...(fields as Omit<V1Container, 'name'>),
+    imagePullPolicy: pullPolicyOf(c),
+    resources: { ...(c.resources ?? {}), requests } as NonNullable<V1Container['resources']>,
+    securityContext: mergedContainerSecurity(c.securityContext),
+  };
+}
+
+/**
+ * KServe's default cpu and memory, per resource the user left entirely unset: a request
+ * without a limit (or the reverse) is the user's choice, and a default beside it could
+ * make the request exceed the limit.
+ */
+function resourcesOf(c: ContainerSpec): NonNullable<V1Container['resources']> {
+  const requests: Record<string, string | number> = { ...(c.resources?.requests ?? {}) };
+  const limits: Record<string, string | number> = { ...(c.resources?.limits ?? {}) };
+  for (const r of ['cpu', 'memory'] as const) {
+    if (requests[r] !== undefined || limits[r] !== undefined) continue;
+    requests[r] = DEFAULT_RESOURCES.requests[r];
+    limits[r] = DEFAULT_RESOURCES.limits[r];
+  }
+  return { ...(c.resources ?? {}), requests, limits } as NonNullable<V1Container['resources']>;
+}
+
+/**
+ * setDefaultPodSpec (reconcilers/deployment/deployment_reconciler.go) sets IfNotPresent on every
+ * container of the Deployment's pod that has no policy: the API server's own default would be
+ * Always for an image tagged `latest` or untagged (vllm/vllm-openai:latest).
+ */
+const pullPolicyOf = (c: ContainerSpec): string => (typeof c.imagePullPolicy === 'string' && c.imagePullPolicy !== '' ? c.imagePullPolicy : 'IfNotPresent');
+
+/** The container's ports, or 8080 (KServe's default HTTP port) when it declares none. */
+export function portsOf(c: ContainerSpec): V1ContainerPort[] {
+  if (c.ports && c.ports.length > 0) return c.ports.map((p) => ({ ...(p as V1ContainerPort), protocol: p.protocol ?? 'TCP' }));
+  return [{ name: 'http', containerPort: HTTP_PORT, protocol: 'TCP' }];
+}
+
+/** KServe v0.20's default readiness for a served container without one (deployment_reconciler.go). */
+export const tcpReadiness = (port: number): V1Probe => ({ tcpSocket: { port }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
+
+/** Env of `base` overridden by `over` on the same name, order kept. */
+export function mergeEnv(base: V1EnvVar[], over: V1EnvVar[]): V1EnvVar[] {
+  const names = new Set(over.map((e) => e.name));
+  return [...base.filter((e) => !names.has(e.name)), ...over];
+}
+
+/** The server container is named kserve-container unless the user named it. */
+export const serverName = (c: ContainerSpec | undefined) => c?.name ?? SERVER_CONTAINER;

@@ -1,0 +1,52 @@
+import { memoByString } from '../memo.js';
+import { deepFreeze } from '../spec-memo.js';
+import { isRecord, type KubeObject } from '../types.js';
+
+export const LAST_APPLIED_ANNOTATION = 'metacontroller.k8s.io/last-applied-configuration';
+
+/**
+ * What we last asked for, recovered from an observed child. Used when the hook cannot
+ * decide (invalid spec, missing dependency): answering without a child would make
+ * Metacontroller delete it, so we answer with exactly what it last applied. Without the
+ * annotation (an adopted object) the object minus server-owned fields stands in.
+ */
+export function lastApplied(observed: KubeObject): KubeObject {
+  const raw = observed.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
+  const parsed = raw ? appliedObject(raw) : undefined;
+  if (parsed !== undefined) {
+    const meta = { ...parsed.metadata, name: observed.metadata.name, namespace: observed.metadata.namespace };
+    return { ...parsed, apiVersion: observed.apiVersion, kind: observed.kind, metadata: meta } as KubeObject;
+  }
+  // No annotation, or a corrupt one: the stripped object.
+  return withoutServerFields(observed);
+}
+
+/**
+ * The annotation's object, parsed once per distinct text (every sync of an unchanged child
+ * sends the same one) and frozen all the way down, as it is shared between syncs; undefined
+ * if it is not JSON of an object with metadata.
+ */
+const appliedObject = memoByString((raw): (Record<string, unknown> & { metadata: Record<string, unknown> }) | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (isRecord(parsed) && isRecord(parsed.metadata)) return deepFreeze(parsed as Record<string, unknown> & { metadata: Record<string, unknown> });
+  } catch {
+    // Not JSON: undefined.
+  }
+  return undefined;
+});
+
+export function withoutServerFields(observed: KubeObject): KubeObject {
+  const { status: _status, metadata, ...rest } = observed;
+  const { name, namespace, labels, annotations } = metadata;
+  const meta: KubeObject['metadata'] = { name };
+  if (namespace !== undefined) meta.namespace = namespace;
+  if (labels) meta.labels = labels;
+  const kept = annotations ? Object.fromEntries(Object.entries(annotations).filter(([k]) => k !== LAST_APPLIED_ANNOTATION)) : {};
+  if (Object.keys(kept).length > 0) meta.annotations = kept;
+  return { ...rest, metadata: meta } as KubeObject;
+}
+
+export function keepAll(observed: KubeObject[]): KubeObject[] {
+  return observed.map(lastApplied);
+}

@@ -1,0 +1,166 @@
+/**
+ * A hook request body in, the answer out: the one place both request paths (express's route
+ * and the direct hook route, hooks/server/hook-route.ts) answer a hook, writing with plain
+ * node:http calls so that both send the same bytes. Per request: one SHA-256 of the body (the
+ * cache key: the cache never holds a request body, which would cost more memory than the
+ * digest costs CPU), and on a cache miss one JSON.parse (of the text less its managedFields
+ * arrays: kit/request-json.ts), one JSON.stringify of the answer (less children it wrote before:
+ * kit/answer-json.ts), one Buffer of it and one
+ * SHA-256 of that Buffer (the ETag, so an answer that changes gets another one, the same on
+ * every replica). The headers of an answer are built once, when it is stored.
+ */
+import { hash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { AnswerCache } from './cache.js';
+import type { ServerConfig } from './config.js';
+import type { Exchange } from './exchange.js';
+import type { AnyComposition } from '../kit/composition.js';
+import { answerJson } from '../engine/answer-json.js';
+import { READY } from '../kit/status/conditions.js';
+import { setMemoBytes } from '../kit/memo-budget.js';
+import { INVALID_SPEC, runHook } from '../engine/protocol.js';
+import { parseHookRequest, RequestShapeError, type HookName } from '../engine/request.js';
+import { parseRequestJson } from '../engine/request-json.js';
+import { isRecord } from '../kit/types.js';
+import type { HookMetrics, Outcome } from './metrics.js';
+
+export interface CachedAnswer {
+  /** The answer's JSON as bytes: written as it is, no conversion per request. */
+  body: Buffer;
+  etag: string;
+  /** The headers of the 200 (ETag, Content-Type, Content-Length) and of the 304 (ETag), as writeHead takes them. */
+  headers: string[];
+  notModifiedHeaders: string[];
+  /** `namespace/name` of the parent, for the log. */
+  parent: string;
+  /** The Ready message of an InvalidSpec answer. */
+  invalidSpec: string | undefined;
+}
+
+export interface HookAnswerer {
+  answer(res: ServerResponse, exchange: Exchange, composition: AnyComposition, hook: HookName, raw: Buffer, ifNoneMatch: string | undefined): void;
+  readonly cache: AnswerCache<CachedAnswer>;
+}
+
+const TEXT = 'text/plain; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The cache key of a request body: its SHA-256 (a one-shot hash, no Hash object left for the collector). */
+export const digestOf = (raw: Buffer): string => hash('sha256', raw, 'base64');
+
+export function hookAnswerer(o: {
+  config: ServerConfig;
+  metrics: HookMetrics;
+  logger: Logger;
+  now: () => string;
+}): HookAnswerer {
+  const cache = new AnswerCache<CachedAnswer>(o.config.cacheEntries, o.config.cacheBytes, answerBytes);
+  // The memos are the kit's (module-level, shared by every app in the process): the server's setting bounds them.
+  setMemoBytes(o.config.memoBytes);
+  const hooksConfig = o.config.hooks;
+  return {
+    cache,
+    answer(res, exchange, composition, hook, raw, ifNoneMatch) {
+      const key = `${composition.name}/${hook}/${digestOf(raw)}`;
+      const cached = cache.get(key);
+      if (cached !== undefined) return writeAnswer(res, exchange, cached, ifNoneMatch, 'cached');
+
+      let body: unknown;
+      try {
+        body = parseRequestJson(raw);
+      } catch (err) {
+        return writeText(res, exchange, 400, 'bad_request', `body: malformed JSON (${(err as Error).message})`);
+      }
+      let request;
+      try {
+        request = parseHookRequest(body);
+      } catch (err) {
+        if (err instanceof RequestShapeError) return writeText(res, exchange, 400, 'bad_request', err.message);
+        throw err;
+      }
+      const parent = `${request.parent.metadata.namespace}/${request.parent.metadata.name}`;
+      exchange.parent = parent;
+      let result: Record<string, unknown>;
+      try {
+        result = runHook(composition, hook, request, { now: o.now(), config: hooksConfig, namespaceSelector: o.config.namespaceSelector });
+      } catch (err) {
+        o.logger.error({ err, composition: composition.name, hook, parent }, 'hook failed');
+        return writeText(res, exchange, 500, 'error', 'internal error in the hook; see the server log');
+      }
+      const text = answerJson(result);
+      // Its own memory, exactly its size: a small Buffer.from would share (and keep) an 8 KiB pool slab.
+      const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+      bytes.write(text);
+      const etag = `"${hash('sha256', bytes, 'hex').slice(0, 32)}"`;
+      const entry: CachedAnswer = {
+        body: bytes,
+        etag,
+        headers: ['ETag', etag, 'Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)],
+        notModifiedHeaders: ['ETag', etag],
+        parent,
+        invalidSpec: invalidSpecMessage(result),
+      };
+      cache.set(key, entry);
+      o.metrics.cacheBytes.set(cache.bytes);
+      o.metrics.cacheEntries.set(cache.size);
+      writeAnswer(res, exchange, entry, ifNoneMatch, 'ok');
+    },
+  };
+}
+
+/** A plain-text refusal, as express's `res.status(s).type('text/plain').send(m)` writes it; records its outcome and reason. */
+export function writeText(res: ServerResponse, exchange: Exchange, status: number, outcome: Outcome, message: string): void {
+  exchange.outcome = outcome;
+  exchange.reason = message;
+  res.statusCode = status;
+  res.setHeader('Content-Type', TEXT);
+  res.setHeader('Content-Length', String(Buffer.byteLength(message)));
+  res.end(message);
+}
+
+/** Writes the answer, or 304 when the caller already holds it. */
+function writeAnswer(res: ServerResponse, exchange: Exchange, entry: CachedAnswer, match: string | undefined, fresh: 'ok' | 'cached'): void {
+  const notModified = match !== undefined && match !== '' && matchesEtag(match, entry.etag);
+  exchange.outcome = entry.invalidSpec !== undefined ? 'invalid_spec' : notModified ? (fresh === 'cached' ? 'not_modified' : 'computed_not_modified') : fresh;
+  if (entry.invalidSpec !== undefined) exchange.reason = entry.invalidSpec;
+  exchange.parent = entry.parent;
+  // writeHead with the stored list: no header object per request (headers set before, such
+  // as Connection: close while draining, come first, as they did with setHeader).
+  if (notModified) {
+    res.writeHead(304, entry.notModifiedHeaders);
+    res.end();
+    return;
+  }
+  res.writeHead(200, entry.headers);
+  res.end(entry.body);
+}
+
+/** Whether an If-None-Match list (`"a", W/"b"`) holds the ETag; weak tags match too. */
+export function matchesEtag(match: string, etag: string): boolean {
+  if (match === etag) return true;
+  for (const part of match.split(',')) {
+    const tag = part.trim();
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
+  }
+  return false;
+}
+
+/** The message of `Ready=False/InvalidSpec`, if the answer's status carries it. */
+function invalidSpecMessage(result: Record<string, unknown>): string | undefined {
+  const status = result.status;
+  if (!isRecord(status) || !Array.isArray(status.conditions)) return undefined;
+  const ready = status.conditions.find((c) => isRecord(c) && c.type === READY);
+  return isRecord(ready) && ready.reason === INVALID_SPEC ? String(ready.message ?? '') : undefined;
+}
+
+/**
+ * Bytes an entry holds: the answer's bytes, and its strings at
+ * one byte per character (two if any is beyond Latin-1; the header lists count their ETag
+ * and Content-Length again).
+ */
+export function answerBytes(key: string, entry: CachedAnswer): number {
+  const chars = (s: string) => (/[^\u0000-\u00ff]/.test(s) ? 2 : 1) * s.length;
+  const strings = chars(key) + 3 * entry.etag.length + 16 + chars(entry.parent) + (entry.invalidSpec ? chars(entry.invalidSpec) : 0);
+  return entry.body.length + strings + 256;
+}
