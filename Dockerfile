@@ -4,10 +4,10 @@
 # choosing (group 0), which works because nothing here is writable or owned by one user.
 #   docker build -t registry.example.com/modelhooks:0.2.0 .
 
-# Node 24 LTS (maintained to April 2028); package.json `engines` claims the majors CI runs:
-# 20 (the whole suite) and 20, 22 and 24 (test/image/smoke.sh installs and serves what this
-# image copies on each).
-FROM node:24-alpine AS build
+# Node 26, the Active LTS since 2026-10-28 (maintained to April 2029); package.json `engines`
+# claims the majors CI runs: 20 (the whole suite) and 20, 22, 24 and 26 (test/image/smoke.sh
+# installs and serves what this image copies on each).
+FROM node:26-alpine AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -15,7 +15,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY hooks ./hooks
 RUN npm run build
 
-FROM node:24-alpine AS runtime
+FROM node:26-alpine AS runtime
 LABEL org.opencontainers.image.title="modelhooks" \
       org.opencontainers.image.description="Metacontroller hooks for ML-serving custom resources" \
       org.opencontainers.image.licenses="Apache-2.0"

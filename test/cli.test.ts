@@ -246,6 +246,23 @@ describe('modelhooks --help and --version', () => {
   });
 });
 
+describe('start-up cost', () => {
+  it('loads the server (express, pino, prom-client) only for serve: render and --version stay fast', async () => {
+    // CommonJS packages imported from ESM land in require.cache: none of them after importing the CLI.
+    const probe = [
+      "import { createRequire } from 'node:module';",
+      "await import('./hooks/cli/main.ts');",
+      'const cache = Object.keys(createRequire(import.meta.url).cache);',
+      "console.log(JSON.stringify(cache.filter((k) => /node_modules[\\\\/](express|pino|prom-client)[\\\\/]/.test(k))));",
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    expect(await new Promise<number | null>((resolve) => child.on('exit', resolve))).toBe(0);
+    expect(JSON.parse(out)).toEqual([]);
+  });
+});
+
 describe('README render commands', () => {
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
   const blocks = [...readme.matchAll(/```(sh|console)\n([\s\S]*?)```/g)].map((m) => ({ console: m[1] === 'console', lines: (m[2] ?? '').split('\n') }));
