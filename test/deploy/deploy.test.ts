@@ -126,9 +126,9 @@ describe('deploy/ kustomizations', () => {
     for (const c of tlsComponents) expect(build(deployDir, { components: [`components/${c}`] }).filter((o) => o.kind === 'ConfigMap' && (o.metadata as { name?: string }).name === 'modelhooks-enable-one-tls-component-only')).toHaveLength(1);
   });
 
-  it('the README\'s "Securing the hooks" names the TLS components and what they need, as they are', () => {
-    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Securing the hooks'), readme.indexOf('\n## ', readme.indexOf('### Securing the hooks')));
+  it('docs/install.md\'s "Securing the hooks" names the TLS components and what they need, as they are', () => {
+    const readme = readFileSync(path.join(root, 'docs/install.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Securing the hooks'), readme.indexOf('\n## ', readme.indexOf('## Securing the hooks')));
     expect(section.length).toBeGreaterThan(100);
     for (const c of tlsComponents) expect(section).toContain(`\`${c}\``);
     // The Secret it tells the admin to create is the one Metacontroller and the server read.
