@@ -1,6 +1,7 @@
 // docs/configuration.md and docs/kit-api.md are generated (release/docs.ts, `npm run docs`):
 // checked here to be current, as `npm run docs -- --check` does in CI.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configVariables } from '../hooks/server/config.js';
@@ -31,6 +32,32 @@ describe('the generated pages of docs/', () => {
     const page = readFileSync(path.join(root, KIT_API_PAGE), 'utf8');
     for (const name of listed) expect(page, name).toMatch(new RegExp(`^\\| \`${name}[(\`]`, 'm'));
   }, 120_000);
+
+  it('reads named exports as well as `export *`: kind, signature, first doc sentence, declaring file', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kit-api-'));
+    try {
+      mkdirSync(path.join(dir, 'hooks/kit/status'), { recursive: true });
+      const status = [
+        '/** Ready, derived. More words. */',
+        'export function readyFrom(others: string[], reason?: string): string { return others[0] ?? reason ?? ""; }',
+        '/** A condition. */',
+        'export interface Cond { type: string }',
+        'export const hidden = 1;',
+        '/** Arrow. */',
+        'export const arrow = (a: number) => a;',
+      ];
+      writeFileSync(path.join(dir, 'hooks/kit/status/conditions.ts'), `${status.join('\n')}\n`);
+      writeFileSync(path.join(dir, 'hooks/kit/index.ts'), "export { readyFrom, arrow, type Cond } from './status/conditions.js';\n");
+      const listed = kitExports(dir).map(({ name, kind, signature, file, doc }) => ({ name, kind, signature, file, doc }));
+      expect(listed.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+        { name: 'arrow', kind: 'function', signature: 'arrow(a)', file: 'kit/status/conditions.ts', doc: 'Arrow.' },
+        { name: 'Cond', kind: 'interface', signature: 'Cond', file: 'kit/status/conditions.ts', doc: 'A condition.' },
+        { name: 'readyFrom', kind: 'function', signature: 'readyFrom(others, reason?)', file: 'kit/status/conditions.ts', doc: 'Ready, derived.' },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('reports a page that is stale or missing', () => {
     const files = new Map([
