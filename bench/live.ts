@@ -13,7 +13,7 @@
  *   - one parent's sync request alone in its namespace against the same parent's once all are there.
  *
  * Needs what the live tier needs (Go, Metacontroller's source); prints why when it can't run.
- * Not a test: no thresholds. See README, "System figures".
+ * Not a test: no thresholds. See docs/development.md, "System figures".
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';

@@ -1,6 +1,7 @@
 // npm run release            dist/install.yaml from `kustomize build deploy/` (the real binary),
 //                            and dist/modelhooks-<version>.tgz (helm package) where helm is built
 // npm run chart [-- --check] charts/modelhooks from deploy/ (kustomize's model, no Go needed)
+// npm run docs [-- --check]  docs/configuration.md and docs/kit-api.md (release/docs.ts)
 //
 // The release needs the kustomize binary: $KUSTOMIZE, else .cache/e2e/bin/current/kustomize,
 // else test/e2e/build.sh builds it (Go). `npm test` never runs it: test/release/ checks the
@@ -12,6 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import { build as modelBuild } from '../test/deploy/kustomize.js';
 import { type Build, CHART_DIR, chartFiles, chartProblems, type KubeObject } from './chart.js';
 import { installManifest, installProblems } from './install.js';
+import { docsFiles, docsProblems } from './docs.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
@@ -78,5 +80,23 @@ function chart(check: boolean): number {
   return stale.length > 0 ? 1 : 0;
 }
 
-const [command, ...args] = process.argv.slice(2);
-process.exitCode = command === 'chart' ? chart(args.includes('--check')) : command === 'install' ? release() : (process.stderr.write('usage: tsx release/run.ts install | chart [--check]\n'), 2);
+function docs(check: boolean): number {
+  const files = docsFiles(root);
+  const stale = docsProblems(root, files);
+  if (check) {
+    if (stale.length > 0) {
+      process.stderr.write(`docs/ is out of date; run \`npm run docs\`:\n  ${stale.join('\n  ')}\n`);
+      return 1;
+    }
+    process.stdout.write(`${files.size} generated pages of docs/ up to date\n`);
+    return 0;
+  }
+  for (const [rel, content] of files) writeFileSync(path.join(root, rel), content);
+  process.stdout.write(`wrote ${[...files.keys()].join(', ')}\n`);
+  return 0;
+}
+
+const COMMANDS: Record<string, (check: boolean) => number> = { chart, install: release, docs };
+const [command = '', ...args] = process.argv.slice(2);
+const run = COMMANDS[command];
+process.exitCode = run ? run(args.includes('--check')) : (process.stderr.write('usage: tsx release/run.ts install | chart [--check] | docs [--check]\n'), 2);

@@ -263,8 +263,10 @@ describe('start-up cost', () => {
   });
 });
 
-describe('README render commands', () => {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+describe('README and docs/ render commands', () => {
+  // Every page a reader runs commands from: README.md and the manual in docs/.
+  const pages = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const readme = pages.map((page) => readFileSync(path.join(root, page), 'utf8')).join('\n');
   const blocks = [...readme.matchAll(/```(sh|console)\n([\s\S]*?)```/g)].map((m) => ({ console: m[1] === 'console', lines: (m[2] ?? '').split('\n') }));
   const PREFIX = /^(npm run -s modelhooks --|modelhooks) /;
 
@@ -275,7 +277,7 @@ describe('README render commands', () => {
       (/^metadata: \{\s*name: ([^,}\s]+)/m.exec(doc) ?? /^metadata:\n\s+name: (\S+)/m.exec(doc))?.[1]?.replace(/"/g, ''),
     ]);
 
-  it('runs every render command of the README and finds what it shows', async () => {
+  it('runs every render command of the README and docs/ and finds what it shows', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'readme-'));
     cpSync(path.join(root, 'examples'), path.join(dir, 'examples'), { recursive: true });
     const ran: string[] = [];

@@ -156,8 +156,8 @@ describe('images', () => {
   });
 });
 
-describe('the README configuration tables', () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+describe('the configuration tables of docs/configuration.md', () => {
+  const readme = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
   it('list every variable with its default', () => {
     // One row per variable, or one for two that go together (`MODELHOOKS_TLS_CERT_FILE`, `MODELHOOKS_TLS_KEY_FILE`).
     for (const v of variables) expect(readme, v.name).toMatch(new RegExp(`^\\| [^|]*\`${v.name}\`[^|]* \\| `, 'm'));
@@ -195,12 +195,11 @@ describe('server settings', () => {
   });
 });
 
-describe('README', () => {
+describe('docs/configuration.md', () => {
   it('documents every variable hooks/server/config.ts reads', () => {
     const root = path.resolve(import.meta.dirname, '..');
     const source = readFileSync(path.join(root, 'hooks/server/config.ts'), 'utf8');
-    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-    const configuration = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## HTTP API'));
+    const configuration = readFileSync(path.join(root, 'docs/configuration.md'), 'utf8');
     const names = [...source.matchAll(/^\s+(PORT|MODELHOOKS_[A-Z0-9_]+): z\./gm)].map((m) => m[1] as string);
     expect(names).toContain('MODELHOOKS_TOKEN_FILE');
     for (const name of names) expect(configuration, name).toContain(`\`${name}\``);

@@ -3,7 +3,7 @@ import { builtinCompositions } from '../hooks/compositions.js';
 import { runSync } from '../hooks/testing/index.js';
 import { goldenCases } from './support/golden.js';
 
-// The README's "What every composition guarantees": checked on every child of every golden case.
+// docs/guarantees.md, "What every composition guarantees": checked on every child of every golden case.
 const STANDARD_LABELS = ['app.kubernetes.io/name', 'app.kubernetes.io/instance', 'app.kubernetes.io/component', 'app.kubernetes.io/part-of'];
 
 type Container = { name: string; readinessProbe?: unknown; livenessProbe?: unknown; resources?: { requests?: object }; securityContext?: Record<string, any> };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
 
-// The README's "Architecture": every composition has the same parts, a sync that reads top
+// docs/architecture.md: every composition has the same parts, a sync that reads top
 // to bottom, and the production code never leans on the test helpers.
 const root = path.resolve(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -51,7 +51,7 @@ for (const { name } of builtinCompositions) {
   });
 }
 
-describe('examples/custom/echo.ts, the README\'s "Write your own composition"', () => {
+describe('examples/custom/echo.ts, docs/writing-compositions.md', () => {
   const source = read('examples/custom/echo.ts');
   it('has the same parts under the same names, and a short sync', () => {
     expect(source).toMatch(/^export const echoSpec = /m);

@@ -2,14 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The README's "Write your own composition" shows examples/custom as it is: a block marked
+// docs/writing-compositions.md shows examples/custom as it is: a block marked
 // `README example: FILE` is the whole file, one marked `README excerpt: FILE` is pieces of it
 // (separated by `// …` lines) in the file's order.
 const root = path.resolve(import.meta.dirname, '..');
-const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+const readme = readFileSync(path.join(root, 'docs/writing-compositions.md'), 'utf8');
 const marked = [...readme.matchAll(/<!-- README (example|excerpt): (\S+) -->\n```ts\n([^]*?)```\n/g)].map((m) => ({ kind: m[1], file: m[2] as string, code: m[3] as string }));
 
-describe('README: the custom composition example', () => {
+describe('docs/writing-compositions.md: the custom composition example', () => {
   it('shows examples/custom/echo.ts whole and an excerpt of its test', () => {
     expect(marked.map((m) => `${m.kind} ${m.file}`)).toEqual(['example examples/custom/echo.ts', 'excerpt examples/custom/echo.test.ts']);
   });

@@ -44,7 +44,7 @@ const targets = subsets.map((enabled) => ({
   edits: { components: enabled.map((c) => `components/${c}`) } satisfies Edits,
 }));
 
-/** The image the README sets, in the one place. */
+/** The image docs/install.md sets, in the one place. */
 const IMAGE: Image = { name: 'ghcr.io/modelhooks/modelhooks', newName: 'registry.example.com/modelhooks', newTag: '1.2.3' };
 
 // Where the CompositeControllers send their calls: the Service must answer there.
@@ -126,9 +126,9 @@ describe('deploy/ kustomizations', () => {
     for (const c of tlsComponents) expect(build(deployDir, { components: [`components/${c}`] }).filter((o) => o.kind === 'ConfigMap' && (o.metadata as { name?: string }).name === 'modelhooks-enable-one-tls-component-only')).toHaveLength(1);
   });
 
-  it('the README\'s "Securing the hooks" names the TLS components and what they need, as they are', () => {
-    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Securing the hooks'), readme.indexOf('\n## ', readme.indexOf('### Securing the hooks')));
+  it('docs/install.md\'s "Securing the hooks" names the TLS components and what they need, as they are', () => {
+    const readme = readFileSync(path.join(root, 'docs/install.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Securing the hooks'), readme.indexOf('\n## ', readme.indexOf('## Securing the hooks')));
     expect(section.length).toBeGreaterThan(100);
     for (const c of tlsComponents) expect(section).toContain(`\`${c}\``);
     // The Secret it tells the admin to create is the one Metacontroller and the server read.
@@ -241,7 +241,7 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
 
   it('serves the hooks on a named port, with readiness and liveness probes', () => {
     expect(pod.containers).toHaveLength(1);
-    // The V8 flag node refuses in NODE_OPTIONS (README "Memory"; test/bench/node-flags.test.ts).
+    // The V8 flag node refuses in NODE_OPTIONS (docs/development.md "Garbage collection: the node flags"; test/bench/node-flags.test.ts).
     expect([...(server.command ?? []), ...(server.args ?? [])]).toEqual(['node', '--initial-old-space-size=48', 'dist/hooks/cli/main.js', 'serve']);
     expect(server.ports).toEqual(
       tls
@@ -359,7 +359,7 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
 });
 
 // The e2e tier builds kustomize into .cache/e2e/bin; where it is, check the model against it,
-// running the README's commands in a copy of the repository's install files.
+// running docs/install.md's commands in a copy of the repository's install files.
 const kustomizeBin = path.join(root, '.cache/e2e/bin/current/kustomize');
 
 describe.skipIf(!existsSync(kustomizeBin))('test/deploy/kustomize.ts against the real kustomize', () => {

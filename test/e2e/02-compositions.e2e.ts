@@ -15,7 +15,7 @@ interface ResourceRef {
 }
 
 // compositions/base and its components as kustomize combines them: each component alone, the
-// combination the README shows, and all of them (the variants' and `https`, the TLS hook URLs).
+// combination docs/install.md shows, and all of them (the variants' and `https`, the TLS hook URLs).
 const components = subdirs(fromRoot('compositions', 'components'));
 const combinations = [[], ...components.map((c) => [c]), ['openshift', 'prometheus'], components];
 const scratch = mkdtempSync(path.join(tmpdir(), 'modelhooks-e2e-compositions-'));

@@ -10,8 +10,8 @@ import { installCrds } from './support/install.js';
 import type { KubeObject } from './support/kube.js';
 
 // deploy/ as users install it: the components they enable with `kustomize edit add component`
-// in deploy/ (each alone, the combination the README shows, and all of them, with either TLS
-// component: one at most), and what else the README applies with -k.
+// in deploy/ (each alone, the combination docs/install.md shows, and all of them, with either TLS
+// component: one at most), and what else docs/install.md applies with -k.
 const components = subdirs(fromRoot('deploy', 'components'));
 const tlsComponents = components.filter((c) => c.startsWith('tls-'));
 const variants = components.filter((c) => !tlsComponents.includes(c));

@@ -14,7 +14,7 @@ import type { KubeObject } from './support/kube.js';
 
 // The release artefacts against the real binaries and API server: charts/modelhooks linted by
 // helm, `helm template` equal to `kustomize build deploy/` for every combination of components
-// (values chosen as the README says), the templated objects and dist/install.yaml dry-run
+// (values chosen as docs/install.md says), the templated objects and dist/install.yaml dry-run
 // applied. helm is built from Go modules like kustomize (test/e2e/build.sh helm).
 const chart = fromRoot('charts', 'modelhooks');
 const combos = combinations(togglesOf(fromRoot('deploy')));

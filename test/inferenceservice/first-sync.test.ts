@@ -159,7 +159,7 @@ describe('request size in a crowded namespace (what Metacontroller sends for the
     const parent = cluster.find((o) => o.kind === 'InferenceService') as KubeObject;
     const bytes = Buffer.byteLength(JSON.stringify(syncRequest(inferenceservice, { parent, related })));
     const secretBytes = related.filter((o) => o.kind === 'Secret').reduce((n, o) => n + Buffer.byteLength(JSON.stringify(o)), 0);
-    // The figures the README states (credentials): the request is the non-Helm Secrets plus a few KB.
+    // The figures docs/inferenceservice.md states (credentials): the request is the non-Helm Secrets plus a few KB.
     console.info(`crowded namespace: sync request ${bytes} bytes, of which non-Helm Secrets ${secretBytes} (${related.length} related objects)`);
     expect(bytes).toBeLessThan(1_000_000);
     expect(bytes - secretBytes).toBeLessThan(30_000);

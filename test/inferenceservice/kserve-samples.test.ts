@@ -12,7 +12,7 @@ import path from 'node:path';
  * upstream file. A row names a field of a component's kserve-container (`component`, the
  * predictor's by default), of a child (`object: Kind/name`), of the status (`status.<field>`),
  * or the backend of an Ingress host (`ingressHost`). Where modelhooks differs on purpose the
- * row keeps KServe's value in `kserve`, ours in `value`, and in `differs` words of the README's
+ * row keeps KServe's value in `kserve`, ours in `value`, and in `differs` words of docs/inferenceservice.md's
  * differences that explain it. Every row is checked here, so the table cannot drift from the
  * answer.
  */
@@ -20,7 +20,7 @@ type Row = { field?: string; component?: string; object?: string; ingressHost?: 
 type Child = { kind: string; metadata: { name: string }; spec?: unknown };
 type IngressRule = { host?: string; http?: { paths?: Array<{ backend?: { service?: unknown } }> } };
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../docs/inferenceservice.md', import.meta.url), 'utf8');
 
 /** `a.b[0].c` in an object. */
 function at(obj: unknown, field: string): unknown {
@@ -83,7 +83,7 @@ describe('KServe docs samples: every fidelity row holds', () => {
         expect(r, 'a row without `differs` asserts KServe\'s value itself').not.toHaveProperty('kserve');
         return;
       }
-      // A kept difference: KServe's value really differs, and the README says why.
+      // A kept difference: KServe's value really differs, and docs/inferenceservice.md says why.
       expect(r).toHaveProperty('kserve');
       expect(r.kserve ?? null).not.toEqual(r.value);
       expect(readme).toContain(r.differs);

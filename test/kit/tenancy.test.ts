@@ -209,8 +209,8 @@ describe('allowed-images', () => {
   });
 });
 
-describe('README', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+describe('docs: multi-tenancy.md and configuration.md', () => {
+  const readme = ['../../docs/multi-tenancy.md', '../../docs/configuration.md'].map((page) => readFileSync(new URL(page, import.meta.url), 'utf8')).join('\n');
   it('documents every namespace annotation and the selector in the configuration table', () => {
     for (const a of ['ingress-domain', 'domain-template', 'ingress-class', 'gateway', 'url-scheme', 'image-registry', 'allowed-images']) {
       expect(readme).toContain(`| \`modelhooks.dev/${a}\` |`);

@@ -7,7 +7,7 @@ import { runSync, type SyncResult } from '../../hooks/testing/index.js';
 import { appliedOptions } from '../support/golden.js';
 import { expectValid } from '../support/validate.js';
 
-// Walks every phase of the MLModel lifecycle (the README's MLModel phase table) through observed children
+// Walks every phase of the MLModel lifecycle (the phase table of docs/mlmodel.md) through observed children
 // and the previous status, checking children and status at each step.
 const config = defaultHookConfig();
 const URL_A = 'https://models.example.com/resnet/v1.tar.gz';

@@ -18,7 +18,7 @@ const problems = (spec: unknown) => {
 const crdSpecOf = (crd: any) => crd.spec.versions[0].schema.openAPIV3Schema.properties;
 
 describe('MLModel spec', () => {
-  it('applies every documented default (the MLModel field table of the README)', () => {
+  it('applies every documented default (the MLModel field table of docs/mlmodel.md)', () => {
     expect(mlmodelSpec.parse({ modelURL: 'https://x.example/m.tgz' })).toEqual({
       modelURL: 'https://x.example/m.tgz',
       storageSize: '1Gi',

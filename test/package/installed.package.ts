@@ -104,9 +104,9 @@ describe('the packed package, installed into a new project', () => {
     expect(out).toMatch(/Tests\s+\d+ passed/);
   });
 
-  it("writes the composition's CRD and CompositeController with the README's `npx modelhooks manifests` command", () => {
+  it("writes the composition's CRD and CompositeController with docs/writing-compositions.md's `npx modelhooks manifests` command", () => {
     const command = ['modelhooks', 'manifests', '--composition', 'dist/echo.js', '--no-builtin', '--dir', 'deploy/echo'];
-    expect(readFileSync(path.join(repo, 'README.md'), 'utf8')).toContain(`\nnpx ${command.join(' ')}\n`);
+    expect(readFileSync(path.join(repo, 'docs/writing-compositions.md'), 'utf8')).toContain(`\nnpx ${command.join(' ')}\n`);
     const out = timed('modelhooks manifests', () => sh('npx', command, project));
     expect(out).toMatch(/^wrote crds\/echoes\.example\.dev\.yaml, /);
     const crd = readFileSync(path.join(project, 'deploy/echo/crds/echoes.example.dev.yaml'), 'utf8');

@@ -34,7 +34,7 @@ describe('validateChildren (modelhooks/testing)', () => {
     expectValidChildren(out.children, { crds });
   });
 
-  it("passes the README's example: the Echo composition's children", () => {
+  it("passes the example of docs/writing-compositions.md: the Echo composition's children", () => {
     const parent = { apiVersion: 'example.dev/v1', kind: 'Echo', metadata: { name: 'hello', namespace: 'demo' }, spec: { message: 'hi' } };
     expectValidChildren(runSync(echo, { parent }));
     expect(validateChildren(runSync(echo, { parent }))).toEqual([]);

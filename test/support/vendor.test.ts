@@ -49,7 +49,7 @@ describe('test/vendor', () => {
       .filter((f) => !f.includes(`${path.sep}vendor${path.sep}`) && !f.includes(`${path.sep}fixtures${path.sep}`))
       .filter((f) => /\.(ts|json|sh|ya?ml|md)$|\/run$/.test(f))
       .filter((f) => readFileSync(f, 'utf8').includes(beside) || readFileSync(f, 'utf8').includes(envVar));
-    // The one exception (README, Live tier): Metacontroller's source is built from beside the
+    // The one exception (docs/development.md, Live tier): Metacontroller's source is built from beside the
     // clone, or skipped with a word; npm test never needs it (test/live/skip.test.ts).
     const liveTier = ['.ci/run', 'test/live/build.sh', 'test/live/skip.test.ts', 'test/live/support/skip.ts'];
     expect(offenders.map((f) => path.relative(repoRoot(), f)).filter((f) => !liveTier.includes(f))).toEqual([]);

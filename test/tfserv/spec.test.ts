@@ -11,7 +11,7 @@ function problems(spec: unknown): string {
 }
 
 describe('Tfserv spec', () => {
-  it('applies every documented default (the Tfserv field table of the README and the sample paths)', () => {
+  it('applies every documented default (the Tfserv field table of docs/tfserv.md and the sample paths)', () => {
     expect(tfservSpec.parse({ configMap: 'models' })).toEqual({
       grpcPort: 8500,
       restPort: 8501,

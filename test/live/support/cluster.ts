@@ -21,7 +21,7 @@ export const CONTROLLERS = [
   'persistentvolumeclaim-protection-controller',
 ];
 
-/** The flags README § Metacontroller recommends, and a short discovery interval (CRDs appear late). */
+/** The flags docs/install.md § Metacontroller recommends, and a short discovery interval (CRDs appear late). */
 export const METACONTROLLER_FLAGS = ['--client-go-qps=50', '--client-go-burst=100', '--discovery-interval=2s'];
 
 export interface LiveOptions {
@@ -61,7 +61,7 @@ export interface LiveCluster {
 /**
  * etcd + kube-apiserver (as the e2e tier starts them), kube-controller-manager, a fake kubelet,
  * Metacontroller built from source, the project's CRDs and CompositeControllers (kustomize build
- * of compositions/base, as the README installs them) pointed at a hook server on 127.0.0.1
+ * of compositions/base, as docs/install.md installs them) pointed at a hook server on 127.0.0.1
  * started as `npm start` starts it. For the live tests and for a `bench --live`.
  */
 export async function startLiveCluster(opts: LiveOptions): Promise<LiveCluster> {
