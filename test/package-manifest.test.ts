@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { markdownLinks } from './support/markdown.js';
 
 // What `npm ci --omit=dev` (the Dockerfile's runtime stage) and a user's `npm install modelhooks` get.
 const root = path.resolve(import.meta.dirname, '..');
@@ -28,5 +29,17 @@ describe('package.json: runtime dependencies', () => {
       .filter(([, p]) => /^>=\s*2[1-9]/.test(p.engines?.node ?? ''))
       .map(([name, p]) => `${name} ${p.engines?.node}`);
     expect(excluding).toEqual([]);
+  });
+});
+
+describe('package.json: files', () => {
+  it('ships every file README.md links to (the manual in docs/ too), so its links work from npm', () => {
+    const files = pkg.files as string[];
+    const shipped = (target: string) => files.some((f) => target === f || target.startsWith(`${f}/`));
+    const targets = markdownLinks(readFileSync(path.join(root, 'README.md'), 'utf8'))
+      .filter((link) => !/^[a-z]+:/.test(link) && !link.startsWith('#'))
+      .map((link) => path.posix.normalize(link.split('#')[0] as string));
+    expect(targets.length).toBeGreaterThan(5);
+    expect(targets.filter((t) => !shipped(t))).toEqual([]);
   });
 });
