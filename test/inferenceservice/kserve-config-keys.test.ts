@@ -235,3 +235,37 @@ describe('inferenceService.resource, where KServe applies it', () => {
     expect(serve(model, [runtime({ limits: { cpu: '3' } })])).toEqual({ requests: { memory: '2Gi' }, limits: { cpu: '3', memory: '2Gi' } });
   });
 });
+
+describe("KServe v0.20.0's shipped inferenceservice-config (config/configmap/inferenceservice.yaml)", () => {
+  // Its keys as shipped, but for the `latest` tags (the release's images are tagged v0.20.0) and the
+  // Istio ingress class (modelhooks leaves the class to the cluster's default).
+  const SHIPPED = {
+    explainers: { art: { image: 'kserve/art-explainer', defaultImageVersion: 'v0.20.0' } },
+    storageInitializer: {
+      image: 'kserve/storage-initializer:v0.20.0', memoryRequest: '100Mi', memoryLimit: '1Gi', cpuRequest: '100m', cpuLimit: '1',
+      caBundleConfigMapName: '', caBundleVolumeMountPath: '/etc/ssl/custom-certs', enableModelcar: true, cpuModelcar: '10m', memoryModelcar: '15Mi', uidModelcar: 1010,
+    },
+    ingress: {
+      enableGatewayApi: false, kserveIngressGateway: 'kserve/kserve-ingress-gateway', ingressGateway: 'knative-serving/knative-ingress-gateway',
+      localGateway: 'knative-serving/knative-local-gateway', localGatewayService: 'knative-local-gateway.istio-system.svc.cluster.local', ingressDomain: 'example.com',
+      ingressClassName: '', domainTemplate: '{{ .Name }}-{{ .Namespace }}.{{ .IngressDomain }}', urlScheme: 'http', disableIstioVirtualHost: false, disableIngressCreation: false, disableHTTPRouteTimeout: false,
+    },
+    logger: { image: 'kserve/agent:v0.20.0', memoryRequest: '100Mi', memoryLimit: '1Gi', cpuRequest: '100m', cpuLimit: '1', defaultUrl: 'http://default-broker' },
+    batcher: { image: 'kserve/agent:v0.20.0', memoryRequest: '1Gi', memoryLimit: '1Gi', cpuRequest: '1', cpuLimit: '1', maxBatchSize: '32', maxLatency: '5000' },
+    agent: { image: 'kserve/agent:v0.20.0', memoryRequest: '100Mi', memoryLimit: '1Gi', cpuRequest: '100m', cpuLimit: '1' },
+    security: { autoMountServiceAccountToken: true },
+    inferenceService: { resource: { cpuLimit: '1', memoryLimit: '2Gi', cpuRequest: '1', memoryRequest: '2Gi' } },
+  };
+
+  it.each([
+    ['an sklearn predictor with a logger and an ART explainer', { ...LOGGED, explainer: { art: { type: 'SquareAttack' } } }, []],
+    ['a model car', MODELCAR, []],
+    ['S3 credentials with a CA bundle', S3_SA.spec, S3_SA.related],
+  ] as Array<[string, Record<string, unknown>, KubeObject[]]>)('%s: every field read, none wrong, the same children as without it (its values are the fallbacks)', (_, spec, related) => {
+    const config = defaultHookConfig();
+    const without = runSync(inferenceservice, { parent: parent(spec), related, config });
+    const shipped = runSync(inferenceservice, { parent: parent(spec), related: [...related, configMap(SHIPPED)], config });
+    expect(shipped.condition('KServeConfig')).toMatchObject({ status: 'True', reason: 'ConfigRead' });
+    expect(shipped.children).toEqual(without.children);
+  });
+});
