@@ -2,7 +2,7 @@ import type { V1Container, V1PodSpec, V1Volume } from '@kubernetes/client-node';
 import { memoOnSpec, type Parent } from '../kit/index.js';
 import type { InferenceServiceConfig } from './config.js';
 import { HTTP_PORT, SERVER_CONTAINER, serviceName } from './names.js';
-import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults } from './pod/component-pod.js';
+import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults, withResourceDefaults } from './pod/component-pod.js';
 import { runtimePredictor } from './runtime/predictor.js';
 import type { ServingRuntime } from './runtime/selection.js';
 import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
@@ -73,10 +73,10 @@ function artPlan(ctx: BuildContext, spec: ComponentSpec, art: ArtSpec): Componen
   const first = artContainer(ctx.parent, art, spec.containerConcurrency, ctx.config.explainers.art, predictorHostOf(ctx.parent));
   const uris = storageUrisOf(spec);
   const source = uris.length > 0 ? { uris, legacy: false, field: 'spec.explainer.storageUris' } : { uris: art.storageUri ? [{ uri: art.storageUri, mountPath: MODEL_DIR }] : [], legacy: true, field: 'spec.explainer.art.storageUri' };
-  const storage = storagePlanFor(source, ctx.storage, { name: spec.serviceAccountName, field: 'spec.explainer.serviceAccountName' }, readOnlyOf(ctx, spec));
+  const storage = storagePlanFor(source, storageOf(ctx), { name: spec.serviceAccountName, field: 'spec.explainer.serviceAccountName' }, readOnlyOf(ctx, spec));
   const port = portsOf(first)[0]?.containerPort ?? HTTP_PORT;
-  const server = serverWithStorage(withDefaults(first, SERVER_CONTAINER, { nonRoot: false, readinessProbe: tcpReadiness(port) }), storage);
-  return { role: 'explainer', spec, pod: withKServeEnv(podSpecFor(spec, [server], storage), 'explainer', ctx.parent.metadata.name), port: portOf(server) };
+  const server = serverWithStorage(withDefaults(first, SERVER_CONTAINER, { nonRoot: false, readinessProbe: tcpReadiness(port), resources: ctx.config.inferenceServiceResource }), storage);
+  return { role: 'explainer', spec, pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server], storage), 'explainer', ctx.parent.metadata.name), port: portOf(server) };
 }
 
 /** The predictor: the selected serving runtime for the model, or the user's own containers. */
@@ -84,17 +84,22 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const spec = ctx.parent.spec.predictor;
   const model = modelOf(spec);
   if (!model) return { plan: customPlan(ctx, 'predictor', spec) };
-  const resolved = resolvedRuntime(ctx.parent.spec, { metadata: ctx.parent.metadata, runtimes: ctx.runtimes, images: ctx.config.images });
+  const framework = FRAMEWORK_KEYS.find((k) => spec[k] !== undefined);
+  // KServe's ConfigMap's resource defaults a framework's spec (its Default()), never a `model:` (ModelSpec.Default is empty).
+  const configured = ctx.config.inferenceServiceResource;
+  const resource = configured && (framework ? configured : NO_RESOURCE_DEFAULTS);
+  const resolved = resolvedRuntime(ctx.parent.spec, { metadata: ctx.parent.metadata, runtimes: ctx.runtimes, images: ctx.config.images, resource: framework ? configured : undefined });
   if ('reason' in resolved) return { failure: { reason: resolved.reason, message: resolved.message } };
   const { container: merged, readinessProbe } = resolved;
   const runAsUser = merged.securityContext?.runAsUser;
-  const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), { nonRoot: true, ...(runAsUser !== undefined ? { runAsUser } : {}), readinessProbe });
-  const field = `spec.predictor.${FRAMEWORK_KEYS.find((k) => spec[k] !== undefined) ?? 'model'}`;
-  const storage = storagePlanFor(modelStorageSource(spec, model, field), ctx.storage, { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' }, readOnlyOf(ctx, spec));
+  const defaults = { nonRoot: true, ...(runAsUser !== undefined ? { runAsUser } : {}), readinessProbe, resources: resource };
+  const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), defaults);
+  const field = `spec.predictor.${framework ?? 'model'}`;
+  const storage = storagePlanFor(modelStorageSource(spec, model, field), storageOf(ctx), { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' }, readOnlyOf(ctx, spec));
   const server = inUsualOrder(serverWithStorage(container, storage));
   // The runtime's pod fields under the user's (MergePodSpec); its volumes unless the user has a namesake.
   const userVolumes = new Set((Array.isArray(spec.volumes) ? (spec.volumes as V1Volume[]) : []).map((v) => v.name));
-  const podSpec = { ...resolved.pod.fields, ...spec } as ComponentSpec;
+  const podSpec = { ...resolved.pod.fields, ...podFieldsOf(ctx, spec) } as ComponentSpec;
   const runtimeVolumes = resolved.pod.volumes.filter((v) => !userVolumes.has(v.name));
   const sidecars = resolved.sidecars.map((c) => sidecarWithDefaults(c as ContainerSpec, c.name));
   const pod = withKServeEnv(podSpecFor(podSpec, [server, ...sidecars, ...extraContainers(spec)], storage, runtimeVolumes), 'predictor', ctx.parent.metadata.name);
@@ -108,6 +113,8 @@ interface RuntimeInputs {
   metadata: Parent<unknown>['metadata'];
   runtimes: BuildContext['runtimes'];
   images: InferenceServiceConfig['images'];
+  /** KServe's ConfigMap's inferenceService.resource: defaults of the model's resources before the runtime's (KServe defaults the spec first). */
+  resource: InferenceServiceConfig['inferenceServiceResource'];
 }
 
 /**
@@ -118,13 +125,19 @@ interface RuntimeInputs {
  * the images it was built from, related ones by their whole text).
  */
 const resolvedRuntime = memoOnSpec(
-  (spec: InferenceServiceSpec, i: RuntimeInputs) => runtimePredictor({ metadata: i.metadata, spec } as Parent<InferenceServiceSpec>, modelOf(spec.predictor) as ModelSpec, i.runtimes),
+  (spec: InferenceServiceSpec, i: RuntimeInputs) => runtimePredictor({ metadata: i.metadata, spec } as Parent<InferenceServiceSpec>, defaultedModel(modelOf(spec.predictor) as ModelSpec, i.resource), i.runtimes),
   (i) => {
     const { name, namespace, labels, annotations } = i.metadata;
     const cluster = i.runtimes.cluster === builtinRuntimes(i.images) ? ['built-in', i.images] : i.runtimes.cluster;
-    return JSON.stringify([name, namespace ?? '', labels ?? {}, annotations ?? {}, i.runtimes.namespaced, cluster]);
+    return JSON.stringify([name, namespace ?? '', labels ?? {}, annotations ?? {}, i.runtimes.namespaced, cluster, i.resource ?? null]);
   },
 );
+
+const NO_RESOURCE_DEFAULTS = { requests: {}, limits: {} };
+
+/** The model with KServe's ConfigMap's resource defaults, as the InferenceService webhook leaves it (inference_service_defaults.go). */
+const defaultedModel = (model: ModelSpec, resource: RuntimeInputs['resource']): ModelSpec =>
+  resource ? ({ ...model, resources: withResourceDefaults(model.resources as ContainerSpec['resources'], resource) } as ModelSpec) : model;
 
 /**
  * A component of the user's own containers (the custom predictor, a transformer, an
@@ -135,7 +148,7 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   const uri = (first.env ?? []).find((e) => e.name === STORAGE_URI_ENV && typeof e.value === 'string' && e.value !== '')?.value as string | undefined;
   const uris = storageUrisOf(spec);
   const source = uris.length > 0 ? { uris, legacy: false, field: `spec.${role}.storageUris` } : { uris: uri ? [{ uri, mountPath: MODEL_DIR }] : [], legacy: true, field: `spec.${role}.containers[0].env` };
-  const storage = storagePlanFor(source, ctx.storage, { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` }, readOnlyOf(ctx, spec));
+  const storage = storagePlanFor(source, storageOf(ctx), { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` }, readOnlyOf(ctx, spec));
   const env = uri ? (first.env ?? []).map((e) => (e.name === STORAGE_URI_ENV ? { name: STORAGE_URI_ENV, value: MODEL_DIR } : e)) : first.env;
   // KServe's transformer and explainer arguments (transformer_custom.go, explainer_custom.go GetContainer).
   const args = role === 'predictor' ? first.args : componentArgs(ctx.parent, first.args ?? [], spec.containerConcurrency);
@@ -144,10 +157,23 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   const name = role !== 'predictor' || rest.length === 0 ? SERVER_CONTAINER : serverName(first);
   const user: ContainerSpec = { ...first, name, ...(env ? { env } : {}), ...(args ? { args } : {}) };
   const port = portsOf(user)[0]?.containerPort ?? 8080;
-  const main = withDefaults(user, name, { nonRoot: false, readinessProbe: tcpReadiness(port) });
+  const main = withDefaults(user, name, { nonRoot: false, readinessProbe: tcpReadiness(port), resources: ctx.config.inferenceServiceResource });
   const server = serverWithStorage(main, storage);
   const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`));
-  return { role, spec, pod: withKServeEnv(podSpecFor(spec, [server, ...others], storage), role, ctx.parent.metadata.name), port: portOf(server) };
+  return { role, spec, pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server, ...others], storage), role, ctx.parent.metadata.name), port: portOf(server) };
+}
+
+/** The storage lookups with KServe's storageInitializer settings (inferenceservice-config; config.ts). */
+const storageOf = (ctx: BuildContext): StorageContext => ({ ...ctx.storage, initializer: ctx.config.storageInitializer });
+
+/**
+ * The component's pod fields, with automountServiceAccountToken false when KServe's
+ * security.autoMountServiceAccountToken is false and the component sets none
+ * (inference_service_defaults.go disableAutomountServiceAccountToken).
+ */
+function podFieldsOf(ctx: BuildContext, spec: ComponentSpec): ComponentSpec {
+  if (ctx.config.automountServiceAccountToken || spec.automountServiceAccountToken !== undefined) return spec;
+  return { ...spec, automountServiceAccountToken: false };
 }
 
 /** storage.kserve.io/readonly from the component's pod annotations: the InferenceService's, the component's over them (components/predictor.go buildObjectMeta). */

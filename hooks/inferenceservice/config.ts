@@ -45,7 +45,40 @@ export type InferenceServiceConfig = {
   explainers: { art: ArtDefaults };
   /** Where KServe's inferenceservice-config ConfigMap is read from (kserve-config.ts). */
   kserveNamespace: string;
+  /** KServe's `storageInitializer`: the initializer's resources, the CA bundle's mount path, the model car's resources and user. */
+  storageInitializer: StorageInitializerSettings;
+  /** KServe's `agent`: the agent sidecar's resources (its image is `images.agent`). */
+  agentResources: Resources;
+  /**
+   * KServe's `inferenceService.resource`, only when the ConfigMap sets it: each entry a default of
+   * the component's container, before a runtime's (setResourceRequirementDefaults). Without it,
+   * the server's 1 CPU / 2Gi per resource left entirely unset (component-pod.ts).
+   */
+  inferenceServiceResource?: DefaultResources;
+  /** KServe's `security.autoMountServiceAccountToken`: false sets it false on every component pod that does not set it. */
+  automountServiceAccountToken: boolean;
+  /** What KServe's ConfigMap gave, set by `configured` when it exists (kserve-config.ts): the KServeConfig condition reads it. */
+  kserveConfig?: KServeConfigRead;
 };
+export type Resources = { requests: { cpu: string; memory: string }; limits: { cpu: string; memory: string } };
+export type DefaultResources = { requests: { cpu?: string; memory?: string }; limits: { cpu?: string; memory?: string } };
+export type StorageInitializerSettings = { resources: Resources; caBundleVolumeMountPath: string; modelcar: { cpu: string; memory: string; uid: number } };
+/** The fields read from the ConfigMap (`<key>.<field>`) and those that could not be (`data.<key>[.<field>]: why`). */
+export type KServeConfigRead = { honoured: string[]; problems: string[] };
+
+/*
+ * KServe v0.20.0's shipped values (config/configmap/inferenceservice.yaml) of the keys that have
+ * no MODELHOOKS_* variable: what is used without the ConfigMap, or when it lacks the field.
+ */
+export const KSERVE_DEFAULTS = {
+  storageInitializer: {
+    resources: { requests: { cpu: '100m', memory: '100Mi' }, limits: { cpu: '1', memory: '1Gi' } },
+    caBundleVolumeMountPath: '/etc/ssl/custom-certs',
+    modelcar: { cpu: '10m', memory: '15Mi', uid: 1010 },
+  },
+  agentResources: { requests: { cpu: '100m', memory: '100Mi' }, limits: { cpu: '1', memory: '1Gi' } },
+  automountServiceAccountToken: true,
+} satisfies Partial<InferenceServiceConfig>;
 /** KServe's `explainers.art` entry (ExplainerConfig): the image without its tag, and the tag a runtimeVersion replaces. */
 export type ArtDefaults = { image: string; defaultImageVersion: string };
 export type LoggerSettings = { defaultUrl: string; caBundle: string; caCertFile: string; tlsSkipVerify: boolean };
@@ -97,6 +130,7 @@ export const inferenceserviceConfig = z
       },
       explainers: { art: splitTag(images['art-explainer']) },
       kserveNamespace: e.MODELHOOKS_KSERVE_NAMESPACE,
+      ...KSERVE_DEFAULTS,
     };
   });
 

@@ -25,7 +25,7 @@ import { entryComponentOf, type ComponentName } from './spec.js';
 import { IGNORED_FIELDS, ignoredFieldsCondition } from './input/ignored-fields.js';
 import { modelStatusFrom } from './status/model-status.js';
 import { UNSUPPORTED_REASON } from './runtime/implementations.js';
-import { KSERVE_CONFIG, kserveConfigCondition, kserveConfigMap, kserveSettings } from './input/kserve-config.js';
+import { KSERVE_CONFIG, kserveConfigCondition } from './input/kserve-config.js';
 
 export const PREDICTOR_READY = 'PredictorReady';
 export const CANARY_READY = 'CanaryPredictorReady';
@@ -135,8 +135,8 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
   if (resumed) decided.push(resumed);
   const ignored = ignoredFieldsCondition(parent.spec);
   if (ignored) decided.push(ignored);
-  // What KServe's inferenceservice-config gave, or could not (kserve-config.ts; the merge itself ran before the namespace's settings).
-  const kserve = kserveConfigCondition(kserveSettings(config, kserveConfigMap(config, input.related)), config.kserveNamespace);
+  // What KServe's inferenceservice-config gave, or could not, as `configured` read it (kserve-config.ts).
+  const kserve = kserveConfigCondition(config);
   if (kserve) decided.push(kserve);
   const exposed = plan.exposure.kind !== 'none';
   const urlOf = (role?: ComponentName) => (exposed ? `${config.ingress.urlScheme}://${hostOf(plan.hosts, role)}` : internalUrl(parent, role ?? plan.entry));

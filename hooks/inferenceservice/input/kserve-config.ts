@@ -1,13 +1,15 @@
-import { condition, isRecord, type Cond, type KubeObject, type ObjectIndex, type SystemObject } from '../../kit/index.js';
-import type { InferenceServiceConfig } from '../config.js';
+import { condition, isRecord, QUANTITY_PATTERN, type Cond, type KubeObject, type ObjectIndex, type SystemObject } from '../../kit/index.js';
+import type { DefaultResources, InferenceServiceConfig } from '../config.js';
 
 /*
  * KServe's inferenceservice-config ConfigMap (config/configmap/inferenceservice.yaml at v0.20.0),
  * read as data from KServe's namespace (MODELHOOKS_KSERVE_NAMESPACE): each data key is a JSON
- * document, parsed as KServe's v1beta1 config types do (pkg/apis/serving/v1beta1/configmap.go).
- * The keys honoured here override the MODELHOOKS_* settings, which stand in for KServe's
- * defaults; a key or field that cannot be read keeps the setting it would have replaced and
- * is named in the KServeConfig condition — never a crash, never silently.
+ * document, parsed as KServe's config types do (pkg/apis/serving/v1beta1/configmap.go,
+ * pkg/types/config.go, pkg/webhook/admission/pod/agent_injector.go). The fields honoured here
+ * override the MODELHOOKS_* settings, else KServe's shipped values (config.ts KSERVE_DEFAULTS); a
+ * key or field that cannot be read keeps the setting it would have replaced and is named in the
+ * KServeConfig condition — never a crash, never silently. Read once per sync, by `configured`:
+ * the result rides in the configuration (`kserveConfig`) to the status.
  */
 
 export const KSERVE_CONFIGMAP = 'inferenceservice-config';
@@ -18,93 +20,140 @@ export const kserveConfigObject = (config: InferenceServiceConfig): SystemObject
 /** The ConfigMap among the related objects, if Metacontroller found it. */
 export const kserveConfigMap = (config: InferenceServiceConfig, related: ObjectIndex): KubeObject | undefined => related.get('v1', 'ConfigMap', KSERVE_CONFIGMAP, config.kserveNamespace);
 
-/** One honoured field: where it sits in the ConfigMap and where it lands in the configuration. */
+type Config = InferenceServiceConfig;
+
+/** What a field's value must be: a test, and its name for the condition. */
+interface Kind<T> {
+  is: (v: unknown) => v is T;
+  what: string;
+}
+
+/** One honoured field: where it sits in the ConfigMap, what it must be, and where it lands in the configuration. */
 interface Field {
   key: string;
   path: string[];
-  valid: (v: unknown) => string | undefined;
-  apply: (c: InferenceServiceConfig, v: string) => InferenceServiceConfig;
+  kind: Kind<unknown>;
+  apply: (c: Config, v: unknown) => Config;
 }
 
-const nonEmpty = (v: unknown) => (typeof v === 'string' && v !== '' ? undefined : 'a non-empty string');
-const anyString = (v: unknown) => (typeof v === 'string' ? undefined : 'a string');
+const field = <T>(key: string, path: string[], kind: Kind<T>, apply: (c: Config, v: T) => Config): Field => ({ key, path, kind: kind as Kind<unknown>, apply: apply as Field['apply'] });
 
-/** The fields honoured, in the ConfigMap's order (README: inferenceservice-config, key by key). */
+const nonEmpty: Kind<string> = { is: (v): v is string => typeof v === 'string' && v !== '', what: 'a non-empty string' };
+const anyString: Kind<string> = { is: (v): v is string => typeof v === 'string', what: 'a string' };
+const boolean: Kind<boolean> = { is: (v): v is boolean => typeof v === 'boolean', what: 'true or false' };
+/** resource.ParseQuantity, as KServe checks the storage initializer's and the agent's resources (an empty one fails there too). */
+const quantity: Kind<string> = { is: (v): v is string => typeof v === 'string' && QUANTITY_PATTERN.test(v), what: 'a quantity such as 100m or 1Gi' };
+const userId: Kind<number> = { is: (v): v is number => Number.isSafeInteger(v) && (v as number) >= 0, what: 'a user ID (a non-negative integer)' };
+const RESOURCE_FIELDS = ['cpuLimit', 'memoryLimit', 'cpuRequest', 'memoryRequest'] as const;
+/** ResourceConfig (configmap.go): each entry absent, empty (no default), or a quantity. */
+const resourceConfig: Kind<Partial<Record<(typeof RESOURCE_FIELDS)[number], string>>> = {
+  is: (v): v is Partial<Record<(typeof RESOURCE_FIELDS)[number], string>> =>
+    isRecord(v) && RESOURCE_FIELDS.every((k) => v[k] === undefined || (typeof v[k] === 'string' && (v[k] === '' || QUANTITY_PATTERN.test(v[k] as string)))),
+  what: 'an object whose cpuLimit, memoryLimit, cpuRequest and memoryRequest are quantities or empty',
+};
+const quantityOrEmpty: Kind<string> = { is: (v): v is string => v === '' || quantity.is(v), what: quantity.what };
+/** An empty string is KServe's "use the default" for these (CreateModelcarContainer, needCaBundleMount). */
+const orDefault = (v: string, fallback: string) => (v === '' ? fallback : v);
+
+const storage = (c: Config, s: Partial<Config['storageInitializer']>): Config => ({ ...c, storageInitializer: { ...c.storageInitializer, ...s } });
+const initResource = (request: 'requests' | 'limits', r: 'cpu' | 'memory') => (c: Config, v: string) => {
+  const { resources } = c.storageInitializer;
+  return storage(c, { resources: { ...resources, [request]: { ...resources[request], [r]: v } } });
+};
+const modelcar = (part: Partial<Config['storageInitializer']['modelcar']>) => (c: Config) => storage(c, { modelcar: { ...c.storageInitializer.modelcar, ...part } });
+const agentResource = (request: 'requests' | 'limits', r: 'cpu' | 'memory') => (c: Config, v: string) => ({
+  ...c,
+  agentResources: { ...c.agentResources, [request]: { ...c.agentResources[request], [r]: v } },
+});
+
+/** setResourceRequirementDefaults (inference_service_defaults.go): an entry set is a default, an empty or absent one is none. */
+function defaultResourcesOf(r: Partial<Record<(typeof RESOURCE_FIELDS)[number], string>>): DefaultResources {
+  const pick = (cpu: string | undefined, memory: string | undefined) => ({ ...(cpu ? { cpu } : {}), ...(memory ? { memory } : {}) });
+  return { requests: pick(r.cpuRequest, r.memoryRequest), limits: pick(r.cpuLimit, r.memoryLimit) };
+}
+
+/** The fields honoured, in the ConfigMap's order (docs/inferenceservice-config.md, key by key). */
 const FIELDS: Field[] = [
-  { key: 'explainers', path: ['art', 'image'], valid: nonEmpty, apply: (c, v) => ({ ...c, explainers: { art: { ...c.explainers.art, image: v } } }) },
-  { key: 'explainers', path: ['art', 'defaultImageVersion'], valid: anyString, apply: (c, v) => ({ ...c, explainers: { art: { ...c.explainers.art, defaultImageVersion: v } } }) },
-  { key: 'storageInitializer', path: ['image'], valid: nonEmpty, apply: (c, v) => ({ ...c, images: { ...c.images, 'storage-initializer': v } }) },
-  { key: 'ingress', path: ['ingressDomain'], valid: nonEmpty, apply: (c, v) => ({ ...c, ingress: { ...c.ingress, domain: v } }) },
-  { key: 'ingress', path: ['ingressClassName'], valid: anyString, apply: (c, v) => ({ ...c, ingress: { ...c.ingress, className: v } }) },
-  { key: 'ingress', path: ['domainTemplate'], valid: nonEmpty, apply: (c, v) => ({ ...c, ingress: { ...c.ingress, domainTemplate: v } }) },
-  {
-    key: 'ingress',
-    path: ['urlScheme'],
-    valid: (v) => (v === 'http' || v === 'https' ? undefined : 'http or https'),
-    apply: (c, v) => ({ ...c, ingress: { ...c.ingress, urlScheme: v as 'http' | 'https' } }),
-  },
-  { key: 'logger', path: ['defaultUrl'], valid: nonEmpty, apply: (c, v) => ({ ...c, logger: { ...c.logger, defaultUrl: v } }) },
+  field('explainers', ['art', 'image'], nonEmpty, (c, v) => ({ ...c, explainers: { art: { ...c.explainers.art, image: v } } })),
+  field('explainers', ['art', 'defaultImageVersion'], anyString, (c, v) => ({ ...c, explainers: { art: { ...c.explainers.art, defaultImageVersion: v } } })),
+  // StorageInitializerConfig (pkg/types/config.go), used by CreateInitContainerWithConfig and the modelcar builders (pkg/utils/storage.go).
+  field('storageInitializer', ['image'], nonEmpty, (c, v) => ({ ...c, images: { ...c.images, 'storage-initializer': v } })),
+  field('storageInitializer', ['memoryRequest'], quantity, initResource('requests', 'memory')),
+  field('storageInitializer', ['memoryLimit'], quantity, initResource('limits', 'memory')),
+  field('storageInitializer', ['cpuRequest'], quantity, initResource('requests', 'cpu')),
+  field('storageInitializer', ['cpuLimit'], quantity, initResource('limits', 'cpu')),
+  field('storageInitializer', ['caBundleVolumeMountPath'], anyString, (c, v) => storage(c, { caBundleVolumeMountPath: orDefault(v, '/etc/ssl/custom-certs') })),
+  field('storageInitializer', ['cpuModelcar'], quantityOrEmpty, (c, v) => modelcar({ cpu: orDefault(v, '10m') })(c)),
+  field('storageInitializer', ['memoryModelcar'], quantityOrEmpty, (c, v) => modelcar({ memory: orDefault(v, '15Mi') })(c)),
+  field('storageInitializer', ['uidModelcar'], userId, (c, v) => modelcar({ uid: v })(c)),
+  field('ingress', ['ingressDomain'], nonEmpty, (c, v) => ({ ...c, ingress: { ...c.ingress, domain: v } })),
+  field('ingress', ['ingressClassName'], anyString, (c, v) => ({ ...c, ingress: { ...c.ingress, className: v } })),
+  field('ingress', ['domainTemplate'], nonEmpty, (c, v) => ({ ...c, ingress: { ...c.ingress, domainTemplate: v } })),
+  field('ingress', ['urlScheme'], { is: (v): v is 'http' | 'https' => v === 'http' || v === 'https', what: 'http or https' }, (c, v) => ({ ...c, ingress: { ...c.ingress, urlScheme: v } })),
+  // LoggerConfig (agent_injector.go): the agent's logger arguments and CA bundle volume.
+  field('logger', ['defaultUrl'], nonEmpty, (c, v) => ({ ...c, logger: { ...c.logger, defaultUrl: v } })),
+  field('logger', ['caBundle'], anyString, (c, v) => ({ ...c, logger: { ...c.logger, caBundle: v } })),
+  field('logger', ['caCertFile'], anyString, (c, v) => ({ ...c, logger: { ...c.logger, caCertFile: v } })),
+  field('logger', ['tlsSkipVerify'], boolean, (c, v) => ({ ...c, logger: { ...c.logger, tlsSkipVerify: v } })),
+  // AgentConfig (agent_injector.go): the agent sidecar's image and resources (InjectAgent).
+  field('agent', ['image'], nonEmpty, (c, v) => ({ ...c, images: { ...c.images, agent: v } })),
+  field('agent', ['memoryRequest'], quantity, agentResource('requests', 'memory')),
+  field('agent', ['memoryLimit'], quantity, agentResource('limits', 'memory')),
+  field('agent', ['cpuRequest'], quantity, agentResource('requests', 'cpu')),
+  field('agent', ['cpuLimit'], quantity, agentResource('limits', 'cpu')),
+  // SecurityConfig (configmap.go), applied by DefaultInferenceService (inference_service_defaults.go).
+  field('security', ['autoMountServiceAccountToken'], boolean, (c, v) => ({ ...c, automountServiceAccountToken: v })),
+  // InferenceServicesConfig.Resource (configmap.go), applied by setResourceRequirementDefaults.
+  field('inferenceService', ['resource'], resourceConfig, (c, v) => ({ ...c, inferenceServiceResource: defaultResourcesOf(v) })),
 ];
+
+/** What the ConfigMap gave: the configuration with its fields over the MODELHOOKS_* ones and, in `kserveConfig`, what was and was not read. */
+export interface KServeSettings {
+  config: InferenceServiceConfig;
+}
 
 /** The data keys read. */
 const KEYS = [...new Set(FIELDS.map((f) => f.key))];
 
-/** What the ConfigMap gave: the configuration with its fields over the MODELHOOKS_* ones, and what could not be read. */
-export interface KServeSettings {
-  config: InferenceServiceConfig;
-  /** `data.<key>[.<field>]: why`, one per key or field kept at its MODELHOOKS_* value. */
-  problems: string[];
-  /** The fields taken from the ConfigMap, as `<key>.<field>`. */
-  honoured: string[];
-  found: boolean;
-}
-
-/** The ConfigMap's settings over `config`; without the ConfigMap, `config` unchanged. */
-export function kserveSettings(config: InferenceServiceConfig, configMap: KubeObject | undefined): KServeSettings {
-  if (!configMap) return { config, problems: [], honoured: [], found: false };
-  const read = readConfigMap(isRecord(configMap.data) ? configMap.data : {});
-  const out = read.values.reduce((c, { field, value }) => field.apply(c, value), config);
-  return { config: out, problems: read.problems, honoured: read.values.map((v) => `${v.field.key}.${v.field.path.join('.')}`), found: true };
-}
-
-interface ConfigMapRead {
-  values: Array<{ field: Field; value: string }>;
-  problems: string[];
-}
-
 /**
- * The honoured fields' values and the problems of one ConfigMap's data, kept for its last 16
- * texts: every sync reads the same ConfigMap twice (configuration, then status), and parsing
- * KServe's shipped keys took ~77 µs each time (~6 µs from the cache, applying included; measured on a 2-core machine).
+ * The last read: one server configuration and one ConfigMap serve every sync, so the next sync
+ * of any InferenceService finds its settings here (compared by the configuration's identity
+ * and the texts of the keys read).
  */
-const READS = new Map<string, ConfigMapRead>();
-const READS_KEPT = 16;
-/** Texts longer than this (64 Ki characters) are read each time: the cache holds at most 16 × 128 KiB. */
-const READ_KEY_MAX = 64 * 1024;
+let last: { config: InferenceServiceConfig; text: string; settings: KServeSettings } | undefined;
 
-function readConfigMap(data: Record<string, unknown>): ConfigMapRead {
-  const key = KEYS.map((k) => (typeof data[k] === 'string' ? data[k] : '\u0000')).join('\u0001');
-  const known = READS.get(key);
-  if (known) return known;
+/** The ConfigMap's settings over `config`; without the ConfigMap, `config` unchanged (and no `kserveConfig`). */
+export function kserveSettings(config: InferenceServiceConfig, configMap: KubeObject | undefined): KServeSettings {
+  if (!configMap) return { config };
+  const data = isRecord(configMap.data) ? configMap.data : {};
+  const text = KEYS.map((k) => (typeof data[k] === 'string' ? data[k] : data[k] === undefined ? '\u0000' : '\u0002')).join('\u0001');
+  if (last && last.config === config && last.text === text) return last.settings;
+  const settings = readSettings(config, data);
+  last = { config, text, settings };
+  return settings;
+}
+
+function readSettings(config: InferenceServiceConfig, data: Record<string, unknown>): KServeSettings {
   const problems: string[] = [];
-  const values: ConfigMapRead['values'] = [];
+  const honoured: string[] = [];
   const documents = new Map<string, Record<string, unknown> | undefined>();
-  for (const field of FIELDS) {
-    if (!documents.has(field.key)) documents.set(field.key, documentOf(data, field.key, problems));
-    const doc = documents.get(field.key);
+  let out = config;
+  for (const f of FIELDS) {
+    if (!documents.has(f.key)) documents.set(f.key, documentOf(data, f.key, problems));
+    const doc = documents.get(f.key);
     if (!doc) continue;
-    const value = field.path.reduce<unknown>((v, k) => (isRecord(v) ? v[k] : undefined), doc);
-    // KServe's omitempty fields: absent means "its default", which is the MODELHOOKS_* one here.
+    const value = f.path.reduce<unknown>((v, k) => (isRecord(v) ? v[k] : undefined), doc);
+    // KServe's omitempty fields: absent means "its default", which is the MODELHOOKS_* one or KServe's shipped value here.
     if (value === undefined) continue;
-    const wrong = field.valid(value);
-    if (wrong) problems.push(`data.${field.key}.${field.path.join('.')}: ${JSON.stringify(value)} is not ${wrong}`);
-    else values.push({ field, value: value as string });
+    const name = `${f.key}.${f.path.join('.')}`;
+    if (!f.kind.is(value)) {
+      problems.push(`data.${name}: ${JSON.stringify(value)} is not ${f.kind.what}`);
+      continue;
+    }
+    out = f.apply(out, value);
+    honoured.push(name);
   }
-  const read = { values, problems };
-  if (key.length > READ_KEY_MAX) return read;
-  if (READS.size >= READS_KEPT) READS.delete(READS.keys().next().value as string);
-  READS.set(key, read);
-  return read;
+  return { config: { ...out, kserveConfig: { honoured, problems } } };
 }
 
 /** One data key's JSON object; a key that is not one is a problem (absent is not). */
@@ -121,13 +170,14 @@ function documentOf(data: Record<string, unknown>, key: string, problems: string
   return undefined;
 }
 
-/** KServeConfig: False naming each field kept at its MODELHOOKS_* value; True naming what was read; none without the ConfigMap. */
-export function kserveConfigCondition(settings: KServeSettings, namespace: string): Cond | undefined {
-  if (!settings.found) return undefined;
-  const where = `ConfigMap ${namespace}/${KSERVE_CONFIGMAP}`;
-  if (settings.problems.length > 0) {
-    return condition.false(KSERVE_CONFIG, 'InvalidConfig', `${where}: ${settings.problems.join('; ')} — the MODELHOOKS_* setting is used instead`);
+/** KServeConfig from what `configured` read: False naming each field kept at its fallback; True naming what was read; none without the ConfigMap. */
+export function kserveConfigCondition(config: InferenceServiceConfig): Cond | undefined {
+  const read = config.kserveConfig;
+  if (!read) return undefined;
+  const where = `ConfigMap ${config.kserveNamespace}/${KSERVE_CONFIGMAP}`;
+  if (read.problems.length > 0) {
+    return condition.false(KSERVE_CONFIG, 'InvalidConfig', `${where}: ${read.problems.join('; ')} — the MODELHOOKS_* setting (else KServe's default) is used instead`);
   }
-  const read = settings.honoured.length > 0 ? settings.honoured.join(', ') : 'no field modelhooks honours';
-  return condition.true(KSERVE_CONFIG, 'ConfigRead', `${where}: ${read}`);
+  const fields = read.honoured.length > 0 ? read.honoured.join(', ') : 'no field modelhooks honours';
+  return condition.true(KSERVE_CONFIG, 'ConfigRead', `${where}: ${fields}`);
 }

@@ -18,8 +18,6 @@ export const TRANSFORMER_CONTAINER = 'transformer-container';
 /** constants.LoggerCaBundleVolume, LoggerCaCertMountPath. */
 export const CA_BUNDLE_VOLUME = 'agent-ca-bundle';
 export const CA_CERT_MOUNT_PATH = '/etc/tls/logger';
-/** KServe's `agent` config defaults (config/configmap/inferenceservice.yaml): the sidecar's resources. */
-export const AGENT_RESOURCES = { requests: { cpu: '100m', memory: '100Mi' }, limits: { cpu: '1', memory: '1Gi' } };
 
 /** What the agent does for one component: log, batch, or both (KServe: explainers only log). */
 export interface AgentWork {
@@ -51,7 +49,8 @@ export function withAgent(pod: V1PodSpec, work: AgentWork | undefined, ctx: { pa
     args: agentArgs(work, ctx, fronted),
     ...agentEnv(fronted?.readinessProbe),
     ports: [{ name: 'agent-port', containerPort: AGENT_PORT, protocol: 'TCP' }],
-    resources: AGENT_RESOURCES,
+    // KServe's `agent` config (image above, resources here; config.ts, kserve-config.ts).
+    resources: ctx.config.agentResources,
     // KServe copies the first container's security context (restricted here, like every container).
     ...(pod.containers[0]?.securityContext ? { securityContext: pod.containers[0].securityContext } : {}),
     readinessProbe: {

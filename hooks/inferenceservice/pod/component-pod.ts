@@ -4,6 +4,7 @@ import { HTTP_PORT, SERVER_CONTAINER } from '../names.js';
 import { passedPodFields } from './passthrough.js';
 import type { ComponentSpec, ContainerSpec } from '../spec.js';
 import type { StoragePlan } from '../storage/uri.js';
+import type { DefaultResources } from '../config.js';
 
 /** KServe's default resources for a container that sets none (inferenceservice defaults). */
 export const DEFAULT_RESOURCES = { requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '1', memory: '2Gi' } };
@@ -35,6 +36,8 @@ export interface ServerDefaults {
   runAsUser?: number;
   /** Used when the container has none: KServe's TCP probe, or modelhooks' model-aware one (runtime-container.ts readinessFor). */
   readinessProbe: V1Probe;
+  /** inferenceService.resource from KServe's ConfigMap (config.ts), in place of DEFAULT_RESOURCES. */
+  resources?: DefaultResources;
 }
 
 /**
@@ -55,7 +58,7 @@ export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults):
     ...(fields as Omit<V1Container, 'name'>),
     imagePullPolicy: pullPolicyOf(c),
     ports,
-    resources: resourcesOf(c),
+    resources: resourcesOf(c, d.resources),
     securityContext: security,
     // KServe's setDefaultPodSpec (reconcilers/deployment/deployment_reconciler.go) adds a
     // readiness probe only: no startup or liveness probe unless the container (or its
@@ -88,7 +91,8 @@ export function sidecarWithDefaults(c: ContainerSpec, name: string): V1Container
  * without a limit (or the reverse) is the user's choice, and a default beside it could
  * make the request exceed the limit.
  */
-function resourcesOf(c: ContainerSpec): NonNullable<V1Container['resources']> {
+function resourcesOf(c: ContainerSpec, configured: DefaultResources | undefined): NonNullable<V1Container['resources']> {
+  if (configured) return withResourceDefaults(c.resources, configured);
   const requests: Record<string, string | number> = { ...(c.resources?.requests ?? {}) };
   const limits: Record<string, string | number> = { ...(c.resources?.limits ?? {}) };
   for (const r of ['cpu', 'memory'] as const) {
@@ -97,6 +101,19 @@ function resourcesOf(c: ContainerSpec): NonNullable<V1Container['resources']> {
     limits[r] = DEFAULT_RESOURCES.limits[r];
   }
   return { ...(c.resources ?? {}), requests, limits } as NonNullable<V1Container['resources']>;
+}
+
+/**
+ * setResourceRequirementDefaults (pkg/apis/serving/v1beta1/inference_service_defaults.go), with
+ * KServe's ConfigMap's inferenceService.resource: each request and limit the container lacks,
+ * one by one; an entry the ConfigMap leaves empty is none.
+ */
+export function withResourceDefaults(resources: ContainerSpec['resources'], d: DefaultResources): NonNullable<V1Container['resources']> {
+  return {
+    ...(resources ?? {}),
+    requests: { ...d.requests, ...(resources?.requests ?? {}) },
+    limits: { ...d.limits, ...(resources?.limits ?? {}) },
+  } as NonNullable<V1Container['resources']>;
 }
 
 /**

@@ -1,17 +1,15 @@
 import type { V1Container } from '@kubernetes/client-node';
 import { restrictedContainer } from '../../kit/index.js';
+import type { StorageInitializerSettings } from '../config.js';
 import { MODEL_DIR, NO_STORAGE, PROVISION_VOLUME, type StoragePlan, type StorageUri } from './uri.js';
 
 /*
  * oci:// as KServe v0.20.0 serves it by default (config/configmap/inferenceservice.yaml
  * storageInitializer: enableModelcar true, cpuModelcar 10m, memoryModelcar 15Mi, uidModelcar
- * 1010): pkg/utils/storage.go ConfigureModelcarToContainer, CreateModelcarContainer,
+ * 1010, or what the ConfigMap sets: config.ts storageInitializer.modelcar): pkg/utils/storage.go ConfigureModelcarToContainer, CreateModelcarContainer,
  * CreateModelcarInitContainer, ModelcarNames, modelcarCommand; pkg/constants
  * (ModelcarContainerName, ModelcarInitContainerName, ModelInitModeEnvVarKey).
  */
-const CPU = '10m';
-const MEMORY = '15Mi';
-export const MODELCAR_UID = 1010;
 
 /** ModelcarNames: the first model car keeps the plain names, the next ones get `-<index>`. */
 function names(index: number) {
@@ -37,8 +35,9 @@ function command(modelPath: string): string {
   return modelPath === MODEL_DIR ? link : `mkdir -p ${shellQuote(parentOf(modelPath))} && ${link}`;
 }
 
-const resources = { limits: { cpu: CPU, memory: MEMORY }, requests: { cpu: CPU, memory: MEMORY } };
-const security = () => restrictedContainer({ runAsNonRoot: true, runAsUser: MODELCAR_UID });
+type Modelcar = StorageInitializerSettings['modelcar'];
+const resourcesOf = ({ cpu, memory }: Modelcar) => ({ limits: { cpu, memory }, requests: { cpu, memory } });
+const security = ({ uid }: Modelcar) => restrictedContainer({ runAsNonRoot: true, runAsUser: uid });
 
 /**
  * A model car per oci:// URI: the image runs beside the server (sharing the process namespace)
@@ -46,8 +45,9 @@ const security = () => restrictedContainer({ runAsNonRoot: true, runAsUser: MODE
  * container of the same image pulls it before the server starts. The server waits for the
  * model (MODEL_INIT_MODE=async) and runs as the model car's user.
  */
-export function modelcarPlan(uris: StorageUri[], legacy: boolean): StoragePlan {
+export function modelcarPlan(uris: StorageUri[], legacy: boolean, settings: Modelcar): StoragePlan {
   if (uris.length === 0) return NO_STORAGE;
+  const resources = resourcesOf(settings);
   const cars = (legacy ? uris.slice(0, 1).map((u) => ({ ...u, mountPath: MODEL_DIR })) : uris).map((u, i) => {
     const n = names(i);
     const image = u.uri.slice('oci://'.length);
@@ -58,7 +58,7 @@ export function modelcarPlan(uris: StorageUri[], legacy: boolean): StoragePlan {
       args: ['sh', '-c', command(u.mountPath)],
       terminationMessagePolicy: 'FallbackToLogsOnError',
       resources,
-      securityContext: security(),
+      securityContext: security(settings),
       volumeMounts: [mount],
     };
     const init: V1Container = {
@@ -71,7 +71,7 @@ export function modelcarPlan(uris: StorageUri[], legacy: boolean): StoragePlan {
       ],
       terminationMessagePolicy: 'FallbackToLogsOnError',
       resources,
-      securityContext: security(),
+      securityContext: security(settings),
     };
     return { sidecar, init, volume: { name: n.volume, emptyDir: {} }, mount };
   });
@@ -80,7 +80,7 @@ export function modelcarPlan(uris: StorageUri[], legacy: boolean): StoragePlan {
     volumes: cars.map((c) => c.volume),
     serverMounts: cars.map((c) => c.mount),
     serverEnv: [{ name: 'MODEL_INIT_MODE', value: 'async' }],
-    serverRunAsUser: MODELCAR_UID,
+    serverRunAsUser: settings.uid,
     sidecars: cars.map((c) => c.sidecar),
     shareProcessNamespace: true,
   };

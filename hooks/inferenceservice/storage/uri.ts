@@ -1,5 +1,6 @@
 import type { V1Container, V1EnvVar, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
 import { restrictedContainer, type ObjectIndex } from '../../kit/index.js';
+import { KSERVE_DEFAULTS, type StorageInitializerSettings } from '../config.js';
 import { NO_CREDENTIALS, type Credentials } from './credentials/env.js';
 import { credentialsFor, type Missing } from './credentials/service-account.js';
 import { storageSpecCredentials, type ModelStorageSpec } from './credentials/storage-spec.js';
@@ -70,6 +71,8 @@ export const emptyReport = (): CredentialReport => ({ missing: [], problems: [],
 
 export interface StorageContext {
   image: string;
+  /** KServe's storageInitializer settings (inferenceservice-config); its shipped values when absent. */
+  initializer?: StorageInitializerSettings;
   related: ObjectIndex;
   annotations: Record<string, string>;
   annotation: string;
@@ -97,16 +100,18 @@ export function storagePlanFor(source: StorageSource, ctx: StorageContext, accou
   const { uris } = source;
   if (uris.length === 0) return NO_STORAGE;
   const oci = uris.filter((u) => u.uri.startsWith('oci://'));
-  const car = modelcarPlan(oci, source.legacy);
+  const settings = ctx.initializer ?? KSERVE_DEFAULTS.storageInitializer;
+  const car = modelcarPlan(oci, source.legacy, settings.modelcar);
   const rest = uris.filter((u) => !u.uri.startsWith('oci://'));
   // A legacy oci:// URI is the model car alone (CommonStorageInitialization returns early).
   if (rest.length === 0) return car;
-  const files = source.legacy ? legacyPlan(rest[0] as StorageUri, ctx.image, readOnly) : multiPlan(rest, ctx.image, readOnly);
+  const initializer = { image: ctx.image, resources: settings.resources };
+  const files = source.legacy ? legacyPlan(rest[0] as StorageUri, initializer, readOnly) : multiPlan(rest, initializer, readOnly);
   const init = files.initContainers[0];
   if (!init) return merge(car, files);
   const credentials = credentialsOf(source, ctx, account, init.args ?? []);
   const args = credentials.args ?? init.args;
-  const env = withDefaults([...credentials.env]);
+  const env = withDefaults([...credentials.env], settings.caBundleVolumeMountPath);
   const { name, image, args: _a, ...fields } = init;
   const withCredentials: V1Container = {
     name,
@@ -136,8 +141,8 @@ function credentialsOf(source: StorageSource, ctx: StorageContext, account: Acco
 }
 
 /** The CA bundle variables KServe adds after the credentials (the Hugging Face ones follow: env.ts). */
-function withDefaults(env: V1EnvVar[]): V1EnvVar[] {
-  return [...env, ...caBundleEnv(env)].filter((e, i, all) => all.findIndex((x) => x.name === e.name) === i);
+function withDefaults(env: V1EnvVar[], caBundleMountPath: string): V1EnvVar[] {
+  return [...env, ...caBundleEnv(env, caBundleMountPath)].filter((e, i, all) => all.findIndex((x) => x.name === e.name) === i);
 }
 
 /**
@@ -145,11 +150,11 @@ function withDefaults(env: V1EnvVar[]): V1EnvVar[] {
  * AWS_CA_BUNDLE_CONFIGMAP variable asks for the bundle; its ConfigMap is mounted at
  * /etc/ssl/custom-certs (caBundleVolumeMountPath), or AWS_CA_BUNDLE's directory.
  */
-function caBundleEnv(env: V1EnvVar[]): V1EnvVar[] {
+function caBundleEnv(env: V1EnvVar[], mountPath: string): V1EnvVar[] {
   const configMap = env.find((e) => e.name === 'AWS_CA_BUNDLE_CONFIGMAP')?.value;
   if (configMap === undefined) return [];
   const bundle = env.find((e) => e.name === 'AWS_CA_BUNDLE')?.value;
-  const dir = bundle ? bundle.replace(/\/[^/]*$/, '') || '/' : '/etc/ssl/custom-certs';
+  const dir = bundle ? bundle.replace(/\/[^/]*$/, '') || '/' : mountPath;
   return [
     { name: 'CA_BUNDLE_CONFIGMAP_NAME', value: configMap },
     { name: 'CA_BUNDLE_VOLUME_MOUNT_POINT', value: dir },
@@ -164,13 +169,16 @@ export function caBundleVolume(init: V1Container): { volume: V1Volume; mount: V1
   return { volume: { name: 'cabundle-cert', configMap: { name } }, mount: { name: 'cabundle-cert', mountPath: dir, readOnly: true } };
 }
 
-function initContainer(image: string, args: string[], mount: V1VolumeMount): V1Container {
+/** The initializer's image and resources (storageInitializer in inferenceservice-config; CreateInitContainerWithConfig). */
+type Initializer = { image: string; resources: StorageInitializerSettings['resources'] };
+
+function initContainer({ image, resources }: Initializer, args: string[], mount: V1VolumeMount): V1Container {
   return {
     name: STORAGE_INITIALIZER,
     image,
     args,
     terminationMessagePolicy: 'FallbackToLogsOnError',
-    resources: { requests: { cpu: '100m', memory: '100Mi' }, limits: { cpu: '1', memory: '1Gi' } },
+    resources: { requests: { ...resources.requests }, limits: { ...resources.limits } },
     securityContext: restrictedContainer({ runAsNonRoot: true }),
     volumeMounts: [mount],
   };
@@ -183,7 +191,7 @@ function initContainer(image: string, args: string[], mount: V1VolumeMount): V1C
 const serverMount = (name: string, mountPath: string, readOnly: boolean, subPath = ''): V1VolumeMount => ({ name, mountPath, ...(readOnly ? { readOnly } : {}), ...(subPath ? { subPath } : {}) });
 
 /** One URI at /mnt/models: a PVC mounted there with its path as subPath, or an initializer into an emptyDir. */
-function legacyPlan({ uri }: StorageUri, image: string, readOnly: boolean): StoragePlan {
+function legacyPlan({ uri }: StorageUri, image: Initializer, readOnly: boolean): StoragePlan {
   if (uri.startsWith('pvc://')) {
     const [claimName = '', ...path] = uri.slice('pvc://'.length).split('/');
     const subPath = path.join('/');
@@ -205,7 +213,7 @@ function legacyPlan({ uri }: StorageUri, image: string, readOnly: boolean): Stor
  * this form), the other URIs downloaded by one initializer into an emptyDir mounted at their
  * mount paths' common parent (FindCommonParentPath), named after that path (GetVolumeNameFromPath).
  */
-function multiPlan(uris: StorageUri[], image: string, readOnly: boolean): StoragePlan {
+function multiPlan(uris: StorageUri[], image: Initializer, readOnly: boolean): StoragePlan {
   const pvcs = uris.filter((u) => u.uri.startsWith('pvc://'));
   const downloads = uris.filter((u) => !u.uri.startsWith('pvc://'));
   const volumes: V1Volume[] = [];
