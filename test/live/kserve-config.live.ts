@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exclusive } from './support/exclusive.js';
 import type { KubeObject } from '../e2e/support/kube.js';
 import { kube, printLogsOnFailure } from './support/context.js';
 import { conditionOf, getOrNone, readyWithin, within } from './support/wait.js';
@@ -10,10 +11,10 @@ import { conditionOf, getOrNone, readyWithin, within } from './support/wait.js';
  * rules name the changed ConfigMap (customize/manager.go onRelatedUpdate).
  *
  * The field changed is explainers.art.image, which only InferenceServices with an ART explainer
- * read: the ConfigMap is cluster-wide and the other files share the cluster (steady-state watches
- * for writes), so a change of the ingress domain or the storage initializer would rewrite their
- * children too. Creating and deleting the ConfigMap still adds and removes every InferenceService's
- * KServeConfig condition.
+ * read: the ConfigMap is cluster-wide and the other files share the cluster, so a change of the
+ * ingress domain or the storage initializer would rewrite their children too. Creating and
+ * deleting the ConfigMap still adds and removes every InferenceService's KServeConfig condition,
+ * so that part runs under exclusive('cluster-wide'), which steady-state.live.ts's watch holds too.
  */
 const READY_MS = 90_000;
 const STEP_MS = 15_000;
@@ -74,6 +75,8 @@ describe("KServe's inferenceservice-config", () => {
     await explainersRun(k, 'kserve/art-explainer:v0.20.0', applied);
     await conditionsAre(k, undefined, applied);
 
+    // The ConfigMap is cluster-wide: its condition reaches steady-state.live.ts's InferenceServices too.
+    await exclusive('cluster-wide', async () => {
     try {
       let since = Date.now();
       await k.apply(configMap('mirror.live/art-explainer', 'v1'));
@@ -98,5 +101,6 @@ describe("KServe's inferenceservice-config", () => {
     await conditionsAre(k, undefined, since);
     console.log(`ConfigMap deleted: both explainers back to the default ${(back.ms / 1000).toFixed(1)}s after`);
     for (const ns of NAMESPACES) await readyWithin(k, isvc(ns), READY_MS, since);
+    });
   });
 });
