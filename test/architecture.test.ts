@@ -93,6 +93,7 @@ describe('the import graph under hooks/', () => {
 
   it('reads every relative import of the sources (the graph is not empty)', () => {
     expect(hooks.length).toBeGreaterThan(100);
+    for (const [file, targets] of graph) for (const target of targets) expect(existsSync(path.join(root, target)), `${file} imports ${target}`).toBe(true);
     expect(graph.get('hooks/engine/protocol.ts')).toContain('hooks/kit/children/keep.ts');
     expect(graph.get('hooks/kit/index.ts')).toContain('hooks/kit/composition.ts');
   });
