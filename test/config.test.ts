@@ -6,7 +6,7 @@ import { loadConfig, sizeInBytes, type ServerConfig } from '../hooks/server/conf
 import { builtinCompositions } from '../hooks/compositions.js';
 import { ConfigError } from '../hooks/server/errors.js';
 import { INFERENCESERVICE_IMAGES } from '../hooks/inferenceservice/config.js';
-import { imageVariable } from '../hooks/kit/index.js';
+import { imageVariable } from '../hooks/kit/config.js';
 import { MLMODEL_IMAGES } from '../hooks/mlmodel/config.js';
 import { TFSERV_IMAGES } from '../hooks/tfserv/config.js';
 import { TRUSTYAI_IMAGES } from '../hooks/trustyai/config.js';

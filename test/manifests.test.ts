@@ -3,17 +3,17 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
 import { checkManifests, IN_CLUSTER_HOOK_URL, IN_CLUSTER_HTTPS_HOOK_URL, manifestFiles } from '../hooks/cli/manifests.js';
+import { defineComposition } from '../hooks/kit/index.js';
 import {
   childTypesFor,
   compositeControllerFor,
   crdFor,
   DEFAULT_VARIANT,
-  defineComposition,
   METACONTROLLER_RELIST_SECONDS,
   parseVariants,
   variantNames,
   variantProblems,
-} from '../hooks/kit/index.js';
+} from '../hooks/engine/manifests.js';
 import { loadYamlFile } from './support/reference.js';
 import { readKustomization } from './deploy/kustomize.js';
 import { parse as parseYaml } from 'yaml';

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
-import { containerImages, type KubeObject } from '../hooks/kit/index.js';
+import type { KubeObject } from '../hooks/kit/index.js';
+import { containerImages } from '../hooks/engine/namespace-settings.js';
 import { runSync } from '../hooks/testing/index.js';
 import { goldenCases } from './support/golden.js';
 

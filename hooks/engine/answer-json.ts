@@ -1,4 +1,4 @@
-import { isFrozenData } from '../kit/spec-memo.js';
+import { isFrozenData, keptJson } from '../kit/spec-memo.js';
 
 /**
  * An answer's JSON, the same text as JSON.stringify's, with each child that is frozen plain
@@ -21,25 +21,7 @@ export function answerJson(answer: Record<string, unknown>): string {
   return `${out}}`;
 }
 
-/** Text kept for frozen plain data: it goes with the object. */
-const texts = new WeakMap<object, string>();
-
 const isKept = (child: unknown): child is object => typeof child === 'object' && child !== null && isFrozenData(child);
-
-/**
- * The JSON text of a child that is frozen plain data, written once and kept with it (the text
- * an answer will use); undefined for any other value. For a memo's size (memo-budget.ts): the
- * text is most of what a kept child costs, and it is written here only once either way.
- */
-export function keptJson(child: unknown): string | undefined {
-  if (!isKept(child)) return undefined;
-  let text = texts.get(child);
-  if (text === undefined) {
-    text = JSON.stringify(child);
-    texts.set(child, text);
-  }
-  return text;
-}
 
 function childrenJson(children: readonly unknown[]): string {
   let out = '[';

@@ -2,7 +2,8 @@ import type { AnyComposition, ChildType, RelatedRule, SpecProblem, SyncInput, Sy
 import { configFor, type CompositionConfigs } from '../kit/config.js';
 import { READY, withReady, type Cond } from '../kit/status/conditions.js';
 import { childConflicts, childNameRules, withConflicts, type ChildConflict } from './conflicts.js';
-import { keepAll } from '../kit/children/keep.js';
+import { keepObserved } from '../kit/children/keep.js';
+import { HookContractError } from '../kit/errors.js';
 import type { NamespaceSelector } from './namespace-selector.js';
 import { namespaceRule } from './namespace-settings.js';
 import { imageRefusalAnswer, tenancyOf } from './tenancy.js';
@@ -19,11 +20,6 @@ export interface HookContext {
   config?: CompositionConfigs;
   /** `MODELHOOKS_NAMESPACE_SELECTOR`, parsed: the namespaces served (absent or empty: every one). */
   namespaceSelector?: NamespaceSelector;
-}
-
-/** A hook broke its own contract (a bug to fix, reported as 500, never as a deletion). */
-export class HookContractError extends Error {
-  override name = 'HookContractError';
 }
 
 export const INVALID_SPEC = 'InvalidSpec';
@@ -265,20 +261,6 @@ function invalidSpecAnswer<Config>(
 /** `path: message; …` of problems a composition's `validate` found. */
 export function formatProblems(problems: ReadonlyArray<SpecProblem>): string {
   return problems.map((p) => `${p.path}: ${p.message}`).join('; ');
-}
-
-/**
- * The observed children an answer that keeps everything (invalid spec, finalize, a composition
- * that cannot decide) answers again, through the same checks as every sync answer. Objects of
- * other namespaces never reach here (ObjectIndex.fromWire leaves them out: an owner reference
- * never crosses namespaces). Only types the CompositeController declares qualify
- * (Metacontroller observes no other type, so leaving one out deletes nothing); anything else
- * is dropped, not a 500: refusing the answer would leave the parent without a status.
- */
-export function keepObserved<Config>(input: SyncInput<unknown, Config>): KubeObject[] {
-  const namespace = input.parent.metadata.namespace;
-  const ours = input.observed.all().filter((o) => input.declares(o.apiVersion, o.kind));
-  return keepAll(ours).map((c) => ({ ...c, metadata: { ...c.metadata, namespace } }));
 }
 
 /** `spec.storage.databaseConfigurations: required when storage.format is DATABASE; …` */

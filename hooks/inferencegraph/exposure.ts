@@ -1,5 +1,6 @@
 import type { V1Ingress } from '@kubernetes/client-node';
-import { childMeta, hostLabels, HTTP_ROUTE, INGRESS, keepAll, type Composed, type KubeObject, type Parent, type SyncInput } from '../kit/index.js';
+import { childMeta, keepAll, type Composed, type KubeObject, type Parent, type SyncInput } from '../kit/index.js';
+import { hostLabels, HTTP_ROUTE, INGRESS } from '../kserve/host-conflicts.js';
 import { hostSourcesFor, isClusterLocal, isValidHost, renderDomain } from '../inferenceservice/children/hosts.js';
 import type { InferenceGraphConfig } from './config.js';
 import { annotationsFor } from './metadata.js';

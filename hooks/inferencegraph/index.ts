@@ -3,21 +3,18 @@ import {
   condition,
   conditionsFor,
   defineComposition,
-  hostConflicts,
-  hostRules,
-  HTTP_ROUTE,
   keepObserved,
   lastApplied,
   MANAGED_BY,
   podsRuleFor,
   READY,
   readyJsonPath,
-  withHostConflicts,
   type Composed,
   type RelatedRule,
   type SyncInput,
   type SyncOutput,
 } from '../kit/index.js';
+import { hostConflicts, hostRules, HTTP_ROUTE, withHostConflicts } from '../kserve/host-conflicts.js';
 import { inferencegraphConfig, type InferenceGraphConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { exposureChildren, exposureOf, graphHostSources } from './exposure.js';

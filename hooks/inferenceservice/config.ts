@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { imagesFrom, imageVariables, isLabelPair, podSecurityVariable, type Env, type PodSecurityLevel } from '../kit/index.js';
+import { imagesFrom, imageVariables, isLabelPair, type Env } from '../kit/index.js';
+import { podSecurityVariable, type PodSecurityLevel } from './input/pod-security-standards.js';
 
 /**
  * The images of KServe v0.20.0's shipped ClusterServingRuntimes (config/runtimes/kustomization.yaml

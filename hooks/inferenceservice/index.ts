@@ -1,5 +1,6 @@
 import type { V1Deployment } from '@kubernetes/client-node';
-import { checkDeploymentUpdate, defineComposition, HookContractError, hostConflicts, hostRules, keepObserved, lastApplied, MANAGED_BY, readyJsonPath, withHostConflicts, type Composed, type KubeObject, type RelatedRule, type Refusal } from '../kit/index.js';
+import { checkDeploymentUpdate, defineComposition, HookContractError, keepObserved, lastApplied, MANAGED_BY, readyJsonPath, type Composed, type KubeObject, type RelatedRule, type Refusal } from '../kit/index.js';
+import { hostConflicts, hostRules, withHostConflicts } from '../kserve/host-conflicts.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { kserveConfigMap, kserveConfigObject, kserveSettings } from './input/kserve-config.js';
 import { keptExposure } from './children/exposure.js';

@@ -174,6 +174,7 @@ export interface Composition<Spec = unknown, Config = unknown> {
 // biome-ignore lint/suspicious/noExplicitAny: sync and customize take each composition's own Spec and Config: unknown would reject them all
 export type AnyComposition<Config = any> = Composition<any, Config>;
 
+/** A composition as written: the identity function that makes TypeScript check it (and infer its Spec). */
 export function defineComposition<Spec, Config = unknown>(c: Composition<Spec, Config>): Composition<Spec, Config> {
   return c;
 }

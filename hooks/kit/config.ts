@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { POD_SECURITY_LEVELS, POD_SECURITY_VARIABLE } from './security/pod-security.js';
 
 /** The environment, as `process.env` holds it. */
 export type Env = Record<string, string | undefined>;
@@ -101,14 +100,3 @@ export function configFor<Config>(composition: { name: string; config?: ConfigSc
   if (configs && composition.name in configs) return configs[composition.name] as Config;
   return composition.config ? composition.config.parse({}) : (undefined as Config);
 }
-
-/**
- * `MODELHOOKS_POD_SECURITY`: the Pod Security Standard level tenant-supplied pod fields must
- * keep (restricted by default), for the config schema of every composition that takes any.
- */
-export const podSecurityVariable = {
-  [POD_SECURITY_VARIABLE]: z
-    .enum(POD_SECURITY_LEVELS)
-    .default('restricted')
-    .describe("the Pod Security Standard level a parent's pod and container fields must keep: restricted, baseline or privileged"),
-};

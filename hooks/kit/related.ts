@@ -1,5 +1,5 @@
 import type { RelatedRule } from './composition.js';
-import { HookContractError } from '../engine/protocol.js';
+import { HookContractError } from './errors.js';
 
 /**
  * The customize rule that asks Metacontroller for the pods of a parent's workloads: those

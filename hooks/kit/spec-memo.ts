@@ -121,6 +121,24 @@ export function isFrozenData(value: unknown): boolean {
   return typeof value !== 'object' || value === null ? typeof value !== 'function' : frozenData.has(value);
 }
 
+/** Text kept for frozen plain data: it goes with the object. */
+const texts = new WeakMap<object, string>();
+
+/**
+ * The JSON text of a child that is frozen plain data, written once and kept with it (the text
+ * an answer will use: engine/answer-json.ts); undefined for any other value. For a memo's size
+ * (memo-budget.ts): the text is most of what a kept child costs, and it is written only once either way.
+ */
+export function keptJson(child: unknown): string | undefined {
+  if (typeof child !== 'object' || child === null || !isFrozenData(child)) return undefined;
+  let text = texts.get(child);
+  if (text === undefined) {
+    text = JSON.stringify(child);
+    texts.set(child, text);
+  }
+  return text;
+}
+
 /** Freezes `value` and what it reaches; answers whether it is frozen plain data all the way down. */
 function freezeAll(value: unknown, seen: Set<object>): boolean {
   if (typeof value !== 'object' || value === null) return typeof value !== 'function';

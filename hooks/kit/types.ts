@@ -32,6 +32,7 @@ export interface Parent<Spec> {
   status: Record<string, unknown>;
 }
 
+/** Whether a value read from JSON is an object (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -11,4 +11,5 @@ export { mlmodel } from '../mlmodel/index.js';
 export { inferenceservice } from '../inferenceservice/index.js';
 export { inferencegraph } from '../inferencegraph/index.js';
 export { loadCompositions, compositionProblem, CompositionLoadError } from '../cli/load-compositions.js';
+export { crdFor, compositeControllerFor } from '../engine/manifests.js';
 export type { AnyComposition, Composition } from '../kit/composition.js';

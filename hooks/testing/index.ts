@@ -8,7 +8,7 @@
  * Only re-exports: the helpers live in hooks/testing/ and import each other directly, never
  * through this file (no import cycle).
  */
-// The wire helpers live in the kit (render uses them too); tests keep importing them from here.
+// The wire helpers live in the engine (render uses them too); tests keep importing them from here.
 export { wireMap } from '../engine/run.js';
 export * from './run.js';
 export * from './ready.js';

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/server/config.js';
 import { IN_CLUSTER_HOOK_URL, IN_CLUSTER_HTTPS_HOOK_URL } from '../../hooks/cli/manifests.js';
-import { compositeControllerFor, DEFAULT_VARIANT, variantNames } from '../../hooks/kit/index.js';
+import { compositeControllerFor, DEFAULT_VARIANT, variantNames } from '../../hooks/engine/manifests.js';
 import { type KubeObject, isObject, loadYamlFile, repoRoot } from '../support/reference.js';
 import { expectValid } from '../support/validate.js';
 import { build, type Edits, type Image, kustomizationFile, readKustomization } from './kustomize.js';

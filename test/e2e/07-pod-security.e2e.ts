@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { podSecurityTypeProblems, podSecurityViolations, type PodSecurityLevel } from '../../hooks/kit/index.js';
+import { podSecurityTypeProblems } from '../../hooks/inferenceservice/input/pod-security-types.js';
+import { podSecurityViolations, type PodSecurityLevel } from '../../hooks/inferenceservice/input/pod-security-standards.js';
 import { allows, LEVELS, table } from '../support/pod-security-table.js';
 import { kube } from './support/context.js';
 import { KubeError, type KubeObject } from './support/kube.js';

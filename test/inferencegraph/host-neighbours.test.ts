@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
-import { hostLabelKey, type KubeObject } from '../../hooks/kit/index.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { hostLabelKey } from '../../hooks/kserve/host-conflicts.js';
 import { runSync } from '../../hooks/testing/index.js';
 import { selectRelated } from '../support/metacontroller-select.js';
 import { config, customize, graph, NS, run } from './support.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inferencegraph } from '../../hooks/inferencegraph/index.js';
-import { crdFor } from '../../hooks/kit/index.js';
+import { crdFor } from '../../hooks/engine/manifests.js';
 import { graph, run } from './support.js';
 
 /*

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crdFor } from '../../hooks/kit/index.js';
+import { crdFor } from '../../hooks/engine/manifests.js';
 import { runSync } from '../../hooks/testing/index.js';
 import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';

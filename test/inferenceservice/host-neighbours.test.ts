@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
-import { NAMED_CONFLICTS, type KubeObject, type RelatedRule } from '../../hooks/kit/index.js';
+import type { KubeObject, RelatedRule } from '../../hooks/kit/index.js';
+import { NAMED_CONFLICTS } from '../../hooks/kserve/host-conflicts.js';
 import { runCustomize, runSync, syncRequest } from '../../hooks/testing/index.js';
 import { selectRelated, wakes } from '../support/metacontroller-select.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LAST_APPLIED_ANNOTATION, type KubeObject } from '../../hooks/kit/index.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { LAST_APPLIED_ANNOTATION } from '../../hooks/kit/children/keep.js';
 import { runSync, type SyncResult } from '../../hooks/testing/index.js';
 import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';

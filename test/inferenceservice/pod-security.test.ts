@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type HookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
-import { podSecurityViolations, type KubeObject } from '../../hooks/kit/index.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { podSecurityViolations } from '../../hooks/inferenceservice/input/pod-security-standards.js';
 import { runCustomize, runSync } from '../../hooks/testing/index.js';
 import { appliedOptions } from '../support/golden.js';
 

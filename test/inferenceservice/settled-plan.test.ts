@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { configFor, isFrozenData, ObjectIndex, parseHookRequest, runHook, syncRequest, type KubeObject } from '../../hooks/kit/index.js';
+import { ObjectIndex, type KubeObject } from '../../hooks/kit/index.js';
+import { configFor } from '../../hooks/kit/config.js';
+import { isFrozenData } from '../../hooks/kit/spec-memo.js';
+import { parseHookRequest } from '../../hooks/engine/request.js';
+import { runHook } from '../../hooks/engine/protocol.js';
+import { syncRequest } from '../../hooks/engine/run.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { InferenceServiceConfig } from '../../hooks/inferenceservice/config.js';
 import { settledInputs, settledKey, type Input } from '../../hooks/inferenceservice/plan.js';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compositeControllerFor, crdFor, LAST_APPLIED_ANNOTATION, shortHash, type KubeObject } from '../../hooks/kit/index.js';
+import { shortHash, type KubeObject } from '../../hooks/kit/index.js';
+import { compositeControllerFor, crdFor } from '../../hooks/engine/manifests.js';
+import { LAST_APPLIED_ANNOTATION } from '../../hooks/kit/children/keep.js';
 import { runCustomize, runSync } from '../../hooks/testing/index.js';
 import { defaultHookConfig, type HookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { answerJson, deepFreeze, isFrozenData } from '../../hooks/kit/index.js';
+import { deepFreeze } from '../../hooks/kit/index.js';
+import { answerJson } from '../../hooks/engine/answer-json.js';
+import { isFrozenData } from '../../hooks/kit/spec-memo.js';
 
 /**
  * answerJson must write exactly what JSON.stringify writes, while keeping the text of children

@@ -1,15 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  BlockerReason,
-  blockersOf,
-  failureInfoFrom,
-  firstBlocker,
-  HookContractError,
-  podsRuleFor,
-  refusalReason,
-  type KubeObject,
-} from '../../hooks/kit/index.js';
+import { HookContractError, podsRuleFor, type KubeObject } from '../../hooks/kit/index.js';
+import { blockersOf, failureInfoFrom, firstBlocker } from '../../hooks/kit/status/blockers.js';
+import { BlockerReason, refusalReason } from '../../hooks/kit/status/blocker-reasons.js';
 
 // Observed objects shaped as Kubernetes v1.35 writes them. Every message below is built from
 // the format string of the file cited beside it (paths in github.com/kubernetes/kubernetes,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { composedFrom, condition, fromReadiness, readyConditions, readyFrom, stampConditions } from '../../hooks/kit/index.js';
+import { condition, fromReadiness, readyConditions } from '../../hooks/kit/index.js';
+import { composedFrom } from '../../hooks/kit/types.js';
+import { readyFrom, stampConditions } from '../../hooks/kit/status/conditions.js';
 
 const NOW = '2026-02-02T00:00:00Z';
 const BEFORE = '2026-01-01T00:00:00Z';

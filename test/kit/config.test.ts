@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { configFor, configsFrom, imageVariable, imagesFrom, imagesOnlyConfig } from '../../hooks/kit/index.js';
+import { imagesFrom, imagesOnlyConfig } from '../../hooks/kit/index.js';
+import { configFor, configsFrom, imageVariable } from '../../hooks/kit/config.js';
 
 const withPort = { name: 'a', config: z.looseObject({ A_PORT: z.coerce.number().int().default(80) }).transform((e) => ({ port: e.A_PORT })) };
 const withImage = { name: 'b', config: imagesOnlyConfig({ 'b-server': 'b:1' }) };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHILD_NAME_CONFLICT, childConflicts, ObjectIndex, withConflicts, type KubeObject, type Parent } from '../../hooks/kit/index.js';
+import { ObjectIndex, type KubeObject, type Parent } from '../../hooks/kit/index.js';
+import { CHILD_NAME_CONFLICT, childConflicts, withConflicts } from '../../hooks/engine/conflicts.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { mlmodel } from '../../hooks/mlmodel/index.js';
 import { runCustomize, runSync } from '../../hooks/testing/index.js';

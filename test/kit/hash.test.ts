@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, contentHash, shortHash } from '../../hooks/kit/index.js';
+import { contentHash, shortHash } from '../../hooks/kit/index.js';
+import { canonicalJson } from '../../hooks/kit/children/hash.js';
 
 /**
  * The definition canonicalJson must keep (hashes of pod templates land in annotations such as

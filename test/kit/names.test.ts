@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { childName, isDns1035Label, isDns1123Label, isDns1123Subdomain, isLabelPair, isLabelValue, labelValue, NAME_HASH_LENGTH, shortHash, standardLabels } from '../../hooks/kit/index.js';
+import { childName, isDns1123Label, isLabelPair, labelValue, shortHash, standardLabels } from '../../hooks/kit/index.js';
+import { isDns1035Label, isDns1123Subdomain, NAME_HASH_LENGTH } from '../../hooks/kit/children/names.js';
+import { isLabelValue } from '../../hooks/kit/children/labels.js';
 
 describe('childName', () => {
   const cases = [

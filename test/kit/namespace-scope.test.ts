@@ -7,17 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../hooks/server/config.js';
 import { createApp, createLogger } from '../../hooks/server/app.js';
-import {
-  CLUSTER_SCOPED_RESOURCES,
-  defineComposition,
-  HookContractError,
-  ObjectIndex,
-  parseHookRequest,
-  runHook,
-  type AnyComposition,
-  wireMap,
-  type RelatedRule,
-} from '../../hooks/kit/index.js';
+import { defineComposition, HookContractError, ObjectIndex, type AnyComposition, type RelatedRule } from '../../hooks/kit/index.js';
+import { CLUSTER_SCOPED_RESOURCES } from '../../hooks/kit/related.js';
+import { parseHookRequest } from '../../hooks/engine/request.js';
+import { runHook } from '../../hooks/engine/protocol.js';
+import { wireMap } from '../../hooks/engine/run.js';
 
 const ctx = { now: '2026-03-03T00:00:00Z' };
 const cm = (namespace: string | undefined, name = 'cfg') => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseNamespaceSelector, SelectorError, selectorMatches } from '../../hooks/kit/index.js';
+import { parseNamespaceSelector, SelectorError, selectorMatches } from '../../hooks/engine/namespace-selector.js';
 
 // Expected matches follow k8s.io/apimachinery pkg/labels/selector.go: `!=` and `notin` hold
 // for a missing key, `in` and `=` need it, and every requirement must hold.

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  deepFreeze,
-  defineComposition,
-  LAST_APPLIED_ANNOTATION,
-  lastApplied,
-  ObjectIndex,
-  parseHookRequest,
-  RequestShapeError,
-  runHook,
-  type KubeObject,
-} from '../../hooks/kit/index.js';
+import { deepFreeze, defineComposition, lastApplied, ObjectIndex, type KubeObject } from '../../hooks/kit/index.js';
+import { LAST_APPLIED_ANNOTATION } from '../../hooks/kit/children/keep.js';
+import { parseHookRequest, RequestShapeError } from '../../hooks/engine/request.js';
+import { runHook } from '../../hooks/engine/protocol.js';
 import { runSync } from '../../hooks/testing/index.js';
 
 const demo = defineComposition({

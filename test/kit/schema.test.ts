@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { crdSchemaOf, quantity } from '../../hooks/kit/index.js';
+import { quantity } from '../../hooks/kit/index.js';
+import { crdSchemaOf } from '../../hooks/engine/schema.js';
 
 describe('crdSchemaOf', () => {
   it('turns string|number into int-or-string and drops JSON-schema-only keywords', () => {

@@ -5,17 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/server/config.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
 import {
   containerImages,
-  IMAGE_NOT_ALLOWED,
-  INVALID_NAMESPACE_SETTINGS,
   imagesNotAllowed,
   mirroredImage,
-  NAMESPACE_NOT_ENABLED,
   namespaceSettings,
   withNamespaceSettings,
-  type KubeObject,
-} from '../../hooks/kit/index.js';
+} from '../../hooks/engine/namespace-settings.js';
+import { IMAGE_NOT_ALLOWED, INVALID_NAMESPACE_SETTINGS, NAMESPACE_NOT_ENABLED } from '../../hooks/engine/tenancy.js';
 import { tfserv } from '../../hooks/tfserv/index.js';
 import { runCustomize, runSync } from '../../hooks/testing/index.js';
 

@@ -5,13 +5,13 @@ import {
   checkClaimUpdate,
   checkDeploymentUpdate,
   IMMUTABLE_FIELD,
-  LAST_APPLIED_ANNOTATION,
   ObjectIndex,
-  quantityValue,
   refusedCondition,
   RESIZE_NOT_SUPPORTED,
   type KubeObject,
 } from '../../hooks/kit/index.js';
+import { LAST_APPLIED_ANNOTATION } from '../../hooks/kit/children/keep.js';
+import { quantityValue } from '../../hooks/kit/quantity.js';
 
 // Never ask for an update the API server refuses. Each rule comes from Kubernetes' validation:
 //   PVC  pkg/apis/core/validation/validation.go ValidatePersistentVolumeClaimUpdate (spec immutable

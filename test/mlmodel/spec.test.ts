@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../hooks/cli/main.js';
 import { defaultHookConfig } from '../../hooks/server/config.js';
-import { compositeControllerFor, crdFor } from '../../hooks/kit/index.js';
+import { compositeControllerFor, crdFor } from '../../hooks/engine/manifests.js';
 import { formatIssues } from '../../hooks/engine/protocol.js';
 import { mlmodel } from '../../hooks/mlmodel/index.js';
 import { mlmodelSpec } from '../../hooks/mlmodel/spec.js';

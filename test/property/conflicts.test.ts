@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { CHILD_NAME_CONFLICT, type KubeObject } from '../../hooks/kit/index.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { CHILD_NAME_CONFLICT } from '../../hooks/engine/conflicts.js';
 import { runSync } from '../../hooks/testing/index.js';
 import { specArbitraries } from '../support/arbitraries.js';
 import { key, NS, parentOf, secondParent } from '../support/two-parents.js';

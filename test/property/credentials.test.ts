@@ -14,7 +14,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
-import { CLUSTER_SCOPED_RESOURCES, parseHookRequest, runHook, type KubeObject, type RelatedRule } from '../../hooks/kit/index.js';
+import type { KubeObject, RelatedRule } from '../../hooks/kit/index.js';
+import { CLUSTER_SCOPED_RESOURCES } from '../../hooks/kit/related.js';
+import { parseHookRequest } from '../../hooks/engine/request.js';
+import { runHook } from '../../hooks/engine/protocol.js';
 import { syncRequest, TEST_NOW } from '../../hooks/testing/index.js';
 import { dnsWithoutMark, MARK, put } from './hostile.arb.js';
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { typeKey, type KubeObject } from '../../hooks/kit/index.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { typeKey } from '../../hooks/kit/observed.js';
 
 /**
  * Intruders for related and children maps: objects of other namespaces as Metacontroller v2

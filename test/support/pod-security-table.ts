@@ -1,4 +1,5 @@
-import { restrictedContainer, restrictedPod, type PodSecurityLevel } from '../../hooks/kit/index.js';
+import { restrictedContainer, restrictedPod } from '../../hooks/kit/index.js';
+import type { PodSecurityLevel } from '../../hooks/inferenceservice/input/pod-security-standards.js';
 
 /*
  * The pod security check table: one row per upstream check and value, shared by the unit

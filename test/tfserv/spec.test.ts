@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crdFor } from '../../hooks/kit/index.js';
+import { crdFor } from '../../hooks/engine/manifests.js';
 import { tfserv } from '../../hooks/tfserv/index.js';
 import { tfservSpec } from '../../hooks/tfserv/spec.js';
 import { formatIssues } from '../../hooks/engine/protocol.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compositeControllerFor, crdFor, type KubeObject } from '../../hooks/kit/index.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { compositeControllerFor, crdFor } from '../../hooks/engine/manifests.js';
 import { runCustomize, runSync } from '../../hooks/testing/index.js';
 import { defaultHookConfig } from '../../hooks/server/config.js';
 import { tfserv } from '../../hooks/tfserv/index.js';

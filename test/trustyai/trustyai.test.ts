@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/server/config.js';
-import { isLabelValue, type KubeObject } from '../../hooks/kit/index.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { isLabelValue } from '../../hooks/kit/children/labels.js';
 import { runCustomize, runSync } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 import { compositionRules } from '../support/rules.js';

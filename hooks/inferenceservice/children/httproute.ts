@@ -1,4 +1,5 @@
-import { childMeta, hostLabels, type KubeObject, type Parent } from '../../kit/index.js';
+import { childMeta, type KubeObject, type Parent } from '../../kit/index.js';
+import { hostLabels } from '../../kserve/host-conflicts.js';
 import { routeMeta } from './metadata.js';
 import type { GatewayConfig } from '../config.js';
 import { hostOf, type ExternalHosts } from './hosts.js';

@@ -1,5 +1,6 @@
 import type { V1Ingress, V1IngressRule } from '@kubernetes/client-node';
-import { childMeta, hostLabels, type Parent } from '../../kit/index.js';
+import { childMeta, type Parent } from '../../kit/index.js';
+import { hostLabels } from '../../kserve/host-conflicts.js';
 import type { IngressConfig } from '../config.js';
 import type { ExternalHosts } from './hosts.js';
 import { ingressAnnotations } from './metadata.js';

@@ -1,4 +1,7 @@
-import { isRecord, mergedContainerSecurity, mergedPodSecurity, podSecurityTypeProblems, podSecurityViolations, type PodSecurityLevel, type SpecProblem } from '../../kit/index.js';
+import { isRecord, type SpecProblem } from '../../kit/index.js';
+import { mergedContainerSecurity, mergedPodSecurity } from '../pod/merged-security.js';
+import { podSecurityTypeProblems } from './pod-security-types.js';
+import { podSecurityViolations, type PodSecurityLevel } from './pod-security-standards.js';
 import { componentsOf, FRAMEWORK_KEYS, type InferenceServiceSpec } from '../spec.js';
 
 type Obj = Record<string, unknown>;

@@ -1,4 +1,5 @@
-import { memoOnSpec, type PodSecurityLevel, type SpecProblem } from '../../kit/index.js';
+import { memoOnSpec, type SpecProblem } from '../../kit/index.js';
+import type { PodSecurityLevel } from './pod-security-standards.js';
 import { podSecurityProblems } from './pod-security.js';
 import { servicePortProblems } from '../children/service-ports.js';
 import type { InferenceServiceSpec } from '../spec.js';

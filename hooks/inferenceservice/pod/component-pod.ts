@@ -1,5 +1,6 @@
 import type { V1Container, V1ContainerPort, V1EnvVar, V1PodSpec, V1Probe, V1SecurityContext, V1Volume } from '@kubernetes/client-node';
-import { mergedContainerSecurity, mergedPodSecurity, restrictedContainer } from '../../kit/index.js';
+import { restrictedContainer } from '../../kit/index.js';
+import { mergedContainerSecurity, mergedPodSecurity } from './merged-security.js';
 import { HTTP_PORT, SERVER_CONTAINER } from '../names.js';
 import { passedPodFields } from './passthrough.js';
 import type { ComponentSpec, ContainerSpec } from '../spec.js';

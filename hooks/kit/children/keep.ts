@@ -1,3 +1,4 @@
+import type { SyncInput } from '../composition.js';
 import { memoByString } from '../memo.js';
 import { deepFreeze } from '../spec-memo.js';
 import { isRecord, type KubeObject } from '../types.js';
@@ -47,6 +48,21 @@ export function withoutServerFields(observed: KubeObject): KubeObject {
   return { ...rest, metadata: meta } as KubeObject;
 }
 
+/** Each observed object as last applied (lastApplied): answering these keeps them as they are. */
 export function keepAll(observed: KubeObject[]): KubeObject[] {
   return observed.map(lastApplied);
+}
+
+/**
+ * The observed children an answer that keeps everything (invalid spec, finalize, a composition
+ * that cannot decide) answers again, through the same checks as every sync answer. Objects of
+ * other namespaces never reach here (ObjectIndex.fromWire leaves them out: an owner reference
+ * never crosses namespaces). Only types the CompositeController declares qualify
+ * (Metacontroller observes no other type, so leaving one out deletes nothing); anything else
+ * is dropped, not a 500: refusing the answer would leave the parent without a status.
+ */
+export function keepObserved<Config>(input: SyncInput<unknown, Config>): KubeObject[] {
+  const namespace = input.parent.metadata.namespace;
+  const ours = input.observed.all().filter((o) => input.declares(o.apiVersion, o.kind));
+  return keepAll(ours).map((c) => ({ ...c, metadata: { ...c.metadata, namespace } }));
 }

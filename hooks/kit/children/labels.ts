@@ -2,6 +2,7 @@ import { shortHash } from './hash.js';
 import { NAME_HASH_LENGTH } from './names.js';
 import type { ObjectMeta } from '../types.js';
 
+/** The `app.kubernetes.io/managed-by` value of every child modelhooks writes. */
 export const MANAGED_BY = 'modelhooks';
 
 /** A valid label value (apimachinery's validation.IsValidLabelValue): ≤63, alphanumeric at both ends, `-_.` inside. */

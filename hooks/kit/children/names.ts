@@ -3,10 +3,12 @@ import { shortHash } from './hash.js';
 export const MAX_NAME_LENGTH = 63;
 /** The DNS rules of Kubernetes names, in one place (apimachinery's validation). */
 export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** Names that must start with a letter (Services): DNS-1035 labels. */
 export const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 /** Names of ConfigMaps, Secrets and most objects; dots allowed. The 253-character limit is checked apart. */
 export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
+/** A name of most objects without dots: a DNS-1123 label of ≤63 characters. */
 export function isDns1123Label(name: string): boolean {
   return name.length <= MAX_NAME_LENGTH && DNS1123_LABEL.test(name);
 }

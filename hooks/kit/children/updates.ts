@@ -32,7 +32,9 @@ export interface Refusal {
   message: string;
 }
 
+/** The reason of a claim change the API server would refuse: a size or storage class its volume cannot take. */
 export const RESIZE_NOT_SUPPORTED = 'ResizeNotSupported';
+/** The reason of a change to a field the API server keeps immutable (a Deployment's selector). */
 export const IMMUTABLE_FIELD = 'ImmutableField';
 
 /**

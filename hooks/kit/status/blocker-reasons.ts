@@ -67,3 +67,13 @@ export function refusalReason(message: string): BlockerReason | undefined {
   if (message.includes('violates PodSecurity "')) return BlockerReason.PodSecurityViolation;
   return undefined;
 }
+
+/** One thing keeping a parent's pods from running, with the object (and container) it was read from. */
+export interface Blocker {
+  reason: BlockerReason;
+  /** Self-contained: names the object (and container) and carries the controller's or kubelet's message. */
+  message: string;
+  source: { kind: 'Deployment' | 'Job' | 'Pod'; name: string; container?: string };
+  /** The exit code of the container's last run, when it ended (OOMKilled, CrashLoopBackOff). */
+  exitCode?: number;
+}

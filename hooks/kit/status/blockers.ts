@@ -1,16 +1,7 @@
-import { BlockerReason, refusalReason } from './blocker-reasons.js';
+import { BlockerReason, refusalReason, type Blocker } from './blocker-reasons.js';
 import { findCondition } from './conditions.js';
 import { podBlockers } from './pod-blockers.js';
 import { isRecord, type KubeObject } from '../types.js';
-
-export interface Blocker {
-  reason: BlockerReason;
-  /** Self-contained: names the object (and container) and carries the controller's or kubelet's message. */
-  message: string;
-  source: { kind: 'Deployment' | 'Job' | 'Pod'; name: string; container?: string };
-  /** The exit code of the container's last run, when it ended (OOMKilled, CrashLoopBackOff). */
-  exitCode?: number;
-}
 
 /** The workloads of one parent, as Metacontroller observed them (children and related pods). */
 export interface Workloads {

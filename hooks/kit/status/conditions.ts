@@ -1,4 +1,3 @@
-import type { Readiness } from './readiness.js';
 import { isRecord } from '../types.js';
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
@@ -10,6 +9,12 @@ export interface Cond {
   reason: string;
   message: string;
 }
+
+/**
+ * Three-valued readiness of one observed object: a missing object or field means
+ * "not ready yet", never an exception.
+ */
+export type Readiness = Omit<Cond, 'type'>;
 
 /** A condition as written into the parent's status. */
 export interface Condition extends Cond {
@@ -25,11 +30,13 @@ export interface ObservedCondition {
   message?: string;
 }
 
+/** The condition every parent reports, derived from the others (readyConditions). */
 export const READY = 'Ready';
 
 /** The JSONPath of a field of the Ready condition, for printer columns. */
 export const readyJsonPath = (field: 'status' | 'reason' | 'message'): string => `.status.conditions[?(@.type=="${READY}")].${field}`;
 
+/** A decided condition: `condition.true(type, reason, message)`, `.false(…)`, `.unknown(…)`. */
 export const condition = {
   true: (type: string, reason: string, message = ''): Cond => ({ type, status: 'True', reason, message }),
   false: (type: string, reason: string, message = ''): Cond => ({ type, status: 'False', reason, message }),

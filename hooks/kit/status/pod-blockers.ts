@@ -1,5 +1,4 @@
-import { BlockerReason } from './blocker-reasons.js';
-import type { Blocker } from './blockers.js';
+import { BlockerReason, type Blocker } from './blocker-reasons.js';
 import { findCondition } from './conditions.js';
 import { isRecord, type KubeObject } from '../types.js';
 

@@ -1,11 +1,5 @@
-import { findCondition, type Cond } from './conditions.js';
+import { findCondition, type Readiness } from './conditions.js';
 import { isRecord, type KubeObject } from '../types.js';
-
-/**
- * Three-valued readiness of one observed object: a missing object or field means
- * "not ready yet", never an exception.
- */
-export type Readiness = Omit<Cond, 'type'>;
 
 const unknown = (reason: string, message: string): Readiness => ({ status: 'Unknown', reason, message });
 const no = (reason: string, message: string): Readiness => ({ status: 'False', reason, message });
@@ -80,7 +74,6 @@ export function routeReadiness(route: KubeObject | undefined): Readiness {
   }
   return unknown('RouteNotAdmitted', `Route ${route.metadata.name} has not been admitted by a router yet`);
 }
-
 
 /** An HTTPRoute is ready when every parent gateway Accepted it and resolved its refs. */
 export function httpRouteReadiness(route: KubeObject | undefined): Readiness {

@@ -13,4 +13,5 @@ export const conditionSchema = z.object({
   observedGeneration: z.number().int().optional(),
 });
 
+/** The zod schema of a status's `conditions`, for a composition's status schema. */
 export const conditionsSchema = z.array(conditionSchema).describe('Kubernetes-style conditions; Ready summarises the others.');

@@ -3,9 +3,8 @@
  * workload, and a workload condition that carries the first blocker's reason.
  */
 import { firstBlocker, type Workloads } from './blockers.js';
-import { condition, findCondition, READY, withReady, type StampInput } from './conditions.js';
+import { condition, findCondition, READY, withReady, type Readiness, type StampInput } from './conditions.js';
 import type { ObjectIndex } from '../observed.js';
-import type { Readiness } from './readiness.js';
 import { isRecord, type KubeObject } from '../types.js';
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
-import { hostLabelKey, type KubeObject } from '../../hooks/kit/index.js';
+import type { KubeObject } from '../../hooks/kit/index.js';
+import { hostLabelKey } from '../../hooks/kserve/host-conflicts.js';
 import { runCustomize, runSync } from '../../hooks/testing/index.js';
 import { goldenCases } from '../support/golden.js';
 

@@ -1,4 +1,5 @@
-import { isRecord } from '../types.js';
+import { z } from 'zod';
+import { isRecord } from '../../kit/index.js';
 
 /*
  * The Kubernetes Pod Security Standards, as k8s.io/pod-security-admission/policy implements
@@ -201,3 +202,14 @@ function hostChecks(handler: unknown, path: () => string, not: (path: string, wh
 function list(v: unknown): Obj[] {
   return Array.isArray(v) ? v.map((x) => (isRecord(x) ? x : {})) : [];
 }
+
+/**
+ * `MODELHOOKS_POD_SECURITY`: the Pod Security Standard level tenant-supplied pod fields must
+ * keep (restricted by default), for the config schema of every composition that takes any.
+ */
+export const podSecurityVariable = {
+  [POD_SECURITY_VARIABLE]: z
+    .enum(POD_SECURITY_LEVELS)
+    .default('restricted')
+    .describe("the Pod Security Standard level a parent's pod and container fields must keep: restricted, baseline or privileged"),
+};

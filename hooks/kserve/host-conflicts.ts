@@ -15,12 +15,12 @@
  * host sources equal one of its own, and the namespace's foreign ones; a route's change wakes
  * only those parents, plus, for a foreign one, every parent of the namespace.
  */
-import type { RelatedRule } from '../composition.js';
-import { condition, findCondition, previousConditions, READY, stampConditions, withReady, type Cond, type StampInput } from '../status/conditions.js';
-import { shortHash } from './hash.js';
-import { MANAGED_BY } from './labels.js';
-import type { ObjectIndex } from '../observed.js';
-import { isRecord, type KubeObject, type Parent } from '../types.js';
+import type { RelatedRule } from '../kit/composition.js';
+import { condition, findCondition, previousConditions, READY, stampConditions, withReady, type Cond, type StampInput } from '../kit/status/conditions.js';
+import { shortHash } from '../kit/children/hash.js';
+import { MANAGED_BY } from '../kit/children/labels.js';
+import type { ObjectIndex } from '../kit/observed.js';
+import { isRecord, type KubeObject, type Parent } from '../kit/types.js';
 
 export const HOST_CONFLICT = 'HostConflict';
 /** How many conflicts a message names; the rest are counted. */

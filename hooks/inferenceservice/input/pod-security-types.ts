@@ -1,5 +1,5 @@
-import type { ContainerPaths, PodSecurityViolation } from './pod-security.js';
-import { isRecord } from '../types.js';
+import type { ContainerPaths, PodSecurityViolation } from './pod-security-standards.js';
+import { isRecord } from '../../kit/index.js';
 
 /*
  * The types of the fields the pod security checks read, as the Kubernetes API declares them

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mergedContainerSecurity, mergedPodSecurity, podSecurityViolations, restrictedContainer, restrictedPod } from '../../hooks/kit/index.js';
+import { restrictedContainer, restrictedPod } from '../../hooks/kit/index.js';
+import { mergedContainerSecurity, mergedPodSecurity } from '../../hooks/inferenceservice/pod/merged-security.js';
+import { podSecurityViolations } from '../../hooks/inferenceservice/input/pod-security-standards.js';
 import { allows, compliant, LEVELS, table, UPSTREAM, withContainer } from '../support/pod-security-table.js';
 
 describe(`pod security checks (${UPSTREAM}, latest version)`, () => {
