@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { keptJson, memoOnSpec, ObjectIndex, type Composed, type KubeObject, type SyncInput } from '../kit/index.js';
+import { keptJson, memoOnSpec, ObjectIndex, type Composed, type KubeObject } from '../kit/index.js';
 import { canaryDecision, type CanaryDecision } from './canary.js';
 import { canaryPredictorSpec, canaryReplicaCount, stableMinReplicas, type CanaryVariant } from './status/canary-variants.js';
 import { componentPlans, type ComponentPlan, type Unserved } from './components.js';
@@ -9,18 +9,14 @@ import { HTTPROUTE } from './children/httproute.js';
 import { builtinRuntimes } from './runtime/kserve-runtimes.js';
 import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtime/selection.js';
 import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
-import { emptyReport, type CredentialReport } from './storage/uri.js';
+import { joinFindings, type CredentialFindings } from './storage/credentials/findings.js';
 import { secretsRead } from './storage/credentials/secrets-read.js';
 import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
 import { canaryWorkloads, predictorIdentity, workloadFor, type PredictorIdentity } from './children/workloads.js';
-import { predictorBackends, routedExposure } from './children/exposure.js';
+import { predictorBackends, routedExposure, type Exposure } from './children/exposure.js';
+import type { Input } from './sync-input.js';
 import { agentWorkOf, withAgent } from './pod/agent.js';
 import { TRUSTYAI_API_VERSION, TRUSTYAI_KIND, trustyaiLoggerFor, trustyaiServiceFor } from './pod/trustyai-logger.js';
-
-export type Input = SyncInput<InferenceServiceSpec, InferenceServiceConfig>;
-
-/** How callers reach the service: an Ingress, HTTPRoutes, or nothing (and why). */
-export type Exposure = { kind: 'none'; why: 'cluster-local' | 'invalid-host' } | { kind: 'ingress' } | { kind: 'httproutes' };
 
 /** Every decision of one sync, made once, before status and children are written. */
 export interface Plan {
@@ -39,8 +35,8 @@ export interface Plan {
   split: boolean;
   /** canaryTrafficPercent below 100 where no split is possible: the new spec rolls out in place. */
   inPlace?: { percent: number; why: 'ingress' | 'transformer' | 'no-route' };
-  /** What the storage credentials lookups found: missing objects, problems, the ServiceAccounts' Secret names. */
-  credentials: CredentialReport;
+  /** What the storage credentials lookups found, the components' and then the canaries': missing objects, problems, the Secrets used. */
+  credentials: CredentialFindings;
   /** spec.canary[]: KServe v0.20's named canaries, each its own Deployment and Service (canary-variants.ts). */
   variants: CanaryVariant[];
   /**
@@ -151,14 +147,7 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
   const parent: Input['parent'] = { apiVersion: i.apiVersion, kind: i.kind, metadata: i.metadata, spec, status: {} };
   const { config } = i;
   const related = new ObjectIndex(i.related, parent.metadata.namespace);
-  const credentials = emptyReport();
-  const storage = {
-    image: config.images['storage-initializer'],
-    related,
-    annotations: parent.metadata.annotations ?? {},
-    annotation: STORAGE_SECRET_ANNOTATION,
-    report: credentials,
-  };
+  const storage = { image: config.images['storage-initializer'], related, annotations: parent.metadata.annotations ?? {}, annotation: STORAGE_SECRET_ANNOTATION };
   const runtimes = runtimesFrom(
     [...related.list(SERVING_RUNTIME.apiVersion, SERVING_RUNTIME.kind), ...related.list(CLUSTER_SERVING_RUNTIME.apiVersion, CLUSTER_SERVING_RUNTIME.kind)],
     parent.metadata.namespace ?? '',
@@ -177,6 +166,7 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
     const outcome = 'failure' in built ? built : { plan: agents(built.plans)[0] as ComponentPlan };
     return { name: typeof entry.predictor.name === 'string' ? entry.predictor.name : '', trafficPercent: entry.trafficPercent, replicas, outcome };
   });
+  const credentials = joinFindings([...plans, ...variants.flatMap((v) => ('plan' in v.outcome ? [v.outcome.plan] : []))].map((p) => p.credentials));
   const hosts = externalHostsFor(parent, config.ingress, componentsOf(parent.spec));
   const exposure = exposureOf(parent, i.httpRoutes, hosts);
   // Weights split traffic only on HTTPRoutes, and only when callers reach the predictor

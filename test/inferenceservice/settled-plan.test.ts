@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { configFor, isFrozenData, ObjectIndex, parseHookRequest, runHook, syncRequest, type KubeObject } from '../../hooks/kit/index.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { InferenceServiceConfig } from '../../hooks/inferenceservice/config.js';
-import { settledInputs, settledKey, type Input } from '../../hooks/inferenceservice/plan.js';
+import { settledInputs, settledKey } from '../../hooks/inferenceservice/plan.js';
+import type { Input } from '../../hooks/inferenceservice/sync-input.js';
 
 /**
  * The settled plan (plan.ts) is remembered by the text settledKey makes of settledInputs. What

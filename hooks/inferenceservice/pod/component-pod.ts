@@ -3,7 +3,7 @@ import { mergedContainerSecurity, mergedPodSecurity, restrictedContainer } from 
 import { HTTP_PORT, SERVER_CONTAINER } from '../names.js';
 import { passedPodFields } from './passthrough.js';
 import type { ComponentSpec, ContainerSpec } from '../spec.js';
-import type { StoragePlan } from '../storage/uri.js';
+import type { StoragePlan } from '../storage/storage-plan.js';
 
 /** KServe's default resources for a container that sets none (inferenceservice defaults). */
 export const DEFAULT_RESOURCES = { requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '1', memory: '2Gi' } };

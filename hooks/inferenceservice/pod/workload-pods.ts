@@ -1,7 +1,7 @@
 /** Each component's pods, asked for in customize, and the blocker they tell its condition. */
 import { podsOf, podsRuleFor, readyWithBlocker, type KubeObject, type Parent, type RelatedRule } from '../../kit/index.js';
 import { selectorFor, type Role } from '../names.js';
-import type { Input } from '../plan.js';
+import type { Input } from '../sync-input.js';
 import { componentsOf, type InferenceServiceSpec } from '../spec.js';
 
 /** One rule per Deployment the parent may run (its components and the canary), by its selector labels. */
