@@ -8,7 +8,7 @@ import { externalHostsFor, isClusterLocal, type ExternalHosts } from './children
 import { HTTPROUTE } from './children/httproute.js';
 import { builtinRuntimes } from './runtime/kserve-runtimes.js';
 import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtime/selection.js';
-import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
+import { STORAGE_SECRET_ANNOTATION, workloadName, type Role } from './names.js';
 import { joinFindings, type CredentialFindings } from './storage/credentials/findings.js';
 import { secretsRead } from './storage/credentials/secrets-read.js';
 import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
@@ -46,7 +46,19 @@ export interface Plan {
    * Where a host is invalid they hold no Ingress or HTTPRoute: those are kept as observed
    * (exposure.ts keptExposure).
    */
-  settledChildren: { stable: readonly Composed[]; canary: readonly Composed[] | undefined };
+  settledChildren: { stable: PlannedChildren; canary: PlannedChildren | undefined };
+}
+
+/** Children of one role (its Deployment first), handed out with the role: a refused Deployment change is told to that role's condition. */
+export interface RoleChildren {
+  role: Role;
+  children: readonly Composed[];
+}
+
+/** A plan's children: each role's, in the predictor's, canary's, transformer's, explainer's order, then the way in. */
+export interface PlannedChildren {
+  workloads: readonly RoleChildren[];
+  exposure: readonly Composed[];
 }
 
 export type PlanOutcome = { plan: Plan } | { failure: { reason: string; message: string } };
@@ -139,7 +151,9 @@ function settledBytes(made: ReturnType<typeof makeSettledPlan>): number {
   if (!('plan' in made)) return 1024;
   const { stable, canary } = made.plan.settledChildren;
   let text = 0;
-  for (const child of [...stable, ...(canary ?? [])]) text += keptJson(child)?.length ?? 4096;
+  for (const planned of [stable, ...(canary ? [canary] : [])]) {
+    for (const child of [...planned.workloads.flatMap((w) => w.children), ...planned.exposure]) text += keptJson(child)?.length ?? 4096;
+  }
   return 4096 + 2 * text;
 }
 
@@ -175,14 +189,15 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
   const noSplit = splitBlocker(exposure, parent.spec.transformer !== undefined);
   const identity = predictorIdentity(parent, predictor);
   const entry = entryComponentOf(parent.spec);
-  const others = plans.slice(1).flatMap((component) => workloadFor(parent, component.role, component));
+  const others = plans.slice(1).map((component): RoleChildren => ({ role: component.role, children: workloadFor(parent, component.role, component) }));
   const routes = (canaryPercent?: number) => routedExposure(parent, config, { exposure, hosts, entry }, predictorBackends(canaryPercent));
   const percent = parent.spec.predictor.canaryTrafficPercent;
   // Where a canary may run (planFor decides from the observed stable Deployment).
   const mayCanary = !noSplit && percent !== undefined && percent < 100;
+  const stable: RoleChildren = { role: 'predictor', children: workloadFor(parent, 'predictor', predictor, identity.hash, identity.meta) };
   const settledChildren = {
-    stable: [...workloadFor(parent, 'predictor', predictor, identity.hash, identity.meta), ...others, ...routes()],
-    canary: mayCanary ? [...canaryWorkloads(parent, predictor, identity), ...others, ...routes(percent)] : undefined,
+    stable: { workloads: [stable, ...others], exposure: routes() },
+    canary: mayCanary ? { workloads: [...canaryWorkloads(parent, predictor, identity), ...others], exposure: routes(percent) } : undefined,
   };
   return { plan: { components: plans, unserved: planned.unserved, entry, hosts, predictor: identity, exposure, credentials, variants, noSplit, settledChildren } };
 }
