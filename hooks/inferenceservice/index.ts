@@ -1,10 +1,9 @@
 import type { V1Deployment } from '@kubernetes/client-node';
-import { checkDeploymentUpdate, defineComposition, HookContractError, hostConflicts, hostRules, keepObserved, lastApplied, MANAGED_BY, readyJsonPath, type Composed, type KubeObject, type RelatedRule, type Refusal } from '../kit/index.js';
+import { checkDeploymentUpdate, defineComposition, HookContractError, hostConflicts, hostRules, HTTP_ROUTE, keepObserved, lastApplied, MANAGED_BY, readyJsonPath, type Composed, type KubeObject, type RelatedRule, type Refusal } from '../kit/index.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { kserveConfigMap, kserveConfigObject, kserveSettings } from './input/kserve-config.js';
 import { keptExposure } from './children/exposure.js';
 import { hostSourcesFor } from './children/hosts.js';
-import { HTTPROUTE } from './children/httproute.js';
 import { credentialRules } from './storage/credentials/rules.js';
 import { credentialsBlock } from './storage/credentials/status.js';
 import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, workloadName, type Role } from './names.js';
@@ -49,7 +48,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     // Every cluster serves the Ingress API; without a controller an Ingress is harmless.
     { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', resource: 'ingresses' },
   ],
-  optionalChildren: [{ ...HTTPROUTE, resource: 'httproutes' }],
+  optionalChildren: [HTTP_ROUTE],
   // Runtimes are read from the cluster: their CRDs ship too, for clusters without KServe.
   upstreamCrds: RUNTIME_CRDS,
   variants: [{ name: 'gateway-api', description: 'Gateway API: HTTPRoutes (with canary traffic splits) instead of an Ingress', optionalChildren: ['httproutes'] }],
@@ -64,7 +63,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     // Each component's pods: why they do not run goes to its condition (workload-pods.ts).
     rules.push(...workloadPodRules(parent));
     // The Ingresses (and HTTPRoutes) that may route one of its hosts: a host another parent already routes is a HostConflict.
-    rules.push(...hostRules(parent.metadata.namespace, hostSourcesFor(parent, componentsOf(parent.spec)), declares(HTTPROUTE.apiVersion, HTTPROUTE.kind)));
+    rules.push(...hostRules(parent.metadata.namespace, hostSourcesFor(parent, componentsOf(parent.spec)), declares(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind)));
     return rules;
   },
 
@@ -84,7 +83,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
       { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', names: [ingressName(parent)] },
       // spec.canary[]: `<n>-<name>-predictor` (canary-variants.ts).
       ...variantChildNames(parent),
-      { ...HTTPROUTE, names: [routeName(parent), ...componentsOf(parent.spec).map((r) => routeName(parent, r))] },
+      { apiVersion: HTTP_ROUTE.apiVersion, kind: HTTP_ROUTE.kind, names: [routeName(parent), ...componentsOf(parent.spec).map((r) => routeName(parent, r))] },
     ];
   },
 
@@ -125,7 +124,7 @@ function observe(input: Input, plan: Plan): Observed {
   return {
     deployments,
     ingress: observed.get('networking.k8s.io/v1', 'Ingress', ingressName(parent)),
-    routes: routeNames.map((name) => observed.get(HTTPROUTE.apiVersion, HTTPROUTE.kind, name)),
+    routes: routeNames.map((name) => observed.get(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind, name)),
   };
 }
 

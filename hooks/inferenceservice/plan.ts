@@ -1,11 +1,10 @@
 import { hash } from 'node:crypto';
-import { keptJson, memoOnSpec, ObjectIndex, type Composed, type KubeObject } from '../kit/index.js';
+import { HTTP_ROUTE, keptJson, memoOnSpec, ObjectIndex, type Composed, type KubeObject } from '../kit/index.js';
 import { canaryDecision, type CanaryDecision } from './canary.js';
 import { canaryPredictorSpec, canaryReplicaCount, stableMinReplicas, type CanaryVariant } from './status/canary-variants.js';
 import { componentPlans, type ComponentPlan, type Unserved } from './components.js';
 import type { InferenceServiceConfig } from './config.js';
 import { externalHostsFor, isClusterLocal, type ExternalHosts } from './children/hosts.js';
-import { HTTPROUTE } from './children/httproute.js';
 import { builtinRuntimes } from './runtime/kserve-runtimes.js';
 import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtime/selection.js';
 import { STORAGE_SECRET_ANNOTATION, workloadName, type Role } from './names.js';
@@ -112,7 +111,7 @@ export function settledInputs(input: Input): SettledInputs {
     kind: input.parent.kind,
     metadata,
     config: input.config,
-    httpRoutes: input.declares(HTTPROUTE.apiVersion, HTTPROUTE.kind),
+    httpRoutes: input.declares(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind),
     // The Secrets as a plan reads them: those it may use, without values (credentials/secrets-read.ts).
     related: [...SETTLED_RELATED.flatMap((t) => input.related.list(t.apiVersion, t.kind)), ...secretsRead(input.parent, input.related)],
   };

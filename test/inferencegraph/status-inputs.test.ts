@@ -26,14 +26,14 @@ describe('InferenceGraph statusFrom, given a host conflict', () => {
   const ingress = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'g', namespace: NS } } as KubeObject;
   const steps = condition.true('InferenceServicesReady', 'InferenceServicesReady', 'the graph names no InferenceService');
   const exposure = { kind: 'ingress' as const, host: 'g-kserve-test.example.com' };
-  const conditionOf = (status: Record<string, unknown>, type: string) => (status.conditions as Array<{ type: string }>).find((c) => c.type === type);
+  const conditionOf = (status: Record<string, unknown>, type: string) => (status.conditions as Array<{ type: string; message: string }>).find((c) => c.type === type);
 
   it('IngressReady and Ready False/HostConflict naming the holder; without it, Ready True', () => {
     const conflicts = [{ host: exposure.host, holder: 'Ingress/other', owner: 'InferenceService/other' }];
     const status = statusFrom(input, steps, exposure, { deployment: router, exposure: ingress }, [], conflicts);
     expect(conditionOf(status, 'Ready')).toMatchObject({ status: 'False', reason: 'HostConflict' });
     expect(conditionOf(status, 'IngressReady')).toMatchObject({ status: 'False', reason: 'HostConflict' });
-    expect((conditionOf(status, 'Ready') as { message: string }).message).toContain('is already routed by Ingress/other');
+    expect(conditionOf(status, 'Ready')?.message).toContain('is already routed by Ingress/other');
     expect(conditionOf(statusFrom(input, steps, exposure, { deployment: router, exposure: ingress }, []), 'Ready')).toMatchObject({ status: 'True' });
   });
 });

@@ -1,5 +1,5 @@
-import { keepAll, type Composed, type KubeObject } from '../../kit/index.js';
-import { HTTPROUTE, httpRoutesFor, type Backend } from './httproute.js';
+import { HTTP_ROUTE, keepAll, type Composed, type KubeObject } from '../../kit/index.js';
+import { httpRoutesFor, type Backend } from './httproute.js';
 import { ingressFor } from './ingress.js';
 import type { ExternalHosts } from './hosts.js';
 import type { ComponentName } from '../spec.js';
@@ -22,5 +22,5 @@ export function predictorBackends(canaryPercent: number | undefined): Backend[] 
 
 /** Where the domain template made a host invalid: the live Ingress and HTTPRoutes as last applied, not taken down. */
 export function keptExposure(input: Input): KubeObject[] {
-  return keepAll([...input.observed.list('networking.k8s.io/v1', 'Ingress'), ...input.observed.list(HTTPROUTE.apiVersion, HTTPROUTE.kind)]);
+  return keepAll([...input.observed.list('networking.k8s.io/v1', 'Ingress'), ...input.observed.list(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind)]);
 }
