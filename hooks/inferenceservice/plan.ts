@@ -34,7 +34,7 @@ export interface Plan {
   split: boolean;
   /** canaryTrafficPercent below 100 where no split is possible: the new spec rolls out in place. */
   inPlace?: { percent: number; why: 'ingress' | 'transformer' | 'no-route' };
-  /** What the storage credentials lookups found, the components' and then the canaries': missing objects, problems, the Secrets used. */
+  /** What the storage credentials lookups found (components, then canaries): missing objects, problems, the Secrets used. */
   credentials: CredentialFindings;
   /** spec.canary[]: KServe v0.20's named canaries, each its own Deployment and Service (canary-variants.ts). */
   variants: CanaryVariant[];
@@ -48,7 +48,7 @@ export interface Plan {
   settledChildren: { stable: PlannedChildren; canary: PlannedChildren | undefined };
 }
 
-/** Children of one role (its Deployment first), handed out with the role: a refused Deployment change is told to that role's condition. */
+/** Children of one role (its Deployment first), handed out with it: a refused Deployment change is told to that role's condition. */
 export interface RoleChildren {
   role: Role;
   children: readonly Composed[];
@@ -160,7 +160,12 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
   const parent: Input['parent'] = { apiVersion: i.apiVersion, kind: i.kind, metadata: i.metadata, spec, status: {} };
   const { config } = i;
   const related = new ObjectIndex(i.related, parent.metadata.namespace);
-  const storage = { image: config.images['storage-initializer'], related, annotations: parent.metadata.annotations ?? {}, annotation: STORAGE_SECRET_ANNOTATION };
+  const storage = {
+    image: config.images['storage-initializer'],
+    related,
+    annotations: parent.metadata.annotations ?? {},
+    annotation: STORAGE_SECRET_ANNOTATION,
+  };
   const runtimes = runtimesFrom(
     [...related.list(SERVING_RUNTIME.apiVersion, SERVING_RUNTIME.kind), ...related.list(CLUSTER_SERVING_RUNTIME.apiVersion, CLUSTER_SERVING_RUNTIME.kind)],
     parent.metadata.namespace ?? '',
@@ -179,7 +184,9 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
     const outcome = 'failure' in built ? built : { plan: agents(built.plans)[0] as ComponentPlan };
     return { name: typeof entry.predictor.name === 'string' ? entry.predictor.name : '', trafficPercent: entry.trafficPercent, replicas, outcome };
   });
-  const credentials = joinFindings([...plans, ...variants.flatMap((v) => ('plan' in v.outcome ? [v.outcome.plan] : []))].map((p) => p.credentials));
+  // What the credentials lookups found, the components' first, then the canaries'.
+  const canaryPlans = variants.flatMap((v) => ('plan' in v.outcome ? [v.outcome.plan] : []));
+  const credentials = joinFindings([...plans, ...canaryPlans].map((p) => p.credentials));
   const hosts = externalHostsFor(parent, config.ingress, componentsOf(parent.spec));
   const exposure = exposureOf(parent, i.httpRoutes, hosts);
   // Weights split traffic only on HTTPRoutes, and only when callers reach the predictor
@@ -188,7 +195,7 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
   const noSplit = splitBlocker(exposure, parent.spec.transformer !== undefined);
   const identity = predictorIdentity(parent, predictor);
   const entry = entryComponentOf(parent.spec);
-  const others = plans.slice(1).map((component): RoleChildren => ({ role: component.role, children: workloadFor(parent, component.role, component) }));
+  const others = plans.slice(1).map((c): RoleChildren => ({ role: c.role, children: workloadFor(parent, c.role, c) }));
   const routes = (canaryPercent?: number) => routedExposure(parent, config, { exposure, hosts, entry }, predictorBackends(canaryPercent));
   const percent = parent.spec.predictor.canaryTrafficPercent;
   // Where a canary may run (planFor decides from the observed stable Deployment).

@@ -49,15 +49,24 @@ export const conditionTree = readyConditions(
     { type: PREDICTOR_READY, means: 'the predictor Deployment, judged as KServe judges it', reasons: { noRuntime: 'NoSupportingRuntime', unknownRuntime: 'RuntimeNotRecognized' } },
     {
       type: CANARY_PREDICTOR_READY,
-      means: '(while a canary runs) the -canary Deployment; with spec.canary[] and no such canary, every entry\'s Deployment, reported without gating Ready',
+      means:
+        '(while a canary runs) the -canary Deployment; with spec.canary[] and no such canary, ' +
+        "every entry's Deployment, reported without gating Ready",
       reasons: { allReady: 'AllCanariesReady', notReady: 'CanariesNotReady' },
     },
     { type: TRANSFORMER_READY, means: '(with a transformer) its Deployment; False when it has no containers', reasons: { unsupported: UNSUPPORTED_REASON.transformer } },
     { type: EXPLAINER_READY, means: '(with an explainer) its Deployment; False when it is neither art nor containers', reasons: { unsupported: UNSUPPORTED_REASON.explainer } },
     {
       type: INGRESS_READY,
-      means: 'the Ingress exists or the HTTPRoutes are accepted; True when cluster-local; False when another parent routes one of its hosts',
-      reasons: { ingress: 'IngressCreated', routes: 'HTTPRoutesAccepted', clusterLocal: 'ClusterLocal', invalidHost: 'InvalidHost', stopped: STOPPED_REASON, conflict: HOST_CONFLICT },
+      means: 'the Ingress exists or the HTTPRoutes are accepted; True when cluster-local; False when another parent routes a host',
+      reasons: {
+        ingress: 'IngressCreated',
+        routes: 'HTTPRoutesAccepted',
+        clusterLocal: 'ClusterLocal',
+        invalidHost: 'InvalidHost',
+        stopped: STOPPED_REASON,
+        conflict: HOST_CONFLICT,
+      },
     },
   ],
   {
@@ -175,7 +184,7 @@ export function statusFrom(input: Input, plan: Plan, observed: Observed, inputs:
       return [role, { ...(readiness.get(role)?.status === 'True' ? { url: urlOf(role) } : {}), ...(traffic ? { traffic } : {}) }];
     }),
   );
-  // KServe's Ready does not wait for spec.canary[] (conditionSet in inference_service_status.go lists PredictorReady and IngressReady only).
+  // KServe's Ready does not wait for spec.canary[] (inference_service_status.go: conditionSet lists PredictorReady and IngressReady).
   const statuses = canaryStatuses(parent, variants, (name) => input.observed.get('apps/v1', 'Deployment', name));
   const conflict = hostConflictCondition(INGRESS_READY, inputs.conflicts ?? []);
   const summary = conditionTree.summarise(input, decided, {
@@ -192,7 +201,13 @@ export function statusFrom(input: Input, plan: Plan, observed: Observed, inputs:
     components,
     conditions: summary.conditions,
     deploymentMode: RAW_DEPLOYMENT,
-    modelStatus: modelStatusFrom({ predictor: byRole('predictor'), ready, deployment: observed.deployments.predictor, pods: observed.predictorPods, previous: parent.status.modelStatus }),
+    modelStatus: modelStatusFrom({
+      predictor: byRole('predictor'),
+      ready,
+      deployment: observed.deployments.predictor,
+      pods: observed.predictorPods,
+      previous: parent.status.modelStatus,
+    }),
     ...runtimeStatus(inputs.runtime),
     ...(variants.length > 0 ? { canaryStatuses: statuses } : {}),
   };
@@ -215,7 +230,12 @@ function topUrl(input: Input, plan: Plan, decided: Cond[], url: string): string 
   return input.parent.status.url === url ? url : undefined;
 }
 
-const READY_TYPE: Record<Role, string> = { predictor: PREDICTOR_READY, canary: CANARY_PREDICTOR_READY, transformer: TRANSFORMER_READY, explainer: EXPLAINER_READY };
+const READY_TYPE: Record<Role, string> = {
+  predictor: PREDICTOR_READY,
+  canary: CANARY_PREDICTOR_READY,
+  transformer: TRANSFORMER_READY,
+  explainer: EXPLAINER_READY,
+};
 /** v0.20 writes the normalised mode (constants.ParseDeploymentMode: RawDeployment → Standard). */
 const RAW_DEPLOYMENT = 'Standard';
 

@@ -48,7 +48,11 @@ export function stableKept(parent: IsvcParent, plan: ComponentPlan, stable: Kube
  * While a canary runs: the stable HPA as the spec asks for it (the stable Deployment and
  * Service go before it, as observed: stableKept), and the `-canary` trio.
  */
-export function canaryWorkloads(parent: IsvcParent, plan: ComponentPlan, identity: PredictorIdentity): Array<{ role: Role; children: Composed[] }> {
+export function canaryWorkloads(
+  parent: IsvcParent,
+  plan: ComponentPlan,
+  identity: PredictorIdentity,
+): Array<{ role: Role; children: Composed[] }> {
   const hpa = autoscalerClassOf(parent, plan.spec) === 'hpa' ? [hpaFor(parent, 'predictor', plan.spec, identity.meta)] : [];
   return [
     { role: 'predictor', children: hpa },

@@ -89,7 +89,12 @@ export function storagePlanFor(source: StorageSource, ctx: StorageContext, accou
 }
 
 /** Credentials for the initializer: the storage spec's Secret, else the ServiceAccount's (or the annotated) Secrets. */
-function credentialsOf(source: StorageSource, ctx: StorageContext, account: Account, args: string[]): Credentials & { args?: string[]; found: CredentialFindings } {
+function credentialsOf(
+  source: StorageSource,
+  ctx: StorageContext,
+  account: Account,
+  args: string[],
+): Credentials & { args?: string[]; found: CredentialFindings } {
   if (source.spec) return storageSpecCredentials(source.spec, source.field, args, ctx);
   const found = credentialsFor({
     related: ctx.related,

@@ -206,7 +206,9 @@ export class ReadyConditions {
     let ready = blocker && derived.status !== 'True' ? condition.false(READY, blocker.reason, blocker.message) : derived;
     const [override] = overrides;
     if (override && ready.status !== 'False') ready = condition.false(READY, override.reason, override.message);
-    const replaced = overrides.length === 0 ? blockers : inOrder(this.dependsOn, [...overrides, ...decided.filter((c) => !overrides.some((o) => o.type === c.type))], []);
+    // Each override in its dependency's place, instead of what was decided for that type.
+    const kept = decided.filter((c) => !overrides.some((o) => o.type === c.type));
+    const replaced = overrides.length === 0 ? blockers : inOrder(this.dependsOn, [...overrides, ...kept], []);
     const reported = beside.filter((b) => !decided.some((c) => c.type === b.type));
     const conditions = conditionsFor(input, [...inOrder(this.informational, decided, [ready, ...replaced]), ...reported]);
     const phase = this.options.phase && (ready.status === 'True' ? this.options.phase.ready : this.options.phase.notReady);

@@ -25,13 +25,21 @@ const TYPES = ['s3', 'hdfs', 'webhdfs'];
 export const storageSpecUri = (spec: ModelStorageSpec): string | undefined => (spec.path !== undefined ? `${PLACEHOLDER}://${spec.path.replace(/^\/+/, '')}` : undefined);
 
 /** The initializer's credentials and resolved arguments for a storage spec, and what the lookup found. */
-export function storageSpecCredentials(spec: ModelStorageSpec, field: string, args: string[], ctx: StorageContext): Credentials & { args?: string[]; found: CredentialFindings } {
+export function storageSpecCredentials(
+  spec: ModelStorageSpec,
+  field: string,
+  args: string[],
+  ctx: StorageContext,
+): Credentials & { args?: string[]; found: CredentialFindings } {
   const none = { env: [], volumes: [], mounts: [] };
   const used: string[] = [];
   const params = spec.parameters ?? {};
   const name = ctx.annotations[ctx.annotation] ?? DEFAULT_SECRET;
   const secret = ctx.related.get('v1', 'Secret', name);
-  const problem = (f: string, message: string) => ({ ...none, found: { ...NO_FINDINGS, problems: [{ field: `${field}.${f}`, message }], used } });
+  const problem = (f: string, message: string) => {
+    const found = { ...NO_FINDINGS, problems: [{ field: `${field}.${f}`, message }], used };
+    return { ...none, found };
+  };
   let type = params.type ?? '';
   const env: V1EnvVar[] = [];
   if (!secret) {
