@@ -14,7 +14,7 @@ import {
   type SyncInput,
   type SyncOutput,
 } from '../kit/index.js';
-import { hostConflicts, hostRules, HTTP_ROUTE, withHostConflicts } from '../kserve/host-conflicts.js';
+import { hostConflicts, hostRules, HTTP_ROUTE } from '../kserve/host-conflicts.js';
 import { inferencegraphConfig, type InferenceGraphConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { exposureChildren, exposureOf, graphHostSources } from './exposure.js';
@@ -24,7 +24,7 @@ import { deploymentName, exposureName, selectorFor, serviceName } from './names.
 import { serviceFor } from './service.js';
 import { isStopped, stoppedAnswer } from './stop.js';
 import { inferencegraphSpec, serviceNamesOf, type InferenceGraphSpec } from './spec.js';
-import { INGRESS_READY, inferencegraphStatus, statusFrom, stepsCondition } from './status.js';
+import { inferencegraphStatus, statusFrom, stepsCondition } from './status.js';
 
 const DEPLOYMENT_MODE_ANNOTATION = 'serving.kserve.io/deploymentMode';
 /** The modes KServe serves with Knative (constants.go; Serverless is the legacy spelling). */
@@ -103,9 +103,9 @@ export const inferencegraph = defineComposition<InferenceGraphSpec, InferenceGra
     const hpa = deployment ? hpaFor(parent) : undefined;
     const children = [serviceFor(parent), ...(deployment ? [deployment] : []), ...(hpa ? [hpa] : []), ...exposureChildren(input, exposure)];
     // 3. Status from what runs, the steps, and the hosts another parent routes.
-    const status = statusFrom(input, stepsCondition(parent.spec, graph, parent.metadata.namespace, observed.deployment !== undefined), exposure, observed, checked?.refusals ?? []);
+    const steps = stepsCondition(parent.spec, graph, parent.metadata.namespace, observed.deployment !== undefined);
     const conflicts = exposure.kind === 'none' ? [] : hostConflicts(parent, [exposure.host], input.related);
-    return { status: withHostConflicts(status, INGRESS_READY, conflicts, input), children };
+    return { status: statusFrom(input, steps, exposure, observed, checked?.refusals ?? [], conflicts), children };
   },
 });
 

@@ -15,6 +15,7 @@ import {
   type Refusal,
   type SyncInput,
 } from '../kit/index.js';
+import { HOST_CONFLICT, hostConflictCondition, type HostConflict } from '../kserve/host-conflicts.js';
 import type { InferenceGraphConfig } from './config.js';
 import type { Exposure } from './exposure.js';
 import { STOPPED } from '../inferenceservice/stop.js';
@@ -42,7 +43,11 @@ export const conditionTree = readyConditions([
     reasons: { missing: INFERENCE_SERVICE_NOT_FOUND, notReady: INFERENCE_SERVICE_NOT_READY },
   },
   { type: ROUTER_READY, means: 'Deployment <n> (the router) rolled out and available', reasons: { immutable: IMMUTABLE_FIELD } },
-  { type: INGRESS_READY, means: 'the Ingress or HTTPRoute routes the graph host (or the graph is cluster-local)' },
+  {
+    type: INGRESS_READY,
+    means: 'the Ingress or HTTPRoute routes the graph host (or the graph is cluster-local); False when another parent routes it',
+    reasons: { conflict: HOST_CONFLICT },
+  },
 ], { informational: [{ type: STOPPED, means: 'annotation serving.kserve.io/stop is "true" (written once the annotation was ever set)' }] });
 
 /** KServe's InferenceGraphStatus: url, conditions (and observedGeneration, set by Metacontroller). */
@@ -88,12 +93,14 @@ export interface Observed {
   exposure: KubeObject | undefined;
 }
 
+/** `conflicts`: the graph's host routed by another parent of the namespace, IngressReady and Ready False/HostConflict. */
 export function statusFrom(
   input: SyncInput<InferenceGraphSpec, InferenceGraphConfig>,
   steps: Cond,
   exposure: Exposure,
   observed: Observed,
   refused: Refusal[],
+  conflicts: readonly HostConflict[] = [],
 ): Record<string, unknown> {
   const { parent } = input;
   const pods = observed.deployment ? podsOf(input.related, selectorFor(parent)) : [];
@@ -102,7 +109,8 @@ export function statusFrom(
     fromReadiness(ROUTER_READY, deploymentWorkloadReadiness(deploymentReadiness(observed.deployment), observed.deployment, pods));
   const resumed = resumedCondition(input);
   const decided = [steps, router, exposureCondition(exposure, observed.exposure), ...(resumed ? [resumed] : [])];
-  const { conditions } = conditionTree.summarise(input, decided);
+  const conflict = hostConflictCondition(INGRESS_READY, conflicts);
+  const { conditions } = conditionTree.summarise(input, decided, { overrides: conflict ? [conflict] : [] });
   // raw_ig.go PropagateRawStatus: the URL once the router is available.
   const url = exposure.kind === 'none' ? internalUrl(parent) : `${input.config.ingress.urlScheme}://${exposure.host}`;
   return router.status === 'True' ? { url, conditions } : { conditions };

@@ -7,7 +7,9 @@ import { runtimePredictor } from './runtime/predictor.js';
 import type { ServingRuntime } from './runtime/selection.js';
 import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
 import { builtinRuntimes } from './runtime/kserve-runtimes.js';
-import { isStorageReadOnly, MODEL_DIR, storagePlanFor, type StorageContext } from './storage/uri.js';
+import { isStorageReadOnly, storagePlanFor } from './storage/uri.js';
+import { MODEL_DIR, type StorageContext } from './storage/storage-plan.js';
+import type { CredentialFindings } from './storage/credentials/findings.js';
 import { withKServeEnv } from './pod/env.js';
 import { artContainer, type ArtSpec } from './runtime/explainer-art.js';
 import { implementationOf } from './runtime/implementations.js';
@@ -23,6 +25,8 @@ export interface ComponentPlan {
   runtime?: { name: string; statusField: 'servingRuntimeName' | 'clusterServingRuntimeName'; labels: Record<string, string>; annotations: Record<string, string> };
   /** KServe's agent sidecar logs or batches in front of the server: the Service targets it (agent.ts). */
   agent?: boolean;
+  /** What the lookups of its storage initializer's credentials found (the plan joins them for the status). */
+  credentials: CredentialFindings;
 }
 
 export type PredictorOutcome = { plan: ComponentPlan } | { failure: { reason: string; message: string } };
@@ -73,10 +77,10 @@ function artPlan(ctx: BuildContext, spec: ComponentSpec, art: ArtSpec): Componen
   const first = artContainer(ctx.parent, art, spec.containerConcurrency, ctx.config.explainers.art, predictorHostOf(ctx.parent));
   const uris = storageUrisOf(spec);
   const source = uris.length > 0 ? { uris, legacy: false, field: 'spec.explainer.storageUris' } : { uris: art.storageUri ? [{ uri: art.storageUri, mountPath: MODEL_DIR }] : [], legacy: true, field: 'spec.explainer.art.storageUri' };
-  const storage = storagePlanFor(source, storageOf(ctx), { name: spec.serviceAccountName, field: 'spec.explainer.serviceAccountName' }, readOnlyOf(ctx, spec));
+  const { storage, found } = storagePlanFor(source, storageOf(ctx), { name: spec.serviceAccountName, field: 'spec.explainer.serviceAccountName' }, readOnlyOf(ctx, spec));
   const port = portsOf(first)[0]?.containerPort ?? HTTP_PORT;
   const server = serverWithStorage(withDefaults(first, SERVER_CONTAINER, { nonRoot: false, readinessProbe: tcpReadiness(port), resources: ctx.config.inferenceServiceResource }), storage);
-  return { role: 'explainer', spec, pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server], storage), 'explainer', ctx.parent.metadata.name), port: portOf(server) };
+  return { role: 'explainer', spec, pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server], storage), 'explainer', ctx.parent.metadata.name), port: portOf(server), credentials: found };
 }
 
 /** The predictor: the selected serving runtime for the model, or the user's own containers. */
@@ -95,7 +99,8 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const defaults = { nonRoot: true, ...(runAsUser !== undefined ? { runAsUser } : {}), readinessProbe, resources: resource };
   const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), defaults);
   const field = `spec.predictor.${framework ?? 'model'}`;
-  const storage = storagePlanFor(modelStorageSource(spec, model, field), storageOf(ctx), { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' }, readOnlyOf(ctx, spec));
+  const account = { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' };
+  const { storage, found } = storagePlanFor(modelStorageSource(spec, model, field), storageOf(ctx), account, readOnlyOf(ctx, spec));
   const server = inUsualOrder(serverWithStorage(container, storage));
   // The runtime's pod fields under the user's (MergePodSpec); its volumes unless the user has a namesake.
   const userVolumes = new Set((Array.isArray(spec.volumes) ? (spec.volumes as V1Volume[]) : []).map((v) => v.name));
@@ -105,7 +110,7 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const pod = withKServeEnv(podSpecFor(podSpec, [server, ...sidecars, ...extraContainers(spec)], storage, runtimeVolumes), 'predictor', ctx.parent.metadata.name);
   const { runtime, statusField } = resolved.choice;
   const meta = { labels: runtime.spec.labels ?? {}, annotations: runtime.spec.annotations ?? {} };
-  return { plan: { role: 'predictor', spec, pod, port: portOf(server), runtime: { name: runtime.metadata.name, statusField, ...meta } } };
+  return { plan: { role: 'predictor', spec, pod, port: portOf(server), runtime: { name: runtime.metadata.name, statusField, ...meta }, credentials: found } };
 }
 
 /** What runtimePredictor reads besides the spec. */
@@ -148,7 +153,7 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   const uri = (first.env ?? []).find((e) => e.name === STORAGE_URI_ENV && typeof e.value === 'string' && e.value !== '')?.value as string | undefined;
   const uris = storageUrisOf(spec);
   const source = uris.length > 0 ? { uris, legacy: false, field: `spec.${role}.storageUris` } : { uris: uri ? [{ uri, mountPath: MODEL_DIR }] : [], legacy: true, field: `spec.${role}.containers[0].env` };
-  const storage = storagePlanFor(source, storageOf(ctx), { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` }, readOnlyOf(ctx, spec));
+  const { storage, found } = storagePlanFor(source, storageOf(ctx), { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` }, readOnlyOf(ctx, spec));
   const env = uri ? (first.env ?? []).map((e) => (e.name === STORAGE_URI_ENV ? { name: STORAGE_URI_ENV, value: MODEL_DIR } : e)) : first.env;
   // KServe's transformer and explainer arguments (transformer_custom.go, explainer_custom.go GetContainer).
   const args = role === 'predictor' ? first.args : componentArgs(ctx.parent, first.args ?? [], spec.containerConcurrency);
@@ -160,7 +165,7 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   const main = withDefaults(user, name, { nonRoot: false, readinessProbe: tcpReadiness(port), resources: ctx.config.inferenceServiceResource });
   const server = serverWithStorage(main, storage);
   const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`));
-  return { role, spec, pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server, ...others], storage), role, ctx.parent.metadata.name), port: portOf(server) };
+  return { role, spec, pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server, ...others], storage), role, ctx.parent.metadata.name), port: portOf(server), credentials: found };
 }
 
 /** The storage lookups with KServe's storageInitializer settings (inferenceservice-config; config.ts). */

@@ -1,27 +1,25 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { checkDeploymentUpdate, defineComposition, HookContractError, keepObserved, lastApplied, MANAGED_BY, readyJsonPath, type Composed, type KubeObject, type RelatedRule, type Refusal } from '../kit/index.js';
-import { hostConflicts, hostRules, withHostConflicts } from '../kserve/host-conflicts.js';
+import { hostConflicts, hostRules, HTTP_ROUTE } from '../kserve/host-conflicts.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { kserveConfigMap, kserveConfigObject, kserveSettings } from './input/kserve-config.js';
 import { keptExposure } from './children/exposure.js';
 import { hostSourcesFor } from './children/hosts.js';
-import { HTTPROUTE } from './children/httproute.js';
 import { credentialRules } from './storage/credentials/rules.js';
 import { credentialsBlock } from './storage/credentials/status.js';
 import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, workloadName, type Role } from './names.js';
-import { planFor, type Input, type Plan } from './plan.js';
+import { planFor, type Plan, type PlannedChildren } from './plan.js';
+import type { Input } from './sync-input.js';
 import { specProblems } from './input/spec-problems.js';
 import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
-import { INGRESS_READY, noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
+import { noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
 import { isStopped } from './stop.js';
-import { withComponentBlocker, workloadPodRules } from './pod/workload-pods.js';
+import { componentBlocker, workloadPodRules } from './pod/workload-pods.js';
 import { stableKept } from './children/workloads.js';
-import { variantChildNames, variantWorkloads, withCanaryVariants } from './status/canary-variants.js';
+import { variantChildNames, variantWorkloads } from './status/canary-variants.js';
 import { trustyaiRule } from './pod/trustyai-logger.js';
 import { RUNTIME_CRDS } from './runtime/crds.js';
-import { runtimeRules, runtimeStatus } from './runtime/rules.js';
-
-const ROLES: Role[] = ['predictor', 'canary', 'transformer', 'explainer'];
+import { runtimeRules } from './runtime/rules.js';
 
 export const inferenceservice = defineComposition<InferenceServiceSpec, InferenceServiceConfig>({
   name: 'inferenceservice',
@@ -51,7 +49,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     // Every cluster serves the Ingress API; without a controller an Ingress is harmless.
     { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', resource: 'ingresses' },
   ],
-  optionalChildren: [{ ...HTTPROUTE, resource: 'httproutes' }],
+  optionalChildren: [HTTP_ROUTE],
   // Runtimes are read from the cluster: their CRDs ship too, for clusters without KServe.
   upstreamCrds: RUNTIME_CRDS,
   variants: [{ name: 'gateway-api', description: 'Gateway API: HTTPRoutes (with canary traffic splits) instead of an Ingress', optionalChildren: ['httproutes'] }],
@@ -66,7 +64,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     // Each component's pods: why they do not run goes to its condition (workload-pods.ts).
     rules.push(...workloadPodRules(parent));
     // The Ingresses (and HTTPRoutes) that may route one of its hosts: a host another parent already routes is a HostConflict.
-    rules.push(...hostRules(parent.metadata.namespace, hostSourcesFor(parent, componentsOf(parent.spec)), declares(HTTPROUTE.apiVersion, HTTPROUTE.kind)));
+    rules.push(...hostRules(parent.metadata.namespace, hostSourcesFor(parent, componentsOf(parent.spec)), declares(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind)));
     return rules;
   },
 
@@ -86,7 +84,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
       { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', names: [ingressName(parent)] },
       // spec.canary[]: `<n>-<name>-predictor` (canary-variants.ts).
       ...variantChildNames(parent),
-      { ...HTTPROUTE, names: [routeName(parent), ...componentsOf(parent.spec).map((r) => routeName(parent, r))] },
+      { apiVersion: HTTP_ROUTE.apiVersion, kind: HTTP_ROUTE.kind, names: [routeName(parent), ...componentsOf(parent.spec).map((r) => routeName(parent, r))] },
     ];
   },
 
@@ -127,30 +125,34 @@ function observe(input: Input, plan: Plan): Observed {
   return {
     deployments,
     ingress: observed.get('networking.k8s.io/v1', 'Ingress', ingressName(parent)),
-    routes: routeNames.map((name) => observed.get(HTTPROUTE.apiVersion, HTTPROUTE.kind, name)),
+    routes: routeNames.map((name) => observed.get(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind, name)),
   };
 }
 
 /**
  * The plan's children, the Ingress or HTTPRoutes kept as observed where the host is invalid,
- * and each spec.canary[]
- * entry's Deployment, Service and HPA (canary-variants.ts); a Deployment's selector is
- * immutable, so a changed one is never asked for: `refused` says so, per component.
+ * and each spec.canary[] entry's Deployment, Service and HPA (canary-variants.ts); a
+ * Deployment's selector is immutable, so a changed one is never asked for: `refused` says so,
+ * for the role the plan handed its Deployment out with.
  */
 function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused: Partial<Record<Role, Refusal[]>> } {
   const refused: Partial<Record<Role, Refusal[]>> = {};
+  const checked = ({ role, children }: { role?: Role; children: readonly Composed[] }): Composed[] =>
+    children.map((child) => {
+      if (child.kind !== 'Deployment' || !child.metadata?.name) return child;
+      const check = checkDeploymentUpdate(child as V1Deployment, input.observed.get('apps/v1', 'Deployment', child.metadata.name));
+      if (role && check.refusals.length > 0) refused[role] = check.refusals;
+      return check.child;
+    });
+  const { workloads, exposure } = settledChildrenOf(input, plan);
+  const observed = (apiVersion: string, kind: string, name: string) => input.observed.get(apiVersion, kind, name);
   const children = [
-    ...settledChildrenOf(input, plan),
+    ...workloads.flatMap(checked),
+    ...exposure,
     ...(plan.exposure.kind === 'none' && plan.exposure.why === 'invalid-host' ? keptExposure(input) : []),
-    ...plan.variants.flatMap((v) => variantWorkloads(input.parent, v, (apiVersion, kind, name) => input.observed.get(apiVersion, kind, name))),
-    ...plan.unserved.flatMap(({ role }) => keptWorkload(input, role)),
-  ].map((child) => {
-    if (child.kind !== 'Deployment' || !child.metadata?.name) return child;
-    const role = ROLES.find((r) => workloadName(input.parent, r) === child.metadata?.name);
-    const checked = checkDeploymentUpdate(child as V1Deployment, input.observed.get('apps/v1', 'Deployment', child.metadata.name));
-    if (role && checked.refusals.length > 0) refused[role] = checked.refusals;
-    return checked.child;
-  });
+    ...plan.variants.flatMap((v) => checked({ children: variantWorkloads(input.parent, v, observed) })),
+    ...plan.unserved.flatMap(({ role }) => checked({ role, children: keptWorkload(input, role) })),
+  ];
   return { children, refused };
 }
 
@@ -169,20 +171,24 @@ function keptWorkload(input: Input, role: Role): KubeObject[] {
  * The plan's children (built once per spec and settled inputs, plan.ts), with the stable
  * Deployment and Service as observed while a canary runs.
  */
-function settledChildrenOf(input: Input, plan: Plan): readonly Composed[] {
+function settledChildrenOf(input: Input, plan: Plan): PlannedChildren {
   const { settledChildren: settled, canary } = plan;
   if (!canary.canary) return settled.stable;
   const [predictor] = plan.components;
   if (!predictor || !settled.canary) throw new HookContractError('inferenceservice: a canary runs only where the settled plan built its children');
   const observedService = input.observed.get('v1', 'Service', serviceName(input.parent, 'predictor'));
-  return [...stableKept(input.parent, predictor, canary.stable, observedService, plan.predictor.meta), ...settled.canary];
+  const kept = stableKept(input.parent, predictor, canary.stable, observedService, plan.predictor.meta);
+  return { workloads: [{ role: 'predictor', children: kept }, ...settled.canary.workloads], exposure: settled.canary.exposure };
 }
 
-/** statusFrom, with the runtime, why pods do not run, the hosts another parent routes, and the canary variants. */
+/** statusFrom, with the runtime, why pods do not run, the hosts another parent routes, and the canary variants as its inputs. */
 function statusOf(input: Input, plan: Plan, observed: Observed, refused: Partial<Record<Role, Refusal[]>>): Record<string, unknown> {
-  const base = { ...statusFrom(input, plan, observed, refused), ...runtimeStatus(plan.components[0]?.runtime) };
-  const status = withComponentBlocker(base, input, observed.deployments);
   const hosts = plan.exposure.kind === 'none' ? [] : [plan.hosts.service, ...Object.values(plan.hosts.components)];
-  const conflicts = withHostConflicts(status, INGRESS_READY, hostConflicts(input.parent, hosts, input.related), input);
-  return withCanaryVariants(conflicts, input, plan.variants);
+  return statusFrom(input, plan, observed, {
+    refused,
+    runtime: plan.components[0]?.runtime,
+    blocker: componentBlocker(input, observed.deployments),
+    conflicts: hostConflicts(input.parent, hosts, input.related),
+    variants: plan.variants,
+  });
 }

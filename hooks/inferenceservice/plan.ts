@@ -1,26 +1,22 @@
 import { hash } from 'node:crypto';
-import { keptJson, memoOnSpec, ObjectIndex, type Composed, type KubeObject, type SyncInput } from '../kit/index.js';
+import { keptJson, memoOnSpec, ObjectIndex, type Composed, type KubeObject } from '../kit/index.js';
+import { HTTP_ROUTE } from '../kserve/host-conflicts.js';
 import { canaryDecision, type CanaryDecision } from './canary.js';
 import { canaryPredictorSpec, canaryReplicaCount, stableMinReplicas, type CanaryVariant } from './status/canary-variants.js';
 import { componentPlans, type ComponentPlan, type Unserved } from './components.js';
 import type { InferenceServiceConfig } from './config.js';
 import { externalHostsFor, isClusterLocal, type ExternalHosts } from './children/hosts.js';
-import { HTTPROUTE } from './children/httproute.js';
 import { builtinRuntimes } from './runtime/kserve-runtimes.js';
 import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtime/selection.js';
-import { STORAGE_SECRET_ANNOTATION, workloadName } from './names.js';
-import { emptyReport, type CredentialReport } from './storage/uri.js';
+import { STORAGE_SECRET_ANNOTATION, workloadName, type Role } from './names.js';
+import { joinFindings, type CredentialFindings } from './storage/credentials/findings.js';
 import { secretsRead } from './storage/credentials/secrets-read.js';
 import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
 import { canaryWorkloads, predictorIdentity, workloadFor, type PredictorIdentity } from './children/workloads.js';
-import { predictorBackends, routedExposure } from './children/exposure.js';
+import { predictorBackends, routedExposure, type Exposure } from './children/exposure.js';
+import type { Input } from './sync-input.js';
 import { agentWorkOf, withAgent } from './pod/agent.js';
 import { TRUSTYAI_API_VERSION, TRUSTYAI_KIND, trustyaiLoggerFor, trustyaiServiceFor } from './pod/trustyai-logger.js';
-
-export type Input = SyncInput<InferenceServiceSpec, InferenceServiceConfig>;
-
-/** How callers reach the service: an Ingress, HTTPRoutes, or nothing (and why). */
-export type Exposure = { kind: 'none'; why: 'cluster-local' | 'invalid-host' } | { kind: 'ingress' } | { kind: 'httproutes' };
 
 /** Every decision of one sync, made once, before status and children are written. */
 export interface Plan {
@@ -39,8 +35,8 @@ export interface Plan {
   split: boolean;
   /** canaryTrafficPercent below 100 where no split is possible: the new spec rolls out in place. */
   inPlace?: { percent: number; why: 'ingress' | 'transformer' | 'no-route' };
-  /** What the storage credentials lookups found: missing objects, problems, the ServiceAccounts' Secret names. */
-  credentials: CredentialReport;
+  /** What the storage credentials lookups found (components, then canaries): missing objects, problems, the Secrets used. */
+  credentials: CredentialFindings;
   /** spec.canary[]: KServe v0.20's named canaries, each its own Deployment and Service (canary-variants.ts). */
   variants: CanaryVariant[];
   /**
@@ -50,7 +46,19 @@ export interface Plan {
    * Where a host is invalid they hold no Ingress or HTTPRoute: those are kept as observed
    * (exposure.ts keptExposure).
    */
-  settledChildren: { stable: readonly Composed[]; canary: readonly Composed[] | undefined };
+  settledChildren: { stable: PlannedChildren; canary: PlannedChildren | undefined };
+}
+
+/** Children of one role (its Deployment first), handed out with it: a refused Deployment change is told to that role's condition. */
+export interface RoleChildren {
+  role: Role;
+  children: readonly Composed[];
+}
+
+/** A plan's children: each role's, in the predictor's, canary's, transformer's, explainer's order, then the way in. */
+export interface PlannedChildren {
+  workloads: readonly RoleChildren[];
+  exposure: readonly Composed[];
 }
 
 export type PlanOutcome = { plan: Plan } | { failure: { reason: string; message: string } };
@@ -104,7 +112,7 @@ export function settledInputs(input: Input): SettledInputs {
     kind: input.parent.kind,
     metadata,
     config: input.config,
-    httpRoutes: input.declares(HTTPROUTE.apiVersion, HTTPROUTE.kind),
+    httpRoutes: input.declares(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind),
     // The Secrets as a plan reads them: those it may use, without values (credentials/secrets-read.ts).
     related: [...SETTLED_RELATED.flatMap((t) => input.related.list(t.apiVersion, t.kind)), ...secretsRead(input.parent, input.related)],
   };
@@ -143,7 +151,9 @@ function settledBytes(made: ReturnType<typeof makeSettledPlan>): number {
   if (!('plan' in made)) return 1024;
   const { stable, canary } = made.plan.settledChildren;
   let text = 0;
-  for (const child of [...stable, ...(canary ?? [])]) text += keptJson(child)?.length ?? 4096;
+  for (const planned of [stable, ...(canary ? [canary] : [])]) {
+    for (const child of [...planned.workloads.flatMap((w) => w.children), ...planned.exposure]) text += keptJson(child)?.length ?? 4096;
+  }
   return 4096 + 2 * text;
 }
 
@@ -151,13 +161,11 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
   const parent: Input['parent'] = { apiVersion: i.apiVersion, kind: i.kind, metadata: i.metadata, spec, status: {} };
   const { config } = i;
   const related = new ObjectIndex(i.related, parent.metadata.namespace);
-  const credentials = emptyReport();
   const storage = {
     image: config.images['storage-initializer'],
     related,
     annotations: parent.metadata.annotations ?? {},
     annotation: STORAGE_SECRET_ANNOTATION,
-    report: credentials,
   };
   const runtimes = runtimesFrom(
     [...related.list(SERVING_RUNTIME.apiVersion, SERVING_RUNTIME.kind), ...related.list(CLUSTER_SERVING_RUNTIME.apiVersion, CLUSTER_SERVING_RUNTIME.kind)],
@@ -177,6 +185,9 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
     const outcome = 'failure' in built ? built : { plan: agents(built.plans)[0] as ComponentPlan };
     return { name: typeof entry.predictor.name === 'string' ? entry.predictor.name : '', trafficPercent: entry.trafficPercent, replicas, outcome };
   });
+  // What the credentials lookups found, the components' first, then the canaries'.
+  const canaryPlans = variants.flatMap((v) => ('plan' in v.outcome ? [v.outcome.plan] : []));
+  const credentials = joinFindings([...plans, ...canaryPlans].map((p) => p.credentials));
   const hosts = externalHostsFor(parent, config.ingress, componentsOf(parent.spec));
   const exposure = exposureOf(parent, i.httpRoutes, hosts);
   // Weights split traffic only on HTTPRoutes, and only when callers reach the predictor
@@ -185,14 +196,15 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
   const noSplit = splitBlocker(exposure, parent.spec.transformer !== undefined);
   const identity = predictorIdentity(parent, predictor);
   const entry = entryComponentOf(parent.spec);
-  const others = plans.slice(1).flatMap((component) => workloadFor(parent, component.role, component));
+  const others = plans.slice(1).map((c): RoleChildren => ({ role: c.role, children: workloadFor(parent, c.role, c) }));
   const routes = (canaryPercent?: number) => routedExposure(parent, config, { exposure, hosts, entry }, predictorBackends(canaryPercent));
   const percent = parent.spec.predictor.canaryTrafficPercent;
   // Where a canary may run (planFor decides from the observed stable Deployment).
   const mayCanary = !noSplit && percent !== undefined && percent < 100;
+  const stable: RoleChildren = { role: 'predictor', children: workloadFor(parent, 'predictor', predictor, identity.hash, identity.meta) };
   const settledChildren = {
-    stable: [...workloadFor(parent, 'predictor', predictor, identity.hash, identity.meta), ...others, ...routes()],
-    canary: mayCanary ? [...canaryWorkloads(parent, predictor, identity), ...others, ...routes(percent)] : undefined,
+    stable: { workloads: [stable, ...others], exposure: routes() },
+    canary: mayCanary ? { workloads: [...canaryWorkloads(parent, predictor, identity), ...others], exposure: routes(percent) } : undefined,
   };
   return { plan: { components: plans, unserved: planned.unserved, entry, hosts, predictor: identity, exposure, credentials, variants, noSplit, settledChildren } };
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { annotationMapSchema, conditionSchema, DNS1035_LABEL, labelMapSchema, quantity } from '../kit/index.js';
 import { canaryPercentRange, canarySum, CANARY_NAME_REQUIRED, componentRules, MAX_CANARIES, MIN_ABOVE_MAX, PREDICTOR_EXACTLY_ONE, predictorRules, canaryPredictorRules, canaryRules, specRules, unsupportedMetric, validations } from './input/admission.js';
-import { commonParentPath, MODEL_DIR, storageUriProblem } from './storage/uri.js';
+import { MODEL_DIR } from './storage/storage-plan.js';
+import { commonParentPath, storageUriProblem } from './storage/uri.js';
 
 /*
  * KServe's InferenceService spec, as far as raw-deployment mode acts on it. KServe's own CRD

@@ -8,6 +8,7 @@ import {
   READY,
   readyConditions,
   refusedCondition,
+  type Blocker,
   type Cond,
   type KubeObject,
   type ObservedCondition,
@@ -15,20 +16,24 @@ import {
   type Refusal,
   type StampInput,
 } from '../kit/index.js';
+import { HOST_CONFLICT, hostConflictCondition, type HostConflict } from '../kserve/host-conflicts.js';
 import { trafficOf } from './canary.js';
 import { credentialsCondition, STORAGE_SECRET_FOUND } from './storage/credentials/status.js';
 import { hostOf, internalUrl } from './children/hosts.js';
 import { serviceName, workloadName, type Role } from './names.js';
-import type { Input, Plan } from './plan.js';
+import type { Plan } from './plan.js';
+import type { Input } from './sync-input.js';
 import { resumedCondition, STOP_ANNOTATION, STOPPED, STOPPED_REASON, stoppedConditions } from './stop.js';
 import { entryComponentOf, type ComponentName } from './spec.js';
 import { IGNORED_FIELDS, ignoredFieldsCondition } from './input/ignored-fields.js';
 import { modelStatusFrom } from './status/model-status.js';
 import { UNSUPPORTED_REASON } from './runtime/implementations.js';
 import { KSERVE_CONFIG, kserveConfigCondition } from './input/kserve-config.js';
+import { CANARY_PREDICTOR_READY, canariesCondition, canaryStatuses, type CanaryVariant } from './status/canary-variants.js';
+import { runtimeStatus } from './runtime/rules.js';
+import type { ComponentPlan } from './components.js';
 
 export const PREDICTOR_READY = 'PredictorReady';
-export const CANARY_READY = 'CanaryPredictorReady';
 export const TRANSFORMER_READY = 'TransformerReady';
 export const EXPLAINER_READY = 'ExplainerReady';
 export const INGRESS_READY = 'IngressReady';
@@ -40,13 +45,26 @@ export { STORAGE_SECRET_FOUND };
 export const conditionTree = readyConditions(
   [
     { type: PREDICTOR_READY, means: 'the predictor Deployment, judged as KServe judges it', reasons: { noRuntime: 'NoSupportingRuntime', unknownRuntime: 'RuntimeNotRecognized' } },
-    { type: CANARY_READY, means: '(while a canary runs) the -canary Deployment' },
+    {
+      type: CANARY_PREDICTOR_READY,
+      means:
+        '(while a canary runs) the -canary Deployment; with spec.canary[] and no such canary, ' +
+        "every entry's Deployment, reported without gating Ready",
+      reasons: { allReady: 'AllCanariesReady', notReady: 'CanariesNotReady' },
+    },
     { type: TRANSFORMER_READY, means: '(with a transformer) its Deployment; False when it has no containers', reasons: { unsupported: UNSUPPORTED_REASON.transformer } },
     { type: EXPLAINER_READY, means: '(with an explainer) its Deployment; False when it is neither art nor containers', reasons: { unsupported: UNSUPPORTED_REASON.explainer } },
     {
       type: INGRESS_READY,
-      means: 'the Ingress exists or the HTTPRoutes are accepted; True when cluster-local',
-      reasons: { ingress: 'IngressCreated', routes: 'HTTPRoutesAccepted', clusterLocal: 'ClusterLocal', invalidHost: 'InvalidHost', stopped: STOPPED_REASON },
+      means: 'the Ingress exists or the HTTPRoutes are accepted; True when cluster-local; False when another parent routes a host',
+      reasons: {
+        ingress: 'IngressCreated',
+        routes: 'HTTPRoutesAccepted',
+        clusterLocal: 'ClusterLocal',
+        invalidHost: 'InvalidHost',
+        stopped: STOPPED_REASON,
+        conflict: HOST_CONFLICT,
+      },
     },
   ],
   {
@@ -117,14 +135,32 @@ export interface Observed {
   predictorPods?: readonly KubeObject[];
 }
 
-/** `refused`: per role, the Deployment changes the API server would refuse (its selector), kept out of the children. */
-export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Partial<Record<Role, Refusal[]>> = {}): Record<string, unknown> {
+/**
+ * What the status is judged from besides the plan and the observed children, each found
+ * before the condition tree summarises (none of it is patched in after). Left out where the
+ * children are kept as they run (missing credentials): the conditions alone say why.
+ */
+export interface StatusInputs {
+  /** Per role, the Deployment changes the API server would refuse (its selector), kept out of the children. */
+  refused?: Partial<Record<Role, Refusal[]>>;
+  /** The runtime the predictor runs: status.servingRuntimeName or clusterServingRuntimeName. */
+  runtime?: ComponentPlan['runtime'];
+  /** The first thing keeping the components' pods from running: it tells a Ready that is not True why. */
+  blocker?: Blocker;
+  /** Hosts of this service another parent of the namespace already routes: IngressReady and Ready False/HostConflict. */
+  conflicts?: readonly HostConflict[];
+  /** spec.canary[] as planned: status.canaryStatuses, and CanaryPredictorReady beside the tree (canary-variants.ts). */
+  variants?: readonly CanaryVariant[];
+}
+
+export function statusFrom(input: Input, plan: Plan, observed: Observed, inputs: StatusInputs = {}): Record<string, unknown> {
   const { parent, config } = input;
+  const { refused = {}, variants = [] } = inputs;
   // The tree puts the conditions in order: the canary's comes after the predictor's.
   const roles: Role[] = [...plan.components.map((c) => c.role), ...(plan.canary.canary ? ['canary' as const] : [])];
-  const readiness = new Map(roles.map((role) => [role, componentReadiness(o.deployments[role])]));
+  const readiness = new Map(roles.map((role) => [role, componentReadiness(observed.deployments[role])]));
   const byRole = (role: Role) => fromReadiness(READY_TYPE[role], readiness.get(role) as Readiness);
-  const decided = [...roles.map((role) => refusedCondition(READY_TYPE[role], refused[role] ?? []) ?? byRole(role)), exposureCondition(plan, o)];
+  const decided = [...roles.map((role) => refusedCondition(READY_TYPE[role], refused[role] ?? []) ?? byRole(role)), exposureCondition(plan, observed)];
   // A component modelhooks cannot serve: False, saying why; the others are judged as usual.
   for (const u of plan.unserved) decided.push(condition.false(READY_TYPE[u.role], u.reason, u.message));
   const credentials = credentialsCondition(input, plan);
@@ -146,15 +182,32 @@ export function statusFrom(input: Input, plan: Plan, o: Observed, refused: Parti
       return [role, { ...(readiness.get(role)?.status === 'True' ? { url: urlOf(role) } : {}), ...(traffic ? { traffic } : {}) }];
     }),
   );
-  const summary = conditionTree.summarise(input, decided);
+  // KServe's Ready does not wait for spec.canary[] (inference_service_status.go: conditionSet lists PredictorReady and IngressReady).
+  const statuses = canaryStatuses(parent, variants, (name) => input.observed.get('apps/v1', 'Deployment', name));
+  const conflict = hostConflictCondition(INGRESS_READY, inputs.conflicts ?? []);
+  const summary = conditionTree.summarise(input, decided, {
+    ...(inputs.blocker ? { blocker: inputs.blocker } : {}),
+    overrides: conflict ? [conflict] : [],
+    beside: variants.length > 0 ? [canariesCondition(statuses, variants)] : [],
+  });
   const url = topUrl(input, plan, decided, urlOf());
+  // modelStatus as KServe judges it: from the components and the way in, not what modelhooks tells Ready besides.
+  const ready = summary.derived.status === 'True';
   return {
     ...(url ? { url } : {}),
     address: { url: internalUrl(parent, plan.entry) },
     components,
     conditions: summary.conditions,
     deploymentMode: RAW_DEPLOYMENT,
-    modelStatus: modelStatusFrom({ predictor: byRole('predictor'), ready: summary.ready.status === 'True', deployment: o.deployments.predictor, pods: o.predictorPods, previous: parent.status.modelStatus }),
+    modelStatus: modelStatusFrom({
+      predictor: byRole('predictor'),
+      ready,
+      deployment: observed.deployments.predictor,
+      pods: observed.predictorPods,
+      previous: parent.status.modelStatus,
+    }),
+    ...runtimeStatus(inputs.runtime),
+    ...(variants.length > 0 ? { canaryStatuses: statuses } : {}),
   };
 }
 
@@ -175,13 +228,18 @@ function topUrl(input: Input, plan: Plan, decided: Cond[], url: string): string 
   return input.parent.status.url === url ? url : undefined;
 }
 
-const READY_TYPE: Record<Role, string> = { predictor: PREDICTOR_READY, canary: CANARY_READY, transformer: TRANSFORMER_READY, explainer: EXPLAINER_READY };
+const READY_TYPE: Record<Role, string> = {
+  predictor: PREDICTOR_READY,
+  canary: CANARY_PREDICTOR_READY,
+  transformer: TRANSFORMER_READY,
+  explainer: EXPLAINER_READY,
+};
 /** v0.20 writes the normalised mode (constants.ParseDeploymentMode: RawDeployment → Standard). */
 const RAW_DEPLOYMENT = 'Standard';
 
-function exposureCondition(plan: Plan, o: Observed): Cond {
-  if (plan.exposure.kind === 'ingress') return ingressCondition(o.ingress);
-  if (plan.exposure.kind === 'httproutes') return routesCondition(o.routes);
+function exposureCondition(plan: Plan, observed: Observed): Cond {
+  if (plan.exposure.kind === 'ingress') return ingressCondition(observed.ingress);
+  if (plan.exposure.kind === 'httproutes') return routesCondition(observed.routes);
   if (plan.exposure.why === 'cluster-local') return condition.true(INGRESS_READY, 'ClusterLocal', 'networking.kserve.io/visibility is cluster-local: served inside the cluster only');
   return condition.false(INGRESS_READY, 'InvalidHost', `the domain template gives a host that is not a valid DNS name (${plan.hosts.service})`);
 }

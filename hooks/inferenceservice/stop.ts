@@ -1,5 +1,5 @@
 import { condition, findCondition, type Cond, type Parent } from '../kit/index.js';
-import type { Input } from './plan.js';
+import type { Input } from './sync-input.js';
 import { componentsOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
 
 /** KServe's stop annotation (pkg/constants StopAnnotationKey): "true" (any case) stops serving. */

@@ -71,8 +71,9 @@ export type {
 export { deploymentReadiness, httpRouteReadiness, jobState, pvcReadiness, routeReadiness } from './status/readiness.js';
 export type { JobState } from './status/readiness.js';
 export { conditionSchema, conditionsSchema } from './status/schema.js';
-export { blockedReadiness, deploymentPods, deploymentWorkloadReadiness, podsOf, readyWithBlocker } from './status/workload-blockers.js';
+export { blockedReadiness, deploymentPods, deploymentWorkloadReadiness, podsOf } from './status/workload-blockers.js';
 export type { Blocker } from './status/blocker-reasons.js';
+export { firstBlocker } from './status/blockers.js';
 export type { Workloads } from './status/blockers.js';
 
 // Memos: what a sync derives again and again from the same input, kept once.

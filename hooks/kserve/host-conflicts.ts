@@ -16,7 +16,7 @@
  * only those parents, plus, for a foreign one, every parent of the namespace.
  */
 import type { RelatedRule } from '../kit/composition.js';
-import { condition, findCondition, previousConditions, READY, stampConditions, withReady, type Cond, type StampInput } from '../kit/status/conditions.js';
+import { condition, type Cond } from '../kit/status/conditions.js';
 import { shortHash } from '../kit/children/hash.js';
 import { MANAGED_BY } from '../kit/children/labels.js';
 import type { ObjectIndex } from '../kit/observed.js';
@@ -84,20 +84,15 @@ export function hostConflicts(parent: Parent<unknown>, wanted: readonly string[]
 }
 
 /**
- * `status` with `type` (e.g. IngressReady) False/HostConflict naming the first few conflicts
- * and counting the rest (a message stays short however many objects claim a host), and Ready
- * with it unless Ready is already False for another reason.
+ * `type` (e.g. IngressReady) False/HostConflict naming the first few conflicts and counting the
+ * rest (a message stays short however many objects claim a host), or undefined without any: an
+ * override for the condition tree (ReadyInputs.overrides), which makes Ready False with it
+ * unless Ready is already False for another reason.
  */
-export function withHostConflicts(status: Record<string, unknown>, type: string, conflicts: HostConflict[], input: StampInput): Record<string, unknown> {
-  if (conflicts.length === 0) return status;
+export function hostConflictCondition(type: string, conflicts: readonly HostConflict[]): Cond | undefined {
+  if (conflicts.length === 0) return undefined;
   const named = conflicts.slice(0, NAMED_CONFLICTS).map((c) => `host ${c.host} is already routed by ${c.holder} (owner: ${c.owner})`);
   const rest = conflicts.length - named.length;
   const message = `${named.join('; ')}${rest > 0 ? ` (and ${rest} more)` : ''}`;
-  const cond: Cond = condition.false(type, HOST_CONFLICT, `${message}: another parent of this namespace claims it; change a name or the domain template`);
-  const [stamped] = stampConditions([cond], previousConditions(input.parent.status), input.now, input.parent.metadata.generation);
-  const conditions = previousConditions(status);
-  const replaced = conditions.some((c) => c.type === type) ? conditions.map((c) => (c.type === type ? stamped : c)) : [...conditions, stamped];
-  const out = { ...status, conditions: replaced };
-  if (findCondition<{ type?: string; status?: string }>(conditions, READY)?.status === 'False') return out;
-  return withReady(out, condition.false(READY, HOST_CONFLICT, cond.message), input);
+  return condition.false(type, HOST_CONFLICT, `${message}: another parent of this namespace claims it; change a name or the domain template`);
 }

@@ -18,7 +18,7 @@ import {
   tlsCertName,
   tlsCertVolume,
 } from './names.js';
-import { folderOf, isMigration, metricsOf, type TrustyAISpec } from './spec.js';
+import { folderOf, isMigration, metricsOf, usesClaim, type TrustyAISpec } from './spec.js';
 
 /**
  * Keys of the database Secret, and the variables the service reads them as, in the order of
@@ -80,7 +80,6 @@ export function deploymentFor(parent: Parent<TrustyAISpec>, opts: DeploymentOpti
   };
 }
 
-const usesVolume = (spec: TrustyAISpec) => spec.storage.format === 'PVC' || isMigration(spec);
 
 function podSpecFor(parent: Parent<TrustyAISpec>, opts: DeploymentOptions): V1PodSpec {
   const spec = parent.spec;
@@ -90,7 +89,7 @@ function podSpecFor(parent: Parent<TrustyAISpec>, opts: DeploymentOptions): V1Po
     mounts.push({ name: internalCertVolume(parent), mountPath: '/etc/tls/internal', readOnly: false });
     volumes.push({ name: internalCertVolume(parent), secret: { secretName: internalCertName(parent), defaultMode: 0o644 } });
   }
-  if (usesVolume(spec)) {
+  if (usesClaim(spec)) {
     mounts.push({ name: STORAGE_VOLUME, mountPath: folderOf(spec) });
     volumes.push({ name: STORAGE_VOLUME, persistentVolumeClaim: { claimName: pvcName(parent) } });
   }
@@ -123,7 +122,7 @@ function podSpecFor(parent: Parent<TrustyAISpec>, opts: DeploymentOptions): V1Po
   }
   return {
     ...(opts.proxy ? { serviceAccountName: proxyServiceAccountName(parent) } : {}),
-    securityContext: restrictedPod(undefined, opts.setFsGroup && usesVolume(spec) ? { fsGroup: 1001, fsGroupChangePolicy: 'OnRootMismatch' } : {}),
+    securityContext: restrictedPod(undefined, opts.setFsGroup && usesClaim(spec) ? { fsGroup: 1001, fsGroupChangePolicy: 'OnRootMismatch' } : {}),
     containers,
     ...(volumes.length > 0 ? { volumes } : {}),
   };

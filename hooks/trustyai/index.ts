@@ -36,7 +36,7 @@ import { pvcFor } from './pvc.js';
 import { routeFor } from './route.js';
 import { serviceFor, tlsServiceFor } from './service.js';
 import { serviceMonitorFor } from './servicemonitor.js';
-import { isMigration, trustyaiSpec, trustyaiStatus, type TrustyAISpec } from './spec.js';
+import { trustyaiSpec, trustyaiStatus, usesClaim, type TrustyAISpec } from './spec.js';
 import { statusFrom } from './status.js';
 
 const ROUTE = { apiVersion: 'route.openshift.io/v1', kind: 'Route' };
@@ -132,25 +132,25 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     const platform = platformOf(input);
 
     // 1. Observe what exists. An operator-made Deployment keeps its selector's version: adopted, not replaced.
-    const seen = observe(input);
-    const version = selectorVersion(parent, seen.deployment);
+    const observed = observe(input);
+    const version = selectorVersion(parent, observed.deployment);
 
     // 2. What is wanted, less what the API server would refuse to change in place.
-    const server = checkDeploymentUpdate(deploymentFor(parent, serverOptions(input, platform, seen, version)), seen.deployment);
-    const claim = usesClaim(parent.spec) ? checkClaimUpdate(pvcFor(parent), seen.pvc, input.related, CLAIM_FIELDS) : undefined;
+    const server = checkDeploymentUpdate(deploymentFor(parent, serverOptions(input, platform, observed, version)), observed.deployment);
+    const claim = usesClaim(parent.spec) ? checkClaimUpdate(pvcFor(parent), observed.pvc, input.related, CLAIM_FIELDS) : undefined;
 
     // 3. Status from what was observed and what could not be applied.
     const status = statusFrom(input, {
-      deployment: seen.deployment, pvc: seen.pvc, dbSecret: seen.dbSecret, route: seen.route,
-      withRoute: platform.withRoute, servesHttps: servesHttps(platform, seen),
-      ...(platform.withCertificate ? { certificate: { observed: seen.certificate, issuerConfigured: platform.issuer !== undefined } } : {}),
-      modelMesh: seen.modelMesh.condition,
+      deployment: observed.deployment, pvc: observed.pvc, dbSecret: observed.dbSecret, route: observed.route,
+      withRoute: platform.withRoute, servesHttps: servesHttps(platform, observed),
+      ...(platform.withCertificate ? { certificate: { observed: observed.certificate, issuerConfigured: platform.issuer !== undefined } } : {}),
+      modelMesh: observed.modelMesh.condition,
       inferenceServices: inferenceServiceCounts(input),
       refused: { deployment: server.refusals, storage: claim?.refusals ?? [] },
     });
 
     // 4. Desired children.
-    return { status, children: childrenFor(parent, platform, seen, { server: server.child, claim: claim?.child, version }) };
+    return { status, children: childrenFor(parent, platform, observed, { server: server.child, claim: claim?.child, version }) };
   },
 
   invalidStatus: (previous) => ({ ...previous, phase: 'Not Ready', ready: 'False' }),
@@ -159,8 +159,6 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
 /** The claim's fields that name what the spec asked for, when a change to them is refused. */
 const CLAIM_FIELDS = { size: 'spec.storage.size', volumeName: 'spec.storage.pv' };
 
-/** PVC storage, or a migration from it: the service keeps its data in a claim. */
-const usesClaim = (spec: TrustyAISpec) => spec.storage.format === 'PVC' || isMigration(spec);
 
 type Input = SyncInput<TrustyAISpec, TrustyAIConfig>;
 
@@ -185,8 +183,8 @@ interface Platform {
  * InferenceService's payload logger uses the scheme the pod serves (inferenceservice/trustyai-logger.ts).
  */
 /** Whether the pod serves HTTPS on 4443: a serving certificate is issued, or one requested before is kept. */
-const servesHttps = (platform: Platform, seen: ReturnType<typeof observe>): boolean =>
-  platform.openshift || platform.issuer !== undefined || keepsCertificate(platform, seen);
+const servesHttps = (platform: Platform, observed: ReturnType<typeof observe>): boolean =>
+  platform.openshift || platform.issuer !== undefined || keepsCertificate(platform, observed);
 
 function platformOf(input: Input): Platform {
   const withRoute = input.declares(ROUTE.apiVersion, ROUTE.kind);
@@ -218,14 +216,14 @@ function observe(input: Input) {
   };
 }
 
-function serverOptions(input: Input, platform: Platform, seen: ReturnType<typeof observe>, version: string): DeploymentOptions {
+function serverOptions(input: Input, platform: Platform, observed: ReturnType<typeof observe>, version: string): DeploymentOptions {
   const { images } = input.config;
   return {
     image: images['trustyai-service'],
     version,
     setFsGroup: !platform.withRoute,
-    internalCert: servesHttps(platform, seen),
-    dbCa: seen.dbCa,
+    internalCert: servesHttps(platform, observed),
+    dbCa: observed.dbCa,
     ...(platform.openshift ? { proxy: { image: images['kube-rbac-proxy'] } } : {}),
   };
 }
@@ -235,29 +233,29 @@ function serverOptions(input: Input, platform: Platform, seen: ReturnType<typeof
  * Certificate requested before is kept as it is, with the HTTPS the pods serve from its Secret,
  * rather than deleted with no word (ServingCertificateReady says why).
  */
-function keepsCertificate(platform: Platform, seen: ReturnType<typeof observe>): boolean {
-  return platform.withCertificate && platform.issuer === undefined && seen.certificate !== undefined;
+function keepsCertificate(platform: Platform, observed: ReturnType<typeof observe>): boolean {
+  return platform.withCertificate && platform.issuer === undefined && observed.certificate !== undefined;
 }
 
 function childrenFor(
   parent: Parent<TrustyAISpec>,
   platform: Platform,
-  seen: ReturnType<typeof observe>,
+  observed: ReturnType<typeof observe>,
   wanted: { server: V1Deployment; claim: Composed | undefined; version: string },
 ): Composed[] {
   const { openshift, issuer } = platform;
   const { version } = wanted;
   // The Service selects the pods the Deployment keeps (its old selector when a new one was refused).
   const podSelector = wanted.server.spec?.selector?.matchLabels ?? {};
-  const kept = keepsCertificate(platform, seen);
+  const kept = keepsCertificate(platform, observed);
   const children: Composed[] = [wanted.server, serviceFor(parent, { version, serviceCA: openshift && !issuer && !kept, selector: podSelector })];
   if (wanted.claim) children.push(wanted.claim);
   // Switching to DATABASE must not delete the data already on the volume.
-  else if (seen.pvc) children.push(lastApplied(seen.pvc));
-  if (seen.modelMesh.configMap) children.push(seen.modelMesh.configMap);
+  else if (observed.pvc) children.push(lastApplied(observed.pvc));
+  if (observed.modelMesh.configMap) children.push(observed.modelMesh.configMap);
   if (openshift) children.push(tlsServiceFor(parent, { version }), proxyServiceAccountFor(parent, version), proxyConfigFor(parent, version));
   if (issuer) children.push(certificateFor(parent, issuer, version));
-  else if (kept && seen.certificate) children.push(lastApplied(seen.certificate));
+  else if (kept && observed.certificate) children.push(lastApplied(observed.certificate));
   if (platform.withRoute) children.push(routeFor(parent));
   if (platform.withMonitor) children.push(serviceMonitorFor(parent));
   return children;

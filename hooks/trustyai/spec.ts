@@ -85,6 +85,9 @@ export const folderOf = (spec: TrustyAISpec): string => spec.storage.folder ?? D
 export const isMigration = (spec: TrustyAISpec): boolean =>
   spec.storage.format === 'DATABASE' && spec.storage.folder !== undefined && spec.storage.folder !== '' && !!spec.data?.filename;
 
+/** PVC storage, or a migration from it: the service keeps its data in a claim (the PVC child, its volume, PVCAvailable). */
+export const usesClaim = (spec: TrustyAISpec): boolean => spec.storage.format === 'PVC' || isMigration(spec);
+
 export const trustyaiStatus = z.object({
   phase: z.string().optional().describe('Ready or Not Ready.'),
   replicas: z.number().int().optional(),

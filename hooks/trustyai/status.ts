@@ -30,7 +30,7 @@ import {
   routeAvailable,
   type DatabaseState,
 } from './operator-conditions.js';
-import { isMigration, type TrustyAISpec } from './spec.js';
+import { usesClaim, type TrustyAISpec } from './spec.js';
 
 export const DEPLOYMENT_READY = 'DeploymentReady';
 export const STORAGE_READY = 'StorageReady';
@@ -119,33 +119,32 @@ export interface Observed {
   refused?: { deployment: Refusal[]; storage: Refusal[] };
 }
 
-export function statusFrom(input: SyncInput<TrustyAISpec>, o: Observed): Record<string, unknown> {
+export function statusFrom(input: SyncInput<TrustyAISpec>, observed: Observed): Record<string, unknown> {
   const spec = input.parent.spec;
-  const deploymentCond = refusedCondition(DEPLOYMENT_READY, o.refused?.deployment ?? []) ??
-    fromReadiness(DEPLOYMENT_READY, deploymentWorkloadReadiness(deploymentReadiness(o.deployment), o.deployment, deploymentPods(input.related, o.deployment)));
-  const storageCond = refusedCondition(STORAGE_READY, o.refused?.storage ?? []) ?? storageCondition(spec, o);
-  const routeCond = o.withRoute ? fromReadiness(ROUTE_READY, routeReadiness(o.route)) : undefined;
+  const deploymentCond = refusedCondition(DEPLOYMENT_READY, observed.refused?.deployment ?? []) ??
+    fromReadiness(DEPLOYMENT_READY, deploymentWorkloadReadiness(deploymentReadiness(observed.deployment), observed.deployment, deploymentPods(input.related, observed.deployment)));
+  const storageCond = refusedCondition(STORAGE_READY, observed.refused?.storage ?? []) ?? storageCondition(spec, observed);
+  const routeCond = observed.withRoute ? fromReadiness(ROUTE_READY, routeReadiness(observed.route)) : undefined;
   const blockers: Cond[] = [deploymentCond, storageCond, ...(routeCond ? [routeCond] : [])];
   const allReady = blockers.every((c) => c.status === 'True');
 
-  const pvcUsed = spec.storage.format === 'PVC' || isMigration(spec);
-  const pvcBound = pvcReadiness(o.pvc).status === 'True';
+  const pvcBound = pvcReadiness(observed.pvc).status === 'True';
   const dbState = spec.storage.format === 'DATABASE' ? databaseState(storageCond, deploymentCond) : undefined;
-  const anyUp = deploymentCond.status === 'True' || routeCond?.status === 'True' || (pvcUsed && pvcBound) || dbState === 'available';
+  const anyUp = deploymentCond.status === 'True' || routeCond?.status === 'True' || (usesClaim(spec) && pvcBound) || dbState === 'available';
   const operator: Cond[] = [
     available(allReady),
-    ...(pvcUsed ? [pvcAvailable(pvcBound)] : []),
+    ...(usesClaim(spec) ? [pvcAvailable(pvcBound)] : []),
     ...(dbState ? [dbAvailable(dbState)] : []),
     ...(routeCond ? [routeAvailable(routeCond.status === 'True')] : []),
-    inferenceServicesPresent(o.inferenceServices.total, o.inferenceServices.loggingHere),
+    inferenceServicesPresent(observed.inferenceServices.total, observed.inferenceServices.loggingHere),
     provisioning(allReady),
     degraded(allReady, anyUp),
-    o.modelMesh,
-    ...(o.certificate ? [certificateCondition(o.certificate)] : []),
+    observed.modelMesh,
+    ...(observed.certificate ? [certificateCondition(observed.certificate)] : []),
   ];
   const { ready, conditions, phase } = conditionTree.summarise(input, [...blockers, ...operator]);
-  const status = o.deployment?.status as { replicas?: number } | undefined;
-  return { phase, replicas: status?.replicas ?? 0, ready: ready.status === 'True' ? 'True' : 'False', conditions, servesHttps: o.servesHttps };
+  const status = observed.deployment?.status as { replicas?: number } | undefined;
+  return { phase, replicas: status?.replicas ?? 0, ready: ready.status === 'True' ? 'True' : 'False', conditions, servesHttps: observed.servesHttps };
 }
 
 /**
@@ -173,12 +172,12 @@ function databaseState(storage: Cond, deployment: Cond): DatabaseState {
   return deployment.status === 'True' ? 'available' : 'connectionError';
 }
 
-function storageCondition(spec: TrustyAISpec, o: Observed): Cond {
-  if (spec.storage.format === 'PVC') return fromReadiness(STORAGE_READY, pvcReadiness(o.pvc));
+function storageCondition(spec: TrustyAISpec, observed: Observed): Cond {
+  if (spec.storage.format === 'PVC') return fromReadiness(STORAGE_READY, pvcReadiness(observed.pvc));
   const secret = spec.storage.databaseConfigurations;
-  if (!o.dbSecret) return condition.false(STORAGE_READY, REASONS.dbCredentialsNotFound, `Secret ${secret} with the database credentials was not found in the namespace`);
+  if (!observed.dbSecret) return condition.false(STORAGE_READY, REASONS.dbCredentialsNotFound, `Secret ${secret} with the database credentials was not found in the namespace`);
   // Only the key names are read: a missing key would stop the pods with CreateContainerConfigError.
-  const keys = new Set([...Object.keys(recordOf(o.dbSecret.data)), ...Object.keys(recordOf(o.dbSecret.stringData))]);
+  const keys = new Set([...Object.keys(recordOf(observed.dbSecret.data)), ...Object.keys(recordOf(observed.dbSecret.stringData))]);
   const missing = DATABASE_KEYS.map(([, key]) => key).filter((key) => !keys.has(key));
   return missing.length === 0
     ? condition.true(STORAGE_READY, REASONS.dbCredentialsFound, `database credentials Secret ${secret} found`)

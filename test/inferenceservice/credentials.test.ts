@@ -209,6 +209,14 @@ describe('storage spec (components/component.go addStorageSpecAnnotations; Creat
     expect(out.condition('StorageSecretFound')).toMatchObject({ status: 'False', reason: 'StorageSecretNotFound' });
     expect(out.condition('StorageSecretFound')?.message).toContain('Secret storage-config');
   });
+
+  it('the same missing Secret found by the predictor and by a spec.canary[] entry built from its spec is named once', () => {
+    const storage = { key: 'k', path: 'm', parameters: { type: 's3', bucket: 'b' } };
+    const spec = { predictor: { sklearn: { storage } }, canary: [{ trafficPercent: 20, predictor: { name: 'v2' } }] };
+    const out = runSync(inferenceservice, { parent: isvc(spec), related: [], config });
+    expect(out.condition('StorageSecretFound')).toMatchObject({ status: 'False', reason: 'StorageSecretNotFound' });
+    expect(out.condition('StorageSecretFound')?.message).not.toContain('(and ');
+  });
 });
 
 describe('storage forms', () => {

@@ -7,7 +7,8 @@ import { runHook } from '../../hooks/engine/protocol.js';
 import { syncRequest } from '../../hooks/engine/run.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { InferenceServiceConfig } from '../../hooks/inferenceservice/config.js';
-import { settledInputs, settledKey, type Input } from '../../hooks/inferenceservice/plan.js';
+import { settledInputs, settledKey } from '../../hooks/inferenceservice/plan.js';
+import type { Input } from '../../hooks/inferenceservice/sync-input.js';
 
 /**
  * The settled plan (plan.ts) is remembered by the text settledKey makes of settledInputs. What

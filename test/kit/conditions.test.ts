@@ -72,6 +72,44 @@ describe('readyConditions (the condition tree as data)', () => {
   it('lists its types, Ready first', () => {
     expect(tree.types).toEqual(['Ready', 'A', 'B', 'Note']);
   });
+
+  describe('inputs found beside the dependencies (ReadyInputs)', () => {
+    const ok = [condition.true('A', 'Ok'), condition.true('B', 'Ok')];
+    const crash = { reason: 'CrashLoopBackOff', message: 'pod p: back-off' };
+    const taken = condition.false('B', 'HostConflict', 'host h is already routed by Ingress/other');
+    const cases = [
+      { reason: 'a blocker tells a Ready that is not True why', decided: [condition.unknown('A', 'Wait'), condition.true('B', 'Ok')], inputs: { blocker: crash }, want: ['False', 'CrashLoopBackOff', 'pod p: back-off'] },
+      { reason: 'a blocker leaves a True Ready alone', decided: ok, inputs: { blocker: crash }, want: ['True', 'AllGood', 'all good'] },
+      { reason: 'an override makes a True Ready False with it', decided: ok, inputs: { overrides: [taken] }, want: ['False', 'HostConflict', taken.message] },
+      { reason: 'an override makes an Unknown Ready False with it', decided: [condition.unknown('A', 'Wait'), condition.true('B', 'Ok')], inputs: { overrides: [taken] }, want: ['False', 'HostConflict', taken.message] },
+      { reason: 'an override leaves a Ready False for another reason', decided: [condition.false('A', 'Broken', 'a'), condition.true('B', 'Ok')], inputs: { overrides: [taken] }, want: ['False', 'Broken', 'a'] },
+      { reason: 'the blocker is told before an override', decided: [condition.unknown('A', 'Wait'), condition.true('B', 'Ok')], inputs: { blocker: crash, overrides: [taken] }, want: ['False', 'CrashLoopBackOff', 'pod p: back-off'] },
+    ];
+    for (const c of cases) {
+      it(c.reason, () => {
+        const out = tree.summarise(input(), c.decided, c.inputs);
+        expect([out.ready.status, out.ready.reason, out.ready.message]).toEqual(c.want);
+        expect(out.conditions[0]).toMatchObject({ type: 'Ready', status: c.want[0], reason: c.want[1] });
+      });
+    }
+    it('an override takes its dependency\'s place; `derived` is Ready from the decided dependencies alone', () => {
+      const out = tree.summarise(input(), ok, { overrides: [taken] });
+      expect(out.conditions.map((c) => [c.type, c.reason])).toEqual([['Ready', 'HostConflict'], ['A', 'Ok'], ['B', 'HostConflict']]);
+      expect([out.derived.status, out.derived.reason]).toEqual(['True', 'AllGood']);
+      expect(out.phase).toBe('Not Ready');
+    });
+    it('a condition beside the tree is written last and does not gate Ready; one decided of its type wins', () => {
+      const beside = condition.false('A', 'NotYet', 'reported only');
+      const out = tree.summarise(input(), [condition.true('B', 'Ok'), condition.true('Note', 'N')], { beside: [beside] });
+      expect(out.conditions.map((c) => [c.type, c.status])).toEqual([['Ready', 'True'], ['B', 'True'], ['Note', 'True'], ['A', 'False']]);
+      const decided = tree.summarise(input(), ok, { beside: [beside] });
+      expect(decided.conditions.map((c) => [c.type, c.reason])).toEqual([['Ready', 'AllGood'], ['A', 'Ok'], ['B', 'Ok']]);
+    });
+    it('refuses an input that is not in the tree', () => {
+      expect(() => tree.summarise(input(), ok, { overrides: [condition.false('Stray', 'X')] })).toThrow(/Stray is not in the condition tree/);
+      expect(() => tree.summarise(input(), ok, { beside: [condition.false('Stray', 'X')] })).toThrow(/Stray is not in the condition tree/);
+    });
+  });
 });
 
 describe('fromReadiness', () => {

@@ -1,10 +1,21 @@
 import { keepAll, type Composed, type KubeObject } from '../../kit/index.js';
-import { HTTPROUTE, httpRoutesFor, type Backend } from './httproute.js';
+import { HTTP_ROUTE } from '../../kserve/host-conflicts.js';
+import { httpRoutesFor, type Backend } from './httproute.js';
 import { ingressFor } from './ingress.js';
-import type { Input, Plan } from '../plan.js';
+import type { ExternalHosts } from './hosts.js';
+import type { ComponentName } from '../spec.js';
+import type { Input } from '../sync-input.js';
+
+/** How callers reach the service: an Ingress, HTTPRoutes, or nothing (and why). */
+export type Exposure = { kind: 'none'; why: 'cluster-local' | 'invalid-host' } | { kind: 'ingress' } | { kind: 'httproutes' };
 
 /** The Ingress or HTTPRoutes to the plan's hosts, with these predictor backends; nothing without an exposure. */
-export function routedExposure(parent: Input['parent'], config: Input['config'], plan: Pick<Plan, 'exposure' | 'hosts' | 'entry'>, backends: Backend[]): Composed[] {
+export function routedExposure(
+  parent: Input['parent'],
+  config: Input['config'],
+  plan: { exposure: Exposure; hosts: ExternalHosts; entry: ComponentName },
+  backends: Backend[],
+): Composed[] {
   if (plan.exposure.kind === 'ingress') return [ingressFor(parent, config.ingress, plan.hosts, plan.entry)];
   if (plan.exposure.kind === 'httproutes') return httpRoutesFor(parent, config.gateway, plan.hosts, plan.entry, backends);
   return [];
@@ -17,5 +28,6 @@ export function predictorBackends(canaryPercent: number | undefined): Backend[] 
 
 /** Where the domain template made a host invalid: the live Ingress and HTTPRoutes as last applied, not taken down. */
 export function keptExposure(input: Input): KubeObject[] {
-  return keepAll([...input.observed.list('networking.k8s.io/v1', 'Ingress'), ...input.observed.list(HTTPROUTE.apiVersion, HTTPROUTE.kind)]);
+  const { observed } = input;
+  return keepAll([...observed.list('networking.k8s.io/v1', 'Ingress'), ...observed.list(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind)]);
 }

@@ -1,12 +1,11 @@
 import { childMeta, type KubeObject, type Parent } from '../../kit/index.js';
-import { hostLabels } from '../../kserve/host-conflicts.js';
+import { hostLabels, HTTP_ROUTE } from '../../kserve/host-conflicts.js';
 import { routeMeta } from './metadata.js';
 import type { GatewayConfig } from '../config.js';
 import { hostOf, type ExternalHosts } from './hosts.js';
 import { exposureLabelsFor, routeName, SERVICE_PORT, serviceName, type Role } from '../names.js';
 import { COMPONENTS, type ComponentName, type InferenceServiceSpec } from '../spec.js';
 
-export const HTTPROUTE = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute' };
 /** KServe's explain path on the top-level host. */
 const EXPLAIN_PATH = '^/v1/models/[\\w-]+:explain$';
 const DEFAULT_TIMEOUT_SECONDS = 60;
@@ -48,7 +47,8 @@ function routeFor(parent: Parent<unknown>, gateway: GatewayConfig, host: string,
   // The label of the one host it routes: the parents whose hosts may collide with it find it (kit host-conflicts.ts).
   const meta = routeMeta(parent, { ...exposureLabelsFor(parent, role), ...hostLabels([role ? serviceName(parent, role) : parent.metadata.name]) });
   return {
-    ...HTTPROUTE,
+    apiVersion: HTTP_ROUTE.apiVersion,
+    kind: HTTP_ROUTE.kind,
     metadata: childMeta(parent, routeName(parent, role), meta.labels, meta.annotations),
     spec: {
       parentRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', namespace: gateway.namespace, name: gateway.name }],

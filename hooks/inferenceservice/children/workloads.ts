@@ -44,10 +44,20 @@ export function stableKept(parent: IsvcParent, plan: ComponentPlan, stable: Kube
   return [kept(stable), observedStableService ? kept(observedStableService) : serviceFor(parent, 'predictor', plan, meta)];
 }
 
-/** While a canary runs: the stable HPA as the spec asks for it, and the `-canary` trio. */
-export function canaryWorkloads(parent: IsvcParent, plan: ComponentPlan, identity: PredictorIdentity): Composed[] {
+/**
+ * While a canary runs: the stable HPA as the spec asks for it (the stable Deployment and
+ * Service go before it, as observed: stableKept), and the `-canary` trio.
+ */
+export function canaryWorkloads(
+  parent: IsvcParent,
+  plan: ComponentPlan,
+  identity: PredictorIdentity,
+): Array<{ role: Role; children: Composed[] }> {
   const hpa = autoscalerClassOf(parent, plan.spec) === 'hpa' ? [hpaFor(parent, 'predictor', plan.spec, identity.meta)] : [];
-  return [...hpa, ...workloadFor(parent, 'canary', plan, identity.hash)];
+  return [
+    { role: 'predictor', children: hpa },
+    { role: 'canary', children: workloadFor(parent, 'canary', plan, identity.hash) },
+  ];
 }
 
 /** An observed child exactly as last applied, its keys in the usual order for readers. */

@@ -4,7 +4,7 @@ import { mergedContainerSecurity, mergedPodSecurity } from './merged-security.js
 import { HTTP_PORT, SERVER_CONTAINER } from '../names.js';
 import { passedPodFields } from './passthrough.js';
 import type { ComponentSpec, ContainerSpec } from '../spec.js';
-import type { StoragePlan } from '../storage/uri.js';
+import type { StoragePlan } from '../storage/storage-plan.js';
 import type { DefaultResources } from '../config.js';
 
 /** KServe's default resources for a container that sets none (inferenceservice defaults). */

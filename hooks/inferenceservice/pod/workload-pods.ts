@@ -1,7 +1,7 @@
 /** Each component's pods, asked for in customize, and the blocker they tell its condition. */
-import { podsOf, podsRuleFor, readyWithBlocker, type KubeObject, type Parent, type RelatedRule } from '../../kit/index.js';
+import { firstBlocker, podsOf, podsRuleFor, type Blocker, type KubeObject, type Parent, type RelatedRule } from '../../kit/index.js';
 import { selectorFor, type Role } from '../names.js';
-import type { Input } from '../plan.js';
+import type { Input } from '../sync-input.js';
 import { componentsOf, type InferenceServiceSpec } from '../spec.js';
 
 /** One rule per Deployment the parent may run (its components and the canary), by its selector labels. */
@@ -11,12 +11,12 @@ export function workloadPodRules(parent: Parent<InferenceServiceSpec>): RelatedR
 }
 
 /**
- * The status with a Ready that is not True told by the first blocker of the components'
- * Deployments and pods. The component conditions (PredictorReady…) and modelStatus stay as
- * KServe judges them: only Ready says more.
+ * The first thing keeping the components' Deployments and pods from running: it tells a Ready
+ * that is not True why (status.ts). The component conditions (PredictorReady…) and modelStatus
+ * stay as KServe judges them: only Ready says more.
  */
-export function withComponentBlocker(status: Record<string, unknown>, input: Input, deployments: Partial<Record<Role, KubeObject>>): Record<string, unknown> {
+export function componentBlocker(input: Input, deployments: Partial<Record<Role, KubeObject>>): Blocker | undefined {
   const entries = Object.entries(deployments).filter((e): e is [Role, KubeObject] => e[1] !== undefined);
   const pods = entries.flatMap(([role]) => podsOf(input.related, selectorFor(input.parent, role)));
-  return readyWithBlocker(status, { deployments: entries.map(([, d]) => d), pods }, input);
+  return firstBlocker({ deployments: entries.map(([, d]) => d), pods });
 }

@@ -2,7 +2,7 @@ import type { Parent } from '../../kit/index.js';
 import type { ArtDefaults } from '../config.js';
 import { HTTP_PORT, SERVER_CONTAINER } from '../names.js';
 import type { ContainerSpec } from '../spec.js';
-import { MODEL_DIR } from '../storage/uri.js';
+import { MODEL_DIR } from '../storage/storage-plan.js';
 
 /*
  * KServe v0.20.0's ART explainer (pkg/apis/serving/v1beta1/explainer_art.go): a container of

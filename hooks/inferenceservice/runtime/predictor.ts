@@ -11,7 +11,7 @@ import {
 import { defaultProtocolOf, protocolOf, selectRuntime, serverTypeOf, type RuntimeChoice, type RuntimeFailure, type ServingRuntime } from './selection.js';
 import { SERVER_CONTAINER } from '../names.js';
 import { FRAMEWORK_KEYS, type InferenceServiceSpec, type ModelSpec, type PredictorSpec } from '../spec.js';
-import { MODEL_DIR } from '../storage/uri.js';
+import { MODEL_DIR } from '../storage/storage-plan.js';
 
 /** The predictor's runtime, resolved: its container (before modelhooks' own defaults) and pod fields. */
 export interface RuntimePredictor {

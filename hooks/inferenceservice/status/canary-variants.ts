@@ -1,4 +1,4 @@
-import { condition, conditionsFor, isRecord, lastApplied, type Composed, type Cond, type KubeObject, type Parent, type StampInput } from '../../kit/index.js';
+import { condition, isRecord, lastApplied, type Composed, type Cond, type KubeObject, type Parent } from '../../kit/index.js';
 import type { ComponentPlan } from '../components.js';
 import { ISVC_LABEL, serviceName, workloadName } from '../names.js';
 import type { InferenceServiceSpec, PredictorSpec } from '../spec.js';
@@ -23,6 +23,7 @@ export interface CanaryVariant {
   outcome: { plan: ComponentPlan } | { failure: { reason: string; message: string } };
 }
 
+/** While a canaryTrafficPercent canary runs, its Deployment; else, beside the tree, every spec.canary[] entry's (status.ts). */
 export const CANARY_PREDICTOR_READY = 'CanaryPredictorReady';
 
 /** The parent seen under `<n>-<canary>`: names and the `app` selector come out as `<n>-<canary>-predictor`. */
@@ -112,19 +113,6 @@ export function canariesCondition(statuses: ReadonlyArray<{ name: string; ready:
   if (waiting.length === 0) return condition.true(CANARY_PREDICTOR_READY, 'AllCanariesReady', `${statuses.length} canaries ready`);
   const failures = variants.flatMap((v) => ('failure' in v.outcome ? [`${v.name}: ${v.outcome.failure.message}`] : []));
   return condition.false(CANARY_PREDICTOR_READY, 'CanariesNotReady', `not ready: ${waiting.join(', ')}${failures.length > 0 ? ` (${failures.join('; ')})` : ''}`);
-}
-
-/**
- * status.canaryStatuses and CanaryPredictorReady, beside the tree: KServe's Ready does not wait
- * for canaries (conditionSet in inference_service_status.go lists PredictorReady and
- * IngressReady only). While a canaryTrafficPercent canary runs, the condition is that one's.
- */
-export function withCanaryVariants(status: Record<string, unknown>, input: StampInput & { parent: IsvcParent; observed: { get(apiVersion: string, kind: string, name: string): KubeObject | undefined } }, variants: readonly CanaryVariant[]): Record<string, unknown> {
-  if (variants.length === 0) return status;
-  const statuses = canaryStatuses(input.parent, variants, (name) => input.observed.get('apps/v1', 'Deployment', name));
-  const conditions = Array.isArray(status.conditions) ? status.conditions : [];
-  const taken = conditions.some((c) => isRecord(c) && c.type === CANARY_PREDICTOR_READY);
-  return { ...status, conditions: taken ? conditions : [...conditions, ...conditionsFor(input, [canariesCondition(statuses, variants)])], canaryStatuses: statuses };
 }
 
 /** The children spec.canary[] may have, for conflict detection (index.ts childNames). */

@@ -1,7 +1,7 @@
 import type { V1Container } from '@kubernetes/client-node';
 import { restrictedContainer } from '../../kit/index.js';
 import type { StorageInitializerSettings } from '../config.js';
-import { MODEL_DIR, NO_STORAGE, PROVISION_VOLUME, type StoragePlan, type StorageUri } from './uri.js';
+import { MODEL_DIR, NO_STORAGE, PROVISION_VOLUME, type StoragePlan, type StorageUri } from './storage-plan.js';
 
 /*
  * oci:// as KServe v0.20.0 serves it by default (config/configmap/inferenceservice.yaml

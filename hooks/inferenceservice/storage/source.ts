@@ -2,7 +2,8 @@ import type { V1Container } from '@kubernetes/client-node';
 import { mergeEnv } from '../pod/component-pod.js';
 import type { ComponentSpec, ModelSpec } from '../spec.js';
 import { storageSpecUri, type ModelStorageSpec } from './credentials/storage-spec.js';
-import { MODEL_DIR, type StoragePlan, type StorageSource } from './uri.js';
+import { MODEL_DIR, type StoragePlan } from './storage-plan.js';
+import type { StorageSource } from './uri.js';
 
 /** A component's `storageUris` (KServe v0.20.0 v1beta1.StorageUri; mountPath defaults to /mnt/models). */
 export function storageUrisOf(component: ComponentSpec): StorageSource['uris'] {

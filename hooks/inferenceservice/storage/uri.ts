@@ -1,19 +1,18 @@
 import type { V1Container, V1EnvVar, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
-import { restrictedContainer, type ObjectIndex } from '../../kit/index.js';
+import { restrictedContainer } from '../../kit/index.js';
 import { KSERVE_DEFAULTS, type StorageInitializerSettings } from '../config.js';
 import { NO_CREDENTIALS, type Credentials } from './credentials/env.js';
-import { credentialsFor, type Missing } from './credentials/service-account.js';
+import { NO_FINDINGS, type CredentialFindings } from './credentials/findings.js';
+import { credentialsFor } from './credentials/service-account.js';
 import { storageSpecCredentials, type ModelStorageSpec } from './credentials/storage-spec.js';
 import { modelcarPlan } from './modelcar.js';
+import { MODEL_DIR, NO_STORAGE, PROVISION_VOLUME, type StorageContext, type StoragePlan, type StorageUri } from './storage-plan.js';
 
 /*
  * The storage forms of KServe v0.20.0 (pkg/webhook/admission/pod/storage_initializer_injector.go
  * CommonStorageInitialization and InjectStorageInitializer; pkg/utils/storage.go; pkg/constants).
  */
 
-/** Where KServe's servers read the model (constants.DefaultModelLocalMountPath), and its volume names. */
-export const MODEL_DIR = '/mnt/models';
-export const PROVISION_VOLUME = 'kserve-provision-location';
 const PVC_VOLUME = 'kserve-pvc-source';
 export const STORAGE_INITIALIZER = 'storage-initializer';
 
@@ -30,12 +29,6 @@ export function storageUriProblem(uri: string): string | undefined {
   return undefined;
 }
 
-/** One URI to download and where (storageUris' `mountPath`, /mnt/models by default). */
-export interface StorageUri {
-  uri: string;
-  mountPath: string;
-}
-
 /** Where a component's model comes from. `legacy`: storageUri or STORAGE_URI (one URI at /mnt/models). */
 export interface StorageSource {
   uris: StorageUri[];
@@ -44,39 +37,6 @@ export interface StorageSource {
   spec?: ModelStorageSpec;
   /** The spec path of the storage field, for messages. */
   field: string;
-}
-
-/** What the storage adds to a pod: init containers, sidecars, volumes, and the server's mounts and env. */
-export interface StoragePlan {
-  initContainers: V1Container[];
-  volumes: V1Volume[];
-  serverMounts: V1VolumeMount[];
-  serverEnv?: V1EnvVar[];
-  serverRunAsUser?: number;
-  sidecars?: V1Container[];
-  shareProcessNamespace?: boolean;
-}
-
-export const NO_STORAGE: StoragePlan = { initContainers: [], volumes: [], serverMounts: [] };
-
-/** What the credentials lookups of one sync found, for the status. */
-export interface CredentialReport {
-  missing: Missing[];
-  /** Spec problems found only against the cluster (a storage key the Secret lacks). */
-  problems: Array<{ field: string; message: string }>;
-  used: Set<string>;
-}
-
-export const emptyReport = (): CredentialReport => ({ missing: [], problems: [], used: new Set() });
-
-export interface StorageContext {
-  image: string;
-  /** KServe's storageInitializer settings (inferenceservice-config); its shipped values when absent. */
-  initializer?: StorageInitializerSettings;
-  related: ObjectIndex;
-  annotations: Record<string, string>;
-  annotation: string;
-  report: CredentialReport;
 }
 
 /** The component's ServiceAccount, as the pod gets it. */
@@ -95,20 +55,26 @@ export const STORAGE_READONLY_ANNOTATION = 'storage.kserve.io/readonly';
  */
 export const isStorageReadOnly = (annotations: Record<string, string>): boolean => annotations[STORAGE_READONLY_ANNOTATION] !== 'false';
 
+/** A component's storage, and what its credentials lookups found. */
+export interface PlannedStorage {
+  storage: StoragePlan;
+  found: CredentialFindings;
+}
+
 /** `readOnly`: the server's model mounts (isStorageReadOnly); the initializer always writes. */
-export function storagePlanFor(source: StorageSource, ctx: StorageContext, account: Account, readOnly = true): StoragePlan {
+export function storagePlanFor(source: StorageSource, ctx: StorageContext, account: Account, readOnly = true): PlannedStorage {
   const { uris } = source;
-  if (uris.length === 0) return NO_STORAGE;
+  if (uris.length === 0) return { storage: NO_STORAGE, found: NO_FINDINGS };
   const oci = uris.filter((u) => u.uri.startsWith('oci://'));
   const settings = ctx.initializer ?? KSERVE_DEFAULTS.storageInitializer;
   const car = modelcarPlan(oci, source.legacy, settings.modelcar);
   const rest = uris.filter((u) => !u.uri.startsWith('oci://'));
   // A legacy oci:// URI is the model car alone (CommonStorageInitialization returns early).
-  if (rest.length === 0) return car;
+  if (rest.length === 0) return { storage: car, found: NO_FINDINGS };
   const initializer = { image: ctx.image, resources: settings.resources };
   const files = source.legacy ? legacyPlan(rest[0] as StorageUri, initializer, readOnly) : multiPlan(rest, initializer, readOnly);
   const init = files.initContainers[0];
-  if (!init) return merge(car, files);
+  if (!init) return { storage: merge(car, files), found: NO_FINDINGS };
   const credentials = credentialsOf(source, ctx, account, init.args ?? []);
   const args = credentials.args ?? init.args;
   const env = withDefaults([...credentials.env], settings.caBundleVolumeMountPath);
@@ -121,11 +87,17 @@ export function storagePlanFor(source: StorageSource, ctx: StorageContext, accou
     ...fields,
     volumeMounts: [...(init.volumeMounts ?? []), ...credentials.mounts],
   };
-  return merge(car, { ...files, initContainers: [withCredentials], volumes: [...files.volumes, ...credentials.volumes] });
+  const storage = merge(car, { ...files, initContainers: [withCredentials], volumes: [...files.volumes, ...credentials.volumes] });
+  return { storage, found: credentials.found };
 }
 
 /** Credentials for the initializer: the storage spec's Secret, else the ServiceAccount's (or the annotated) Secrets. */
-function credentialsOf(source: StorageSource, ctx: StorageContext, account: Account, args: string[]): Credentials & { args?: string[] } {
+function credentialsOf(
+  source: StorageSource,
+  ctx: StorageContext,
+  account: Account,
+  args: string[],
+): Credentials & { args?: string[]; found: CredentialFindings } {
   if (source.spec) return storageSpecCredentials(source.spec, source.field, args, ctx);
   const found = credentialsFor({
     related: ctx.related,
@@ -135,9 +107,8 @@ function credentialsOf(source: StorageSource, ctx: StorageContext, account: Acco
     annotation: ctx.annotation,
     uris: source.uris.map((u) => u.uri),
   });
-  for (const m of found.missing) if (!ctx.report.missing.some((x) => x.kind === m.kind && x.name === m.name)) ctx.report.missing.push(m);
-  for (const s of found.used) ctx.report.used.add(s);
-  return found.missing.length > 0 ? NO_CREDENTIALS : found.credentials;
+  const findings = { ...NO_FINDINGS, missing: found.missing, used: found.used };
+  return { ...(found.missing.length > 0 ? NO_CREDENTIALS : found.credentials), found: findings };
 }
 
 /** The CA bundle variables KServe adds after the credentials (the Hugging Face ones follow: env.ts). */

@@ -141,8 +141,34 @@ export interface ReadyConditionsOptions {
   informational?: Dependency[];
 }
 
+/**
+ * What tells Ready more than its dependencies, found beside them (never patched in after the
+ * tree): applied in this order to the Ready the dependencies derive.
+ */
+export interface ReadyInputs {
+  /**
+   * Tells a Ready that is not True why, more precisely than the dependencies can (False, its
+   * reason and message): e.g. the first blocker of the workloads' pods (workload-blockers.ts).
+   */
+  blocker?: { reason: string; message: string };
+  /**
+   * Conditions of a dependency's type found beside its own judgement (e.g. IngressReady
+   * False/HostConflict, host-conflicts.ts) that take its place; Ready is False with the first
+   * unless it is False already.
+   */
+  overrides?: Cond[];
+  /**
+   * Conditions of a dependency's type reported without gating Ready, where nothing of that type
+   * was decided (e.g. canaries another controller's Ready does not wait for); written last.
+   */
+  beside?: Cond[];
+}
+
 export interface ReadySummary {
+  /** Ready as written: derived from the dependencies, then told by the inputs. */
   ready: Cond;
+  /** Ready as the decided dependencies alone derive it, before any input told it more. */
+  derived: Cond;
   /** Ready first, then the dependencies in declared order, then the informational ones. */
   conditions: Condition[];
   phase?: string;
@@ -175,17 +201,25 @@ export class ReadyConditions {
    * Ready derived from the decided dependencies (those not decided, such as a Route that
    * is not declared, do not count), stamped with the previous status's transition times.
    */
-  summarise(input: StampInput, decided: Cond[]): ReadySummary {
+  summarise(input: StampInput, decided: Cond[], inputs: ReadyInputs = {}): ReadySummary {
     const known = (this.known ??= new Set(this.types.slice(1)));
-    for (const c of decided) {
+    const { blocker, overrides = [], beside = [] } = inputs;
+    for (const c of [...decided, ...overrides, ...beside]) {
       if (!known.has(c.type)) throw new Error(`condition ${c.type} is not in the condition tree (${[...known].join(', ')})`);
     }
     const blockers = inOrder(this.dependsOn, decided, []);
     const { reason, message } = this.options.ready ?? { reason: READY, message: '' };
-    const ready = readyFrom(blockers, reason, message);
-    const conditions = conditionsFor(input, inOrder(this.informational, decided, [ready, ...blockers]));
+    const derived = readyFrom(blockers, reason, message);
+    let ready = blocker && derived.status !== 'True' ? condition.false(READY, blocker.reason, blocker.message) : derived;
+    const [override] = overrides;
+    if (override && ready.status !== 'False') ready = condition.false(READY, override.reason, override.message);
+    // Each override in its dependency's place, instead of what was decided for that type.
+    const kept = decided.filter((c) => !overrides.some((o) => o.type === c.type));
+    const replaced = overrides.length === 0 ? blockers : inOrder(this.dependsOn, [...overrides, ...kept], []);
+    const reported = beside.filter((b) => !decided.some((c) => c.type === b.type));
+    const conditions = conditionsFor(input, [...inOrder(this.informational, decided, [ready, ...replaced]), ...reported]);
     const phase = this.options.phase && (ready.status === 'True' ? this.options.phase.ready : this.options.phase.notReady);
-    return phase === undefined ? { ready, conditions } : { ready, conditions, phase };
+    return phase === undefined ? { ready, derived, conditions } : { ready, derived, conditions, phase };
   }
 }
 

@@ -3,7 +3,7 @@
  * workload, and a workload condition that carries the first blocker's reason.
  */
 import { firstBlocker, type Workloads } from './blockers.js';
-import { condition, findCondition, READY, withReady, type Readiness, type StampInput } from './conditions.js';
+import type { Readiness } from './conditions.js';
 import type { ObjectIndex } from '../observed.js';
 import { isRecord, type KubeObject } from '../types.js';
 
@@ -33,18 +33,6 @@ export function blockedReadiness(readiness: Readiness, workloads: Workloads): Re
 /** A Deployment's readiness with its pods' blocker: what each composition's DeploymentReady reports. */
 export function deploymentWorkloadReadiness(readiness: Readiness, deployment: KubeObject | undefined, pods: readonly KubeObject[]): Readiness {
   return blockedReadiness(readiness, { deployments: deployment ? [deployment] : [], pods });
-}
-
-/**
- * `status` with a Ready that is not True told by the first blocker of `workloads`, the other
- * conditions left as the composition judged them: for compositions whose workload conditions
- * follow another controller's rules (InferenceService's, KServe's) and must not change.
- */
-export function readyWithBlocker(status: Record<string, unknown>, workloads: Workloads, input: StampInput): Record<string, unknown> {
-  const ready = findCondition<{ type?: string; status?: string }>(status.conditions, READY);
-  if (!ready || ready.status === 'True') return status;
-  const blocker = firstBlocker(workloads);
-  return blocker ? withReady(status, condition.false(READY, blocker.reason, blocker.message), input) : status;
 }
 
 /** The related Pods a Deployment selects (its `spec.selector.matchLabels`); none without a selector. */

@@ -1,6 +1,7 @@
 import { condition, type Cond } from '../../../kit/index.js';
 import { HELM_RELEASE_LABEL } from './rules.js';
-import type { Input, Plan } from '../../plan.js';
+import type { Plan } from '../../plan.js';
+import type { Input } from '../../sync-input.js';
 
 /** Informational (not part of Ready): whether the storage initializer's credentials were found. */
 export const STORAGE_SECRET_FOUND = 'StorageSecretFound';
@@ -27,6 +28,6 @@ export function credentialsCondition(input: Input, plan: Plan): Cond | undefined
     const helm = m.kind === 'Secret' ? ` (a Secret labelled ${HELM_RELEASE_LABEL.key}=${HELM_RELEASE_LABEL.value} is not read)` : '';
     return condition.false(STORAGE_SECRET_FOUND, reason, `${m.kind} ${m.name} (${m.via}) was not found in ${ns}${helm}${others}; ${kept}. Once created it is read within seconds`);
   }
-  if (used.size > 0) return condition.true(STORAGE_SECRET_FOUND, 'StorageSecretFound', `storage credentials from Secret ${[...used].join(', ')}`);
+  if (used.length > 0) return condition.true(STORAGE_SECRET_FOUND, 'StorageSecretFound', `storage credentials from Secret ${used.join(', ')}`);
   return undefined;
 }

@@ -1,7 +1,8 @@
 import type { V1EnvVar } from '@kubernetes/client-node';
 import { isRecord, type KubeObject } from '../../../kit/index.js';
-import type { StorageContext } from '../uri.js';
+import type { StorageContext } from '../storage-plan.js';
 import { secretKeys, secretRef, type Credentials } from './env.js';
+import { NO_FINDINGS, type CredentialFindings } from './findings.js';
 
 /*
  * `storage:` (key, path, parameters) as KServe v0.20.0 builds it: components/component.go
@@ -23,29 +24,33 @@ const TYPES = ['s3', 'hdfs', 'webhdfs'];
 /** The storage initializer's URI for a storage spec: the placeholder until the type is known. */
 export const storageSpecUri = (spec: ModelStorageSpec): string | undefined => (spec.path !== undefined ? `${PLACEHOLDER}://${spec.path.replace(/^\/+/, '')}` : undefined);
 
-export function storageSpecCredentials(spec: ModelStorageSpec, field: string, args: string[], ctx: StorageContext): Credentials & { args?: string[] } {
+/** The initializer's credentials and resolved arguments for a storage spec, and what the lookup found. */
+export function storageSpecCredentials(
+  spec: ModelStorageSpec,
+  field: string,
+  args: string[],
+  ctx: StorageContext,
+): Credentials & { args?: string[]; found: CredentialFindings } {
   const none = { env: [], volumes: [], mounts: [] };
+  const used: string[] = [];
   const params = spec.parameters ?? {};
   const name = ctx.annotations[ctx.annotation] ?? DEFAULT_SECRET;
   const secret = ctx.related.get('v1', 'Secret', name);
   const problem = (f: string, message: string) => {
-    ctx.report.problems.push({ field: `${field}.${f}`, message });
-    return none;
+    const found = { ...NO_FINDINGS, problems: [{ field: `${field}.${f}`, message }], used };
+    return { ...none, found };
   };
   let type = params.type ?? '';
   const env: V1EnvVar[] = [];
   if (!secret) {
     // KServe goes on without a default key's Secret, but not without a named key's.
-    if (spec.key !== undefined) {
-      ctx.report.missing.push({ kind: 'Secret', name, via: `${field}.key` });
-      return none;
-    }
+    if (spec.key !== undefined) return { ...none, found: { ...NO_FINDINGS, missing: [{ kind: 'Secret', name, via: `${field}.key` }] } };
   } else {
     const keys = secretKeys(secret);
     const key = spec.key ?? (type ? `default_${type}` : 'default');
     if (spec.key !== undefined && !keys.has(key)) return problem('key', `Secret ${name} has no key ${key}`);
     if (keys.has(key)) {
-      ctx.report.used.add(name);
+      used.push(name);
       if (!type) {
         const read = typeIn(secret, key);
         if (read === 'invalid') return problem('key', `key ${key} of Secret ${name} is not JSON`);
@@ -70,7 +75,7 @@ export function storageSpecCredentials(spec: ModelStorageSpec, field: string, ar
     const sorted = Object.fromEntries(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     env.push({ name: 'STORAGE_OVERRIDE_CONFIG', value: JSON.stringify(sorted) });
   }
-  return { ...none, env, args: resolved };
+  return { ...none, env, args: resolved, found: { ...NO_FINDINGS, used } };
 }
 
 /**
