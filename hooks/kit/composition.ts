@@ -3,6 +3,7 @@ import type { ConfigSchema } from './config.js';
 import type { ObjectIndex } from './observed.js';
 import type { Composed, KubeObject, Parent } from './types.js';
 
+/** How Metacontroller updates a child type (the CompositeController's childResources updateStrategy.method). */
 export type UpdateMethod = 'OnDelete' | 'Recreate' | 'InPlace' | 'RollingRecreate' | 'RollingInPlace';
 
 /** A child type, as declared in the CompositeController's childResources. */
@@ -15,6 +16,7 @@ export interface ChildType {
   updateStrategy?: UpdateMethod;
 }
 
+/** One `kubectl get` column of the parent's CRD (additionalPrinterColumns). */
 export interface PrinterColumn {
   name: string;
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
@@ -23,6 +25,7 @@ export interface PrinterColumn {
   priority?: number;
 }
 
+/** The parent custom resource: group, versions, kind, plural, short names and printer columns of its CRD. */
 export interface ParentType {
   group: string;
   kind: string;
@@ -92,6 +95,7 @@ export interface Variant {
   optionalChildren: string[];
 }
 
+/** What `sync` is given: the parsed parent, its observed children, the related objects and the configuration. */
 export interface SyncInput<Spec, Config = unknown> {
   parent: Parent<Spec>;
   /** Children Metacontroller observed for this parent (those it owns). */
@@ -112,6 +116,7 @@ export interface SpecProblem {
   message: string;
 }
 
+/** What `sync` answers: the desired children (every one; a child left out is deleted) and the parent's status. */
 export interface SyncOutput {
   status: Record<string, unknown>;
   /** Every desired child (typed builders' objects or kept wire objects): the kit orders them. */
@@ -119,6 +124,7 @@ export interface SyncOutput {
   resyncAfterSeconds?: number;
 }
 
+/** A composition: the parent type, its spec schema, its child types, customize rules and the `sync` function. */
 export interface Composition<Spec = unknown, Config = unknown> {
   /** Route segment and manifest name, e.g. `trustyai`. */
   name: string;

@@ -9,6 +9,7 @@ export interface KubeObject {
   [field: string]: unknown;
 }
 
+/** The metadata fields compositions read and write (name, namespace, labels, annotations, uid …). */
 export interface ObjectMeta {
   name: string;
   namespace?: string;

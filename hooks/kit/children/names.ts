@@ -34,6 +34,7 @@ export function isDns1123Host(host: string): boolean {
   return host.length <= 253 && host.split('.').every(isDns1123Label);
 }
 
+/** How `childName` shortens a name: DNS-1035 for Services, and a length other than 63. */
 export interface NameOptions {
   /** DNS-1035: the name must start with a letter (Services). */
   dns1035?: boolean;

@@ -54,6 +54,7 @@ export interface ClaimFields {
   volumeName?: string;
 }
 
+/** A child checked against its observed self: what to answer, and what the spec asked that cannot change. */
 export interface Checked<T> {
   /** The child to answer: the desired one, with what cannot change kept as observed. */
   child: T;

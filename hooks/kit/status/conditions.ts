@@ -1,5 +1,6 @@
 import { isRecord } from '../types.js';
 
+/** A Kubernetes condition's status. */
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
 /** A condition as a status function decides it, before the kit stamps its times. */
@@ -132,6 +133,7 @@ export interface Dependency {
   reasons?: Record<string, string>;
 }
 
+/** How `readyConditions` words Ready and phase, and the conditions written beside Ready. */
 export interface ReadyConditionsOptions {
   /** Reason and message of `Ready=True`. */
   ready?: { reason: string; message: string };
@@ -164,6 +166,7 @@ export interface ReadyInputs {
   beside?: Cond[];
 }
 
+/** What a condition tree summarised: Ready, Ready from the dependencies alone, and every condition in order. */
 export interface ReadySummary {
   /** Ready as written: derived from the dependencies, then told by the inputs. */
   ready: Cond;

@@ -37,6 +37,7 @@ export function deploymentReadiness(d: KubeObject | undefined): Readiness {
   return yes('MinimumReplicasAvailable', `Deployment ${name}: ${available}/${wanted} replicas available`);
 }
 
+/** Where a Job stands (`jobState`). */
 export type JobState = 'Succeeded' | 'Failed' | 'Running' | 'Missing';
 
 /** The state of a Job from its Complete / Failed conditions (or counters on older clusters). */
