@@ -30,7 +30,7 @@ export interface CachedAnswer {
   etag: string;
   /**
    * The headers of the 200 (ETag, Content-Type, Content-Length) and of the 304 (ETag), as writeHead takes them: built
-   * with the entry, so a hit (every cached and 304 answer of the bench and the live tier's steady state) builds none.
+   * with the entry, so a hit builds no header object (part of the answer cache's figures below, not measured on its own).
    */
   headers: string[];
   notModifiedHeaders: string[];
@@ -57,8 +57,8 @@ export function hookAnswerer(o: {
   logger: Logger;
   now: () => string;
 }): HookAnswerer {
-  // Pays: npm run bench at d8cdcb2, server CPU per request computed 889–1,730 µs, from the cache 176–289 µs (the live tier
-  // at steady state: 1,297 of 1,449 syncs answered from it, README "System figures"); cases whose memos held cost ~200 µs either way.
+  // Pays where the kit's memos do not (npm run bench, 4 runs: canary computed 1,248–1,730 µs/request, cached 186–289; memos held:
+  // ~130–240 either way) and at the live tier's steady state (1,297 of 1,449 syncs answered from it: README "System figures").
   const cache = new AnswerCache<CachedAnswer>(o.config.cacheEntries, o.config.cacheBytes, answerBytes);
   // The memos are the kit's (module-level, shared by every app in the process): the server's setting bounds them.
   setMemoBytes(o.config.memoBytes);
