@@ -1,6 +1,6 @@
 /**
  * One server under load, in its own process so that it has an event loop (and a core) of
- * its own: `ours` (the express app, as `modelhooks serve` builds it, at log level warn) or
+ * its own: `ours` (the app, as `modelhooks serve` builds it, at log level warn) or
  * `floor` (bare node:http that reads the body, JSON.parses it and writes a fixed answer of
  * the size of ours for that hook path: the least any Node hook server can do).
  *

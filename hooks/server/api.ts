@@ -1,6 +1,6 @@
 // `modelhooks/server`: what a program needs to serve compositions (its own, the built-in ones,
 // or both) with the same HTTP server as `modelhooks serve`.
-export { createApp, type AppOptions } from './app.js';
+export { createApp, type AppOptions, type HookApp } from './app.js';
 export { loadConfig, defaultHookConfig, type HookConfig, type ServerConfig } from './config.js';
 export type { ConfigSchema, CompositionConfigs, Env } from '../kit/config.js';
 export { createMetrics, type HookMetrics } from './metrics.js';

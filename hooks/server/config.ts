@@ -158,7 +158,7 @@ function serverProblems(e: z.infer<typeof envSchema>): string[] {
   return problems;
 }
 
-/** `16mb` → 16777216 (powers of 1024, as express reads MODELHOOKS_BODY_LIMIT). */
+/** `16mb` → 16777216 (powers of 1024): MODELHOOKS_BODY_LIMIT in bytes. */
 export function sizeInBytes(size: string): number {
   const [, digits, unit] = /^(\d+)([a-z]*)$/i.exec(size) as RegExpExecArray;
   const power = ['b', 'kb', 'mb', 'gb'].indexOf((unit || 'b').toLowerCase());

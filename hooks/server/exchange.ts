@@ -1,19 +1,17 @@
 /**
- * One request as the log line and the metrics see it: started when it arrives (on either
- * path: express's or the direct hook route), filled in while it is handled, recorded once
- * its response is finished. Per request it is one object and one 'finish' listener shared by
+ * One request as the log line and the metrics see it: started when it arrives, filled in
+ * while it is handled, recorded once its response is finished. Per request it is one object and one 'finish' listener shared by
  * every response (no closure), with the time as a plain number (no BigInt).
  */
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { HOOK_NAMES, type HookName } from '../engine/request.js';
 import type { BoundHookMetrics, Outcome } from './metrics.js';
 
 export interface Exchange {
   /** performance.now() when it arrived, in milliseconds. */
   start: number;
-  /** The path as it arrived, without the query (express rewrites req.path inside mounted middleware). */
+  /** The path as it arrived, without the query. */
   path: string;
   /** Metric labels: only known compositions and hooks, `unknown` otherwise (bounded cardinality). */
   composition: string;
@@ -30,24 +28,8 @@ export interface Exchange {
 const EXCHANGE = Symbol('modelhooks.exchange');
 type Recorded = ServerResponse & { [EXCHANGE]?: Exchange };
 
-const HOOK_ROUTE = /^\/hooks\/([^/]+)\/([^/]+)\/?$/;
-
-/** Labels come from the path itself: express has no params yet when a body error (413) is handled. */
-function labelsOf(path: string, known: ReadonlyMap<string, unknown>): { composition: string; hook: string } {
-  const route = HOOK_ROUTE.exec(path);
-  const composition = route && known.has(route[1] as string) ? (route[1] as string) : 'unknown';
-  const hook = route && HOOK_NAMES.includes(route[2] as HookName) ? (route[2] as string) : 'unknown';
-  return { composition, hook };
-}
-
-/** Starts the exchange of a request and records it when its response finishes. */
-export function recordExchange(res: ServerResponse, path: string, known: ReadonlyMap<string, unknown>, metrics: BoundHookMetrics, logger: Logger): Exchange {
-  const { composition, hook } = labelsOf(path, known);
-  return recordHookExchange(res, path, composition, hook, metrics, logger);
-}
-
-/** recordExchange for a route whose composition and hook are known already (the direct hook route). */
-export function recordHookExchange(res: ServerResponse, path: string, composition: string, hook: string, metrics: BoundHookMetrics, logger: Logger): Exchange {
+/** Starts the exchange of a request, its metric labels given, and records it when its response finishes. */
+export function recordExchange(res: ServerResponse, path: string, composition: string, hook: string, metrics: BoundHookMetrics, logger: Logger): Exchange {
   const exchange: Exchange = { start: performance.now(), path, composition, hook, parent: undefined, outcome: undefined, reason: undefined, metrics, logger };
   (res as Recorded)[EXCHANGE] = exchange;
   res.on('finish', onFinish);

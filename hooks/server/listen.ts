@@ -6,7 +6,12 @@ import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
 import { type ConnectionCounts, manageConnections } from './connections.js';
 import { ConfigError } from './errors.js';
-import type { ServerState } from './app.js';
+
+/** Set by shutdown(); read by every answer (hooks/server/app.ts). */
+export interface ServerState {
+  /** Set on SIGTERM: /readyz fails and every answer carries `Connection: close`. */
+  draining: boolean;
+}
 
 export interface Listeners {
   /** The hook server: HTTPS when MODELHOOKS_TLS_CERT_FILE is set. */

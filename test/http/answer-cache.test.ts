@@ -1,7 +1,7 @@
 /**
  * The answer cache's key is the SHA-256 of the request body (a digest no tenant can collide
  * on purpose), and the cache keeps answers, never the request bodies: these tests send the
- * same and other bytes, whole and in pieces, through the direct hook route.
+ * same and other bytes, whole and in pieces, through the hook route.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/server/config.js';
 import { digestOf, hookAnswerer } from '../../hooks/server/hook-answer.js';
-import { directHookRoute } from '../../hooks/server/hook-route.js';
+import { hookRoute } from '../../hooks/server/hook-route.js';
 import { bindHookMetrics, createMetrics } from '../../hooks/server/metrics.js';
 import { createLogger } from '../../hooks/server/app.js';
 import { syncRequest } from '../../hooks/testing/index.js';
@@ -41,18 +41,16 @@ async function serve() {
   const logger = createLogger('silent');
   const metrics = createMetrics();
   const answerer = hookAnswerer({ config, metrics, logger, now: () => '2026-05-05T05:05:05Z' });
-  const route = directHookRoute({
+  const route = hookRoute({
     byName: new Map(builtinCompositions.map((c) => [c.name, c])),
     answerer,
     metrics: bindHookMetrics(metrics),
     logger,
-    state: { draining: false },
     token: undefined,
     limit: 1 << 20,
+    limitText: '1mb',
   });
-  const server = http.createServer((req, res) => {
-    if (!route(req, res)) res.writeHead(599).end();
-  });
+  const server = http.createServer((req, res) => route(req, res, '/hooks/trustyai/sync'));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
