@@ -63,15 +63,6 @@ export function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[
   return cycles;
 }
 
-/**
- * Cycles other branches of issue 24 break: the InferenceService's storage files and its
- * plan/exposure, and the server's two request paths. Broken by the isstatus / reqpath
- * branches; empty this list when they are merged (the test fails on an entry that is gone).
- */
-const KNOWN_CYCLES: readonly string[] = [
-  'hooks/server/app.ts ↔ hooks/server/hook-route.ts',
-];
-
 const hooks = filesUnder('hooks');
 const graph = new Map(hooks.map((file) => [file, relativeImports(file, read(file))]));
 
@@ -96,10 +87,8 @@ describe('the import graph under hooks/', () => {
     expect(graph.get('hooks/kit/index.ts')).toContain('hooks/kit/composition.ts');
   });
 
-  it('has no import cycle but the known ones other branches break', () => {
-    const found = cyclesOf(graph).map((c) => c.join(' ↔ '));
-    expect(found.filter((c) => !KNOWN_CYCLES.includes(c)), 'new import cycles').toEqual([]);
-    expect(KNOWN_CYCLES.filter((c) => !found.includes(c)), 'cycles gone: remove them from KNOWN_CYCLES').toEqual([]);
+  it('has no import cycle, type imports and re-exports included', () => {
+    expect(cyclesOf(graph).map((c) => c.join(' ↔ '))).toEqual([]);
   });
 
   it('has no folder with more than 15 source files', () => {

@@ -160,7 +160,7 @@ async function serve(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args, options: { ...COMPOSITION_OPTIONS, port: { type: 'string' } } });
   const compositions = await compositionsFromOptions(values, io.cwd);
   const config = loadConfig({ ...io.env, ...(values.port ? { PORT: values.port } : {}) }, compositions);
-  // The server (express, pino, prom-client: CommonJS, ~0.4 s of loading) only for `serve`, so that
+  // The server (pino and prom-client: CommonJS, most of ~0.4 s of loading) only for `serve`, so that
   // `render`, `manifests` and `--version` start fast (npm run bench:render).
   const [{ listen }, { createMetrics }, { createApp, createHealthApp, createLogger }] = await Promise.all([
     import('../server/listen.js'),
@@ -171,7 +171,7 @@ async function serve(args: string[], io: Io): Promise<number> {
   const state = { draining: false };
   const metrics = createMetrics();
   const app = createApp({ compositions, config, logger, metrics, state });
-  const { shutdown } = await listen(app, createHealthApp(metrics, state), config, logger, state);
+  const { shutdown } = await listen(app, createHealthApp(metrics, state, logger), config, logger, state);
   logger.info(
     {
       port: config.port,
