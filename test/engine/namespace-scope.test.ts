@@ -65,7 +65,7 @@ function echo(rules: RelatedRule[]) {
 const parent = (spec: Record<string, unknown> = {}) => ({ apiVersion: 'echo.dev/v1', kind: 'Echo', metadata: { name: 'p', namespace: 'ns', uid: 'u' }, spec });
 
 describe('customize rules are scoped by the kit', () => {
-  // The kit's own first rule, the parent's Namespace (tenancy.ts), is checked in test/kit/tenancy.test.ts.
+  // The kit's own first rule, the parent's Namespace (tenancy.ts), is checked in test/engine/tenancy.test.ts.
   const customize = (rules: RelatedRule[]) => (runHook(echo(rules), 'customize', parseHookRequest({ parent: parent() }), ctx).relatedResources as RelatedRule[]).slice(1);
 
   it('sends on every namespaced rule that names the parent namespace', () => {
