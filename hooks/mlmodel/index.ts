@@ -60,19 +60,19 @@ export const mlmodel = defineComposition<MLModelSpec, MLModelConfig>({
   sync(input) {
     const { parent, config } = input;
     // 1. Observe: the claim, the current URL's Job, the server and their pods; what the status remembers.
-    const seen = observe(input);
-    const judged = decide(seen);
+    const observed = observe(input);
+    const judged = decide(observed);
 
     // 2. What is wanted, less what the API server would refuse to change in place.
-    const claim = checkClaimUpdate(pvcFor(parent), seen.pvc, input.related, { size: 'spec.storageSize' });
+    const claim = checkClaimUpdate(pvcFor(parent), observed.pvc, input.related, { size: 'spec.storageSize' });
     const image = parent.spec.image ?? config.images['tensorflow-serving'];
-    const deployment = judged.servingHash ? checkDeploymentUpdate(deploymentFor(parent, judged.servingHash, image), seen.deployment) : undefined;
+    const deployment = judged.servingHash ? checkDeploymentUpdate(deploymentFor(parent, judged.servingHash, image), observed.deployment) : undefined;
 
     // 3. Status from the decision and what could not be applied.
     const status = statusFrom(input, withRefusals(judged, { storage: claim.refusals, deployment: deployment?.refusals ?? [] }));
 
     // 4. Desired children.
-    return { status, children: childrenFor(input, seen, judged, { claim: claim.child, deployment: deployment?.child }) };
+    return { status, children: childrenFor(input, observed, judged, { claim: claim.child, deployment: deployment?.child }) };
   },
 });
 

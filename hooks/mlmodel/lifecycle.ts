@@ -78,29 +78,29 @@ export function rememberedFrom(status: Record<string, unknown>): Remembered {
  * status remembers it (so a Job removed after success is never run again); a failure is
  * remembered the same way, so nothing is retried until the URL changes.
  */
-export function decide(o: Observation): Decision {
-  const job = jobState(o.job);
+export function decide(observed: Observation): Decision {
+  const job = jobState(observed.job);
   // The Deployment is only ever pointed at a downloaded model: what it serves counts as
   // downloaded even when the status write that recorded it was lost.
-  const served = servedHashOf(o.deployment);
-  const downloaded = job.state === 'Succeeded' || o.previous.downloadedHash === o.hash || served === o.hash;
-  const failed = !downloaded && (job.state === 'Failed' || (job.state === 'Missing' && o.previous.failedJob === o.jobName));
+  const served = servedHashOf(observed.deployment);
+  const downloaded = job.state === 'Succeeded' || observed.previous.downloadedHash === observed.hash || served === observed.hash;
+  const failed = !downloaded && (job.state === 'Failed' || (job.state === 'Missing' && observed.previous.failedJob === observed.jobName));
   // What is served is read from the observed Deployment first: the status may have been lost
   // or be older than the last roll; only without a Deployment does the status say it.
-  const servingHash = downloaded ? o.hash : (served ?? o.previous.downloadedHash);
+  const servingHash = downloaded ? observed.hash : (served ?? observed.previous.downloadedHash);
   const conditions = {
-    storage: fromReadiness(STORAGE_READY, pvcReadiness(o.pvc)),
-    download: downloadCondition(o, downloaded, failed, job.reason),
-    deployment: deploymentCondition(o.deployment, servingHash, o.serverPods ?? []),
+    storage: fromReadiness(STORAGE_READY, pvcReadiness(observed.pvc)),
+    download: downloadCondition(observed, downloaded, failed, job.reason),
+    deployment: deploymentCondition(observed.deployment, servingHash, observed.serverPods ?? []),
   };
   return {
-    ...phaseOf(o, conditions, downloaded, failed, servingHash),
+    ...phaseOf(observed, conditions, downloaded, failed, servingHash),
     servingHash,
-    keepServer: servingHash === undefined && o.deployment !== undefined,
+    keepServer: servingHash === undefined && observed.deployment !== undefined,
     downloadedHash: servingHash,
-    failedHash: failed ? o.hash : undefined,
-    failedJob: failed ? o.jobName : undefined,
-    runJob: o.job !== undefined || (!downloaded && !failed),
+    failedHash: failed ? observed.hash : undefined,
+    failedJob: failed ? observed.jobName : undefined,
+    runJob: observed.job !== undefined || (!downloaded && !failed),
     conditions,
   };
 }
@@ -119,7 +119,7 @@ export function withRefusals(d: Decision, refused: { storage: Refusal[]; deploym
   return d.phase === 'Ready' ? { ...d, phase: 'Serving', message: refusal.message, conditions } : { ...d, conditions };
 }
 
-function phaseOf(o: Observation, c: Decision['conditions'], downloaded: boolean, failed: boolean, servingHash: string | undefined) {
+function phaseOf(observed: Observation, c: Decision['conditions'], downloaded: boolean, failed: boolean, servingHash: string | undefined) {
   if (failed) return { phase: 'Failed' as const, message: c.download.message };
   if (downloaded) {
     if (c.deployment.status === 'True') return { phase: 'Ready' as const, message: c.deployment.message };
@@ -128,22 +128,22 @@ function phaseOf(o: Observation, c: Decision['conditions'], downloaded: boolean,
     return { phase: 'Serving' as const, message: c.deployment.message };
   }
   if (servingHash) return { phase: 'Downloading' as const, message: `${c.download.message}; model ${servingHash} keeps serving` };
-  if (!o.pvc) return { phase: 'Pending' as const, message: `PersistentVolumeClaim ${o.pvcName} is being created` };
+  if (!observed.pvc) return { phase: 'Pending' as const, message: `PersistentVolumeClaim ${observed.pvcName} is being created` };
   if (c.storage.status !== 'True') return { phase: 'CreatingStorage' as const, message: c.storage.message };
   return { phase: 'Downloading' as const, message: c.download.message };
 }
 
-function downloadCondition(o: Observation, downloaded: boolean, failed: boolean, jobReason: string): Cond {
-  if (downloaded) return condition.true(MODEL_DOWNLOADED, 'ModelDownloaded', `model ${o.hash} was downloaded from ${o.modelURL}`);
+function downloadCondition(observed: Observation, downloaded: boolean, failed: boolean, jobReason: string): Cond {
+  if (downloaded) return condition.true(MODEL_DOWNLOADED, 'ModelDownloaded', `model ${observed.hash} was downloaded from ${observed.modelURL}`);
   if (failed) {
     // A failed Job removed by hand leaves its reason only in the status we wrote before.
-    const remembered = o.previous.phase === 'Failed' && o.previous.message?.startsWith(`Job ${o.jobName} failed: `) ? o.previous.message : undefined;
-    const message = o.job ? `Job ${o.jobName} failed: ${jobReason}` : (remembered ?? `Job ${o.jobName} failed: the Job was removed`);
+    const remembered = observed.previous.phase === 'Failed' && observed.previous.message?.startsWith(`Job ${observed.jobName} failed: `) ? observed.previous.message : undefined;
+    const message = observed.job ? `Job ${observed.jobName} failed: ${jobReason}` : (remembered ?? `Job ${observed.jobName} failed: the Job was removed`);
     return condition.false(MODEL_DOWNLOADED, 'DownloadFailed', message);
   }
   // A download whose pod cannot run (image pull, crash loop, Secret missing) says why.
-  const running = condition.unknown(MODEL_DOWNLOADED, 'Downloading', `Job ${o.jobName} is downloading ${o.modelURL}`);
-  return o.job ? fromReadiness(MODEL_DOWNLOADED, blockedReadiness(running, { jobs: [o.job], pods: o.jobPods ?? [] })) : running;
+  const running = condition.unknown(MODEL_DOWNLOADED, 'Downloading', `Job ${observed.jobName} is downloading ${observed.modelURL}`);
+  return observed.job ? fromReadiness(MODEL_DOWNLOADED, blockedReadiness(running, { jobs: [observed.job], pods: observed.jobPods ?? [] })) : running;
 }
 
 /** Available is not enough: the Deployment must also run the model the status says it serves. */
