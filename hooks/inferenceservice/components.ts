@@ -1,6 +1,6 @@
 import type { V1Container, V1PodSpec, V1Volume } from '@kubernetes/client-node';
 import { memoOnSpec, type Parent } from '../kit/index.js';
-import type { InferenceServiceConfig } from './config.js';
+import type { InferenceServiceConfig, RawSettings } from './config.js';
 import { HTTP_PORT, SERVER_CONTAINER, serviceName } from './names.js';
 import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults, withResourceDefaults } from './pod/component-pod.js';
 import { runtimePredictor } from './runtime/predictor.js';
@@ -27,6 +27,8 @@ export interface ComponentPlan {
   agent?: boolean;
   /** What the lookups of its storage initializer's credentials found (the plan joins them for the status). */
   credentials: CredentialFindings;
+  /** KServe's raw-mode Deployment and Service settings (config.ts RawSettings), from the configuration. */
+  raw?: RawSettings;
 }
 
 export type PredictorOutcome = { plan: ComponentPlan } | { failure: { reason: string; message: string } };
@@ -65,7 +67,7 @@ export function componentPlans(ctx: BuildContext): { plans: ComponentPlan[]; uns
     if (impl.kind === 'unsupported') unserved.push({ role, reason: impl.reason, message: impl.message });
     else plans.push(impl.kind === 'art' ? artPlan(ctx, spec, impl.art) : customPlan(ctx, role, spec));
   }
-  return { plans, unserved };
+  return { plans: plans.map((p) => ({ ...p, raw: ctx.config.raw })), unserved };
 }
 
 /**

@@ -58,9 +58,13 @@ export type InferenceServiceConfig = {
   inferenceServiceResource?: DefaultResources;
   /** KServe's `security.autoMountServiceAccountToken`: false sets it false on every component pod that does not set it. */
   automountServiceAccountToken: boolean;
+  /** KServe's `deploy` and `service` settings of raw mode's Deployments and Services. */
+  raw: RawSettings;
   /** What KServe's ConfigMap gave, set by `configured` when it exists (kserve-config.ts): the KServeConfig condition reads it. */
   kserveConfig?: KServeConfigRead;
 };
+/** `service.serviceClusterIPNone`: every component's Service headless (service_reconciler.go createDefaultSvc). */
+export type RawSettings = { serviceClusterIPNone: boolean };
 export type Resources = { requests: { cpu: string; memory: string }; limits: { cpu: string; memory: string } };
 export type DefaultResources = { requests: { cpu?: string; memory?: string }; limits: { cpu?: string; memory?: string } };
 export type StorageInitializerSettings = { resources: Resources; caBundleVolumeMountPath: string; modelcar: { cpu: string; memory: string; uid: number } };
@@ -79,6 +83,7 @@ export const KSERVE_DEFAULTS = {
   },
   agentResources: { requests: { cpu: '100m', memory: '100Mi' }, limits: { cpu: '1', memory: '1Gi' } },
   automountServiceAccountToken: true,
+  raw: { serviceClusterIPNone: false } as RawSettings,
 } satisfies Partial<InferenceServiceConfig>;
 /** KServe's `explainers.art` entry (ExplainerConfig): the image without its tag, and the tag a runtimeVersion replaces. */
 export type ArtDefaults = { image: string; defaultImageVersion: string };

@@ -1,4 +1,4 @@
-import type { V1Deployment } from '@kubernetes/client-node';
+import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { checkDeploymentUpdate, defineComposition, HookContractError, keepObserved, lastApplied, MANAGED_BY, readyJsonPath, type Composed, type KubeObject, type RelatedRule, type Refusal } from '../kit/index.js';
 import { hostConflicts, hostRules, HTTP_ROUTE } from '../kserve/host-conflicts.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
@@ -16,6 +16,7 @@ import { noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type
 import { isStopped } from './stop.js';
 import { componentBlocker, workloadPodRules } from './pod/workload-pods.js';
 import { stableKept } from './children/workloads.js';
+import { withObservedClusterIP } from './children/service.js';
 import { variantChildNames, variantWorkloads } from './status/canary-variants.js';
 import { trustyaiRule } from './pod/trustyai-logger.js';
 import { RUNTIME_CRDS } from './runtime/crds.js';
@@ -139,6 +140,7 @@ function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused:
   const refused: Partial<Record<Role, Refusal[]>> = {};
   const checked = ({ role, children }: { role?: Role; children: readonly Composed[] }): Composed[] =>
     children.map((child) => {
+      if (child.kind === 'Service' && child.metadata?.name) return withObservedClusterIP(child as V1Service, input.observed.get('v1', 'Service', child.metadata.name) as V1Service | undefined);
       if (child.kind !== 'Deployment' || !child.metadata?.name) return child;
       const check = checkDeploymentUpdate(child as V1Deployment, input.observed.get('apps/v1', 'Deployment', child.metadata.name));
       if (role && check.refusals.length > 0) refused[role] = check.refusals;

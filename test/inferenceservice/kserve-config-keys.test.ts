@@ -148,6 +148,15 @@ const ROWS: Row[] = [
     fromConfigMap: false,
     kserveDefault: undefined,
   },
+  {
+    field: 'service.serviceClusterIPNone',
+    cite: 'pkg/controller/v1beta1/inferenceservice/reconcilers/service/service_reconciler.go createDefaultSvc (ClusterIP = ClusterIPNone); configmap.go ServiceConfig',
+    spec: { ...SKLEARN, transformer: { containers: [{ name: 'kserve-container', image: 't:1' }] } },
+    data: { service: { serviceClusterIPNone: true } },
+    read: (out) => ['predictor', 'transformer'].map((role) => (out.child('Service', `demo-${role}`) as any).spec.clusterIP),
+    fromConfigMap: ['None', 'None'],
+    kserveDefault: [undefined, undefined],
+  },
 ];
 
 const withEnv = (env: Record<string, string>) => loadConfig(env).hooks as HookConfig;
@@ -193,6 +202,16 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
     expect(pod(out, 'transformer').automountServiceAccountToken).toBe(false);
   });
 
+  it('service.serviceClusterIPNone: a Service that exists keeps its clusterIP, which cannot change (KServe compares only ports and selector)', () => {
+    const service = (clusterIP: string): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'demo-predictor', namespace: 'ml' }, spec: { clusterIP } }) as KubeObject;
+    const serve = (headless: boolean, observed: KubeObject[]) =>
+      (runSync(inferenceservice, { parent: parent(SKLEARN), observed, related: [configMap({ service: { serviceClusterIPNone: headless } })], config: defaultHookConfig() }).child('Service', 'demo-predictor') as any).spec;
+    expect(serve(true, [service('10.0.0.7')]).clusterIP).toBeUndefined();
+    expect(serve(false, [service('None')]).clusterIP).toBe('None');
+    expect(serve(true, [service('None')]).clusterIP).toBe('None');
+    expect(serve(true, []).clusterIP).toBe('None');
+  });
+
   const INIT = 'storageInitializer.memoryRequest, memoryLimit, cpuRequest, cpuLimit';
   it.each([
     { row: INIT, data: { storageInitializer: { memoryLimit: 'lots' } }, names: 'data.storageInitializer.memoryLimit: "lots" is not a quantity' },
@@ -200,6 +219,7 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
     { row: 'agent.memoryRequest, memoryLimit, cpuRequest, cpuLimit', data: { agent: { cpuLimit: 2 } }, names: 'data.agent.cpuLimit: 2 is not a quantity' },
     { row: 'logger.tlsSkipVerify', data: { logger: { tlsSkipVerify: 'yes' } }, names: 'data.logger.tlsSkipVerify: "yes" is not true or false' },
     { row: 'storageInitializer.uidModelcar', data: { storageInitializer: { uidModelcar: -1 } }, names: 'data.storageInitializer.uidModelcar: -1 is not a user ID' },
+    { row: 'service.serviceClusterIPNone', data: { service: { serviceClusterIPNone: 'true' } }, names: 'data.service.serviceClusterIPNone: "true" is not true or false' },
     { row: 'security.autoMountServiceAccountToken', data: { security: { autoMountServiceAccountToken: 'false' } }, names: 'data.security.autoMountServiceAccountToken: "false" is not true or false' },
     { row: 'inferenceService.resource', data: { inferenceService: { resource: { cpuLimit: 'two' } } }, names: 'data.inferenceService.resource: {"cpuLimit":"two"} is not an object whose' },
   ])('a malformed field ($names): KServeConfig False naming it, the fallback used, the rest served', ({ row: field, data, names }) => {

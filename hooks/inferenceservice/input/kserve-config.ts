@@ -105,6 +105,8 @@ const FIELDS: Field[] = [
   field('security', ['autoMountServiceAccountToken'], boolean, (c, v) => ({ ...c, automountServiceAccountToken: v })),
   // InferenceServicesConfig.Resource (configmap.go), applied by setResourceRequirementDefaults.
   field('inferenceService', ['resource'], resourceConfig, (c, v) => ({ ...c, inferenceServiceResource: defaultResourcesOf(v) })),
+  // ServiceConfig (configmap.go NewServiceConfig), used by createDefaultSvc (reconcilers/service/service_reconciler.go).
+  field('service', ['serviceClusterIPNone'], boolean, (c, v) => ({ ...c, raw: { ...c.raw, serviceClusterIPNone: v } })),
 ];
 
 /** What the ConfigMap gave: the configuration with its fields over the MODELHOOKS_* ones and, in `kserveConfig`, what was and was not read. */
