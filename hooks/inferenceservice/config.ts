@@ -63,8 +63,12 @@ export type InferenceServiceConfig = {
   /** What KServe's ConfigMap gave, set by `configured` when it exists (kserve-config.ts): the KServeConfig condition reads it. */
   kserveConfig?: KServeConfigRead;
 };
-/** `service.serviceClusterIPNone`: every component's Service headless (service_reconciler.go createDefaultSvc). */
-export type RawSettings = { serviceClusterIPNone: boolean };
+/**
+ * `service.serviceClusterIPNone`: every component's Service headless (service_reconciler.go createDefaultSvc);
+ * `deploy.deploymentRolloutStrategy.defaultRollout`: the rolling update of a Deployment whose spec sets no
+ * deploymentStrategy, each value a count or a percentage, empty for KServe's 25% (applyRolloutStrategyFromConfigmap).
+ */
+export type RawSettings = { serviceClusterIPNone: boolean; defaultRollout?: { maxSurge: string; maxUnavailable: string } };
 export type Resources = { requests: { cpu: string; memory: string }; limits: { cpu: string; memory: string } };
 export type DefaultResources = { requests: { cpu?: string; memory?: string }; limits: { cpu?: string; memory?: string } };
 export type StorageInitializerSettings = { resources: Resources; caBundleVolumeMountPath: string; modelcar: { cpu: string; memory: string; uid: number } };

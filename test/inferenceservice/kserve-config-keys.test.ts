@@ -149,6 +149,15 @@ const ROWS: Row[] = [
     kserveDefault: undefined,
   },
   {
+    field: 'deploy.deploymentRolloutStrategy',
+    cite: 'pkg/controller/v1beta1/inferenceservice/reconcilers/deployment/deployment_reconciler.go createRawDefaultDeployment, applyRolloutStrategyFromConfigmap',
+    data: { deploy: { defaultDeploymentMode: 'Standard', deploymentRolloutStrategy: { defaultRollout: { maxSurge: '1', maxUnavailable: '0%' } } } },
+    read: (out) => (out.child('Deployment', 'demo-predictor') as any).spec.strategy,
+    // KServe writes "1" as a string, which the API server refuses (apps validation: a string must be a percentage).
+    fromConfigMap: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: '0%' } },
+    kserveDefault: undefined,
+  },
+  {
     field: 'service.serviceClusterIPNone',
     cite: 'pkg/controller/v1beta1/inferenceservice/reconcilers/service/service_reconciler.go createDefaultSvc (ClusterIP = ClusterIPNone); configmap.go ServiceConfig',
     spec: { ...SKLEARN, transformer: { containers: [{ name: 'kserve-container', image: 't:1' }] } },
@@ -212,6 +221,31 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
     expect(serve(true, []).clusterIP).toBe('None');
   });
 
+  describe('deploy.deploymentRolloutStrategy, as applyRolloutStrategyFromConfigmap uses it', () => {
+    const strategyWith = (deploy: Record<string, unknown>, spec: Record<string, unknown> = SKLEARN) => {
+      const out = runSync(inferenceservice, { parent: parent(spec), related: [configMap({ deploy })], config: defaultHookConfig() });
+      return { strategy: (out.child('Deployment', 'demo-predictor') as any).spec.strategy, condition: out.condition('KServeConfig') };
+    };
+    const rollout = { defaultRollout: { maxSurge: '50%', maxUnavailable: '' } };
+
+    it('a value left empty is setDefaultDeploymentSpec\'s 25%', () => {
+      expect(strategyWith({ defaultDeploymentMode: 'RawDeployment', deploymentRolloutStrategy: rollout }).strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: '50%', maxUnavailable: '25%' } });
+    });
+
+    it('only where the cluster default mode is Standard (or RawDeployment): else unused, and not named as read', () => {
+      for (const mode of ['Serverless', 'Knative', undefined]) {
+        const got = strategyWith({ ...(mode ? { defaultDeploymentMode: mode } : {}), deploymentRolloutStrategy: rollout });
+        expect(got.strategy, String(mode)).toBeUndefined();
+        expect(got.condition?.message).not.toContain('deploy.deploymentRolloutStrategy');
+      }
+    });
+
+    it("the component's own deploymentStrategy wins whole", () => {
+      const own = { type: 'Recreate' };
+      expect(strategyWith({ defaultDeploymentMode: 'Standard', deploymentRolloutStrategy: rollout }, { predictor: { ...SKLEARN.predictor, deploymentStrategy: own } }).strategy).toEqual(own);
+    });
+  });
+
   const INIT = 'storageInitializer.memoryRequest, memoryLimit, cpuRequest, cpuLimit';
   it.each([
     { row: INIT, data: { storageInitializer: { memoryLimit: 'lots' } }, names: 'data.storageInitializer.memoryLimit: "lots" is not a quantity' },
@@ -219,6 +253,11 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
     { row: 'agent.memoryRequest, memoryLimit, cpuRequest, cpuLimit', data: { agent: { cpuLimit: 2 } }, names: 'data.agent.cpuLimit: 2 is not a quantity' },
     { row: 'logger.tlsSkipVerify', data: { logger: { tlsSkipVerify: 'yes' } }, names: 'data.logger.tlsSkipVerify: "yes" is not true or false' },
     { row: 'storageInitializer.uidModelcar', data: { storageInitializer: { uidModelcar: -1 } }, names: 'data.storageInitializer.uidModelcar: -1 is not a user ID' },
+    {
+      row: 'deploy.deploymentRolloutStrategy',
+      data: { deploy: { defaultDeploymentMode: 'Standard', deploymentRolloutStrategy: { defaultRollout: { maxSurge: '1.5' } } } },
+      names: 'data.deploy.deploymentRolloutStrategy: {"defaultRollout":{"maxSurge":"1.5"}} is not an object whose defaultRollout',
+    },
     { row: 'service.serviceClusterIPNone', data: { service: { serviceClusterIPNone: 'true' } }, names: 'data.service.serviceClusterIPNone: "true" is not true or false' },
     { row: 'security.autoMountServiceAccountToken', data: { security: { autoMountServiceAccountToken: 'false' } }, names: 'data.security.autoMountServiceAccountToken: "false" is not true or false' },
     { row: 'inferenceService.resource', data: { inferenceService: { resource: { cpuLimit: 'two' } } }, names: 'data.inferenceService.resource: {"cpuLimit":"two"} is not an object whose' },
@@ -273,6 +312,7 @@ describe("KServe v0.20.0's shipped inferenceservice-config (config/configmap/inf
     logger: { image: 'kserve/agent:v0.20.0', memoryRequest: '100Mi', memoryLimit: '1Gi', cpuRequest: '100m', cpuLimit: '1', defaultUrl: 'http://default-broker' },
     batcher: { image: 'kserve/agent:v0.20.0', memoryRequest: '1Gi', memoryLimit: '1Gi', cpuRequest: '1', cpuLimit: '1', maxBatchSize: '32', maxLatency: '5000' },
     agent: { image: 'kserve/agent:v0.20.0', memoryRequest: '100Mi', memoryLimit: '1Gi', cpuRequest: '100m', cpuLimit: '1' },
+    deploy: { defaultDeploymentMode: 'Serverless' },
     security: { autoMountServiceAccountToken: true },
     inferenceService: { resource: { cpuLimit: '1', memoryLimit: '2Gi', cpuRequest: '1', memoryRequest: '2Gi' } },
   };

@@ -1,5 +1,6 @@
 import type { V1Deployment, V1DeploymentStrategy, V1PodSpec } from '@kubernetes/client-node';
 import { childMeta, type Parent } from '../../kit/index.js';
+import type { RawSettings } from '../config.js';
 import type { ComponentMeta } from './metadata.js';
 import { selectorFor, SPEC_HASH_ANNOTATION, workloadName, type Role } from '../names.js';
 import type { ComponentSpec } from '../spec.js';
@@ -14,13 +15,15 @@ export interface DeploymentOptions {
   specHash?: string;
   /** Labels and annotations as KServe propagates them (metadata.ts). */
   meta: ComponentMeta;
+  /** inferenceservice-config's `deploy.deploymentRolloutStrategy.defaultRollout`, for a spec without deploymentStrategy. */
+  defaultRollout?: RawSettings['defaultRollout'];
 }
 
 export function deploymentFor(parent: Parent<unknown>, o: DeploymentOptions): V1Deployment {
   // KServe gives the Deployment and its pods the same labels and annotations (componentMeta).
   const annotations = { ...o.meta.annotations, ...(o.specHash ? { [SPEC_HASH_ANNOTATION]: o.specHash } : {}) };
-  // ComponentExtensionSpec.deploymentStrategy is copied as written (deployment_reconciler.go createRawDefaultDeployment).
-  const strategy = o.spec.deploymentStrategy as V1DeploymentStrategy | undefined;
+  // ComponentExtensionSpec.deploymentStrategy is copied as written, else the ConfigMap's rollout (deployment_reconciler.go createRawDefaultDeployment).
+  const strategy = (o.spec.deploymentStrategy as V1DeploymentStrategy | undefined) ?? rolloutOf(o.defaultRollout);
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -35,4 +38,14 @@ export function deploymentFor(parent: Parent<unknown>, o: DeploymentOptions): V1
       },
     },
   };
+}
+
+/**
+ * setDefaultDeploymentSpec's rolling update (25% each), then applyRolloutStrategyFromConfigmap's values where set.
+ * KServe writes "1" as the string "1", which the API server refuses (a string must be a percentage): a count is written as a number.
+ */
+function rolloutOf(r: RawSettings['defaultRollout']): V1DeploymentStrategy | undefined {
+  if (!r) return undefined;
+  const value = (v: string) => (v === '' ? '25%' : v.endsWith('%') ? v : Number(v));
+  return { type: 'RollingUpdate', rollingUpdate: { maxSurge: value(r.maxSurge), maxUnavailable: value(r.maxUnavailable) } };
 }

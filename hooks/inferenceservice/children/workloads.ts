@@ -35,7 +35,11 @@ export function workloadFor(parent: IsvcParent, role: Role, plan: ComponentPlan,
   // Only `none` pins the replicas; hpa and external autoscalers own them (setting them here
   // would undo every scaling decision on the next sync), as KServe does.
   const replicas = scaling === 'none' ? scalingOf(plan.spec).replicas : undefined;
-  const deployment = deploymentFor(parent, { role, spec: plan.spec, pod: plan.pod, meta, ...(replicas !== undefined ? { replicas } : {}), ...(specHash ? { specHash } : {}) });
+  const rollout = plan.raw?.defaultRollout;
+  const deployment = deploymentFor(parent, {
+    role, spec: plan.spec, pod: plan.pod, meta,
+    ...(replicas !== undefined ? { replicas } : {}), ...(specHash ? { specHash } : {}), ...(rollout ? { defaultRollout: rollout } : {}),
+  });
   return [deployment, serviceFor(parent, role, plan, meta), ...(scaling === 'hpa' ? [hpaFor(parent, role, plan.spec, meta)] : [])];
 }
 

@@ -34,9 +34,17 @@ interface Field {
   path: string[];
   kind: Kind<unknown>;
   apply: (c: Config, v: unknown) => Config;
+  /** Whether KServe uses the field at all, given its key's document (absent: always). */
+  when?: (doc: Record<string, unknown>) => boolean;
 }
 
-const field = <T>(key: string, path: string[], kind: Kind<T>, apply: (c: Config, v: T) => Config): Field => ({ key, path, kind: kind as Kind<unknown>, apply: apply as Field['apply'] });
+const field = <T>(key: string, path: string[], kind: Kind<T>, apply: (c: Config, v: T) => Config, when?: Field['when']): Field => ({
+  key,
+  path,
+  kind: kind as Kind<unknown>,
+  apply: apply as Field['apply'],
+  ...(when ? { when } : {}),
+});
 
 const nonEmpty: Kind<string> = { is: (v): v is string => typeof v === 'string' && v !== '', what: 'a non-empty string' };
 const anyString: Kind<string> = { is: (v): v is string => typeof v === 'string', what: 'a string' };
@@ -52,6 +60,20 @@ const resourceConfig: Kind<Partial<Record<(typeof RESOURCE_FIELDS)[number], stri
   what: 'an object whose cpuLimit, memoryLimit, cpuRequest and memoryRequest are quantities or empty',
 };
 const quantityOrEmpty: Kind<string> = { is: (v): v is string => v === '' || quantity.is(v), what: quantity.what };
+/** A count or a percentage, as a Deployment's maxSurge and maxUnavailable take them; empty: KServe's 25%. */
+const INT_OR_PERCENT = /^(\d+%?)?$/;
+type Rollout = { defaultRollout?: { maxSurge?: string; maxUnavailable?: string } };
+/** DeploymentRolloutStrategy (configmap.go): `defaultRollout` absent, or its maxSurge and maxUnavailable each absent, empty, a count or a percentage. */
+const rolloutStrategy: Kind<Rollout> = {
+  is: (v): v is Rollout =>
+    isRecord(v) &&
+    (v.defaultRollout === undefined ||
+      (isRecord(v.defaultRollout) && [v.defaultRollout.maxSurge, v.defaultRollout.maxUnavailable].every((x) => x === undefined || (typeof x === 'string' && INT_OR_PERCENT.test(x))))),
+  what: 'an object whose defaultRollout has maxSurge and maxUnavailable each a count or a percentage such as "1" or "25%"',
+};
+/** applyRolloutStrategyFromConfigmap uses the rollout only where the cluster's default mode is Standard (RawDeployment, its old name). */
+const standardDefault = (deploy: Record<string, unknown>) => deploy.defaultDeploymentMode === 'Standard' || deploy.defaultDeploymentMode === 'RawDeployment';
+
 /** An empty string is KServe's "use the default" for these (CreateModelcarContainer, needCaBundleMount). */
 const orDefault = (v: string, fallback: string) => (v === '' ? fallback : v);
 
@@ -105,6 +127,17 @@ const FIELDS: Field[] = [
   field('security', ['autoMountServiceAccountToken'], boolean, (c, v) => ({ ...c, automountServiceAccountToken: v })),
   // InferenceServicesConfig.Resource (configmap.go), applied by setResourceRequirementDefaults.
   field('inferenceService', ['resource'], resourceConfig, (c, v) => ({ ...c, inferenceServiceResource: defaultResourcesOf(v) })),
+  // DeployConfig (configmap.go NewDeployConfig), used by createRawDefaultDeployment (reconcilers/deployment/deployment_reconciler.go).
+  field(
+    'deploy',
+    ['deploymentRolloutStrategy'],
+    rolloutStrategy,
+    (c, v) => {
+      const r = v.defaultRollout;
+      return { ...c, raw: { ...c.raw, ...(r ? { defaultRollout: { maxSurge: r.maxSurge ?? '', maxUnavailable: r.maxUnavailable ?? '' } } : {}) } };
+    },
+    standardDefault,
+  ),
   // ServiceConfig (configmap.go NewServiceConfig), used by createDefaultSvc (reconcilers/service/service_reconciler.go).
   field('service', ['serviceClusterIPNone'], boolean, (c, v) => ({ ...c, raw: { ...c.raw, serviceClusterIPNone: v } })),
 ];
@@ -146,7 +179,7 @@ function readSettings(config: InferenceServiceConfig, data: Record<string, unkno
     if (!doc) continue;
     const value = f.path.reduce<unknown>((v, k) => (isRecord(v) ? v[k] : undefined), doc);
     // KServe's omitempty fields: absent means "its default", which is the MODELHOOKS_* one or KServe's shipped value here.
-    if (value === undefined) continue;
+    if (value === undefined || (f.when && !f.when(doc))) continue;
     const name = `${f.key}.${f.path.join('.')}`;
     if (!f.kind.is(value)) {
       problems.push(`data.${name}: ${JSON.stringify(value)} is not ${f.kind.what}`);
