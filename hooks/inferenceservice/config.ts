@@ -32,7 +32,14 @@ export const INFERENCESERVICE_IMAGES = {
 
 export type ImageKey = keyof typeof INFERENCESERVICE_IMAGES;
 
-export type IngressConfig = { domain: string; className: string; domainTemplate: string; urlScheme: 'http' | 'https' };
+export type IngressConfig = {
+  domain: string;
+  className: string;
+  domainTemplate: string;
+  urlScheme: 'http' | 'https';
+  /** KServe's `ingress.disableIngressCreation`: no Ingress or HTTPRoute, the URLs as with one (absent: false, as shipped). */
+  disableIngressCreation?: boolean;
+};
 export type GatewayConfig = { namespace: string; name: string };
 export type InferenceServiceConfig = {
   images: Record<ImageKey, string>;

@@ -189,7 +189,7 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
   const canaryPlans = variants.flatMap((v) => ('plan' in v.outcome ? [v.outcome.plan] : []));
   const credentials = joinFindings([...plans, ...canaryPlans].map((p) => p.credentials));
   const hosts = externalHostsFor(parent, config.ingress, componentsOf(parent.spec));
-  const exposure = exposureOf(parent, i.httpRoutes, hosts);
+  const exposure = exposureOf(parent, i.httpRoutes, hosts, config.ingress.disableIngressCreation === true);
   // Weights split traffic only on HTTPRoutes, and only when callers reach the predictor
   // through them: a transformer calls <n>-predictor directly. Where no split can happen a
   // canary would wait forever, so the new spec rolls out in place, as KServe raw mode does.
@@ -224,10 +224,11 @@ function splitBlocker(exposure: Exposure, transformer: boolean): NonNullable<Pla
   return transformer ? 'transformer' : undefined;
 }
 
-/** HTTPRoutes where the CompositeController declares them, else an Ingress; none when cluster-local or a host is invalid. */
-function exposureOf(parent: Input['parent'], httpRoutes: boolean, hosts: ExternalHosts): Exposure {
+/** HTTPRoutes where the CompositeController declares them, else an Ingress; none when cluster-local, a host is invalid or creation is disabled. */
+function exposureOf(parent: Input['parent'], httpRoutes: boolean, hosts: ExternalHosts, disabled: boolean): Exposure {
   if (isClusterLocal(parent)) return { kind: 'none', why: 'cluster-local' };
   if (!hosts.valid) return { kind: 'none', why: 'invalid-host' };
+  if (disabled) return { kind: 'none', why: 'disabled' };
   return httpRoutes ? { kind: 'httproutes' } : { kind: 'ingress' };
 }
 

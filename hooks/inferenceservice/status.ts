@@ -174,7 +174,8 @@ export function statusFrom(input: Input, plan: Plan, observed: Observed, inputs:
   // What KServe's inferenceservice-config gave, or could not, as `configured` read it (kserve-config.ts).
   const kserve = kserveConfigCondition(config);
   if (kserve) decided.push(kserve);
-  const exposed = plan.exposure.kind !== 'none';
+  // Without the Ingress KServe was told not to make, the URLs are the same (createRawURL).
+  const exposed = plan.exposure.kind !== 'none' || plan.exposure.why === 'disabled';
   const urlOf = (role?: ComponentName) => (exposed ? `${config.ingress.urlScheme}://${hostOf(plan.hosts, role)}` : internalUrl(parent, role ?? plan.entry));
   const components = Object.fromEntries(
     plan.components.map(({ role }) => {
@@ -240,6 +241,9 @@ const RAW_DEPLOYMENT = 'Standard';
 function exposureCondition(plan: Plan, observed: Observed): Cond {
   if (plan.exposure.kind === 'ingress') return ingressCondition(observed.ingress);
   if (plan.exposure.kind === 'httproutes') return routesCondition(observed.routes);
+  if (plan.exposure.why === 'disabled') {
+    return condition.true(INGRESS_READY, 'IngressCreationDisabled', 'inferenceservice-config ingress.disableIngressCreation: no Ingress or HTTPRoute is made');
+  }
   if (plan.exposure.why === 'cluster-local') return condition.true(INGRESS_READY, 'ClusterLocal', 'networking.kserve.io/visibility is cluster-local: served inside the cluster only');
   return condition.false(INGRESS_READY, 'InvalidHost', `the domain template gives a host that is not a valid DNS name (${plan.hosts.service})`);
 }

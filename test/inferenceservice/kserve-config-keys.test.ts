@@ -149,6 +149,15 @@ const ROWS: Row[] = [
     kserveDefault: undefined,
   },
   {
+    field: 'ingress.disableIngressCreation',
+    cite: 'pkg/controller/v1beta1/inferenceservice/reconcilers/ingress/kube_ingress_reconciler.go Reconcile (no createRawIngress; createRawURL as ever)',
+    data: { ingress: { disableIngressCreation: true } },
+    // Nothing is Ready yet: without an Ingress to wait for, the URL is there at once.
+    read: (out) => ({ ingresses: out.childrenOf('Ingress').length, url: out.status.url, ingressReady: out.condition('IngressReady')?.status }),
+    fromConfigMap: { ingresses: 0, url: 'http://demo-ml.example.com', ingressReady: 'True' },
+    kserveDefault: { ingresses: 1, url: undefined, ingressReady: 'Unknown' },
+  },
+  {
     field: 'deploy.deploymentRolloutStrategy',
     cite: 'pkg/controller/v1beta1/inferenceservice/reconcilers/deployment/deployment_reconciler.go createRawDefaultDeployment, applyRolloutStrategyFromConfigmap',
     data: { deploy: { defaultDeploymentMode: 'Standard', deploymentRolloutStrategy: { defaultRollout: { maxSurge: '1', maxUnavailable: '0%' } } } },
@@ -221,6 +230,15 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
     expect(serve(true, []).clusterIP).toBe('None');
   });
 
+  it('ingress.disableIngressCreation: no HTTPRoute either, IngressReady True and the URL as with them (httproute_reconciler.go Reconcile)', () => {
+    const out = runSync(inferenceservice, { parent: parent(SKLEARN), variant: 'gateway-api', related: [configMap({ ingress: { disableIngressCreation: true, urlScheme: 'https' } })], config: defaultHookConfig() });
+    expect(out.childrenOf('HTTPRoute')).toEqual([]);
+    expect(out.condition('IngressReady')).toMatchObject({ status: 'True', reason: 'IngressCreationDisabled' });
+    expect(out.status.url).toBe('https://demo-ml.example.com');
+    const withRoutes = runSync(inferenceservice, { parent: parent(SKLEARN), variant: 'gateway-api', related: [], config: defaultHookConfig() });
+    expect(withRoutes.childrenOf('HTTPRoute').length).toBeGreaterThan(0);
+  });
+
   describe('deploy.deploymentRolloutStrategy, as applyRolloutStrategyFromConfigmap uses it', () => {
     const strategyWith = (deploy: Record<string, unknown>, spec: Record<string, unknown> = SKLEARN) => {
       const out = runSync(inferenceservice, { parent: parent(spec), related: [configMap({ deploy })], config: defaultHookConfig() });
@@ -258,6 +276,7 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
       data: { deploy: { defaultDeploymentMode: 'Standard', deploymentRolloutStrategy: { defaultRollout: { maxSurge: '1.5' } } } },
       names: 'data.deploy.deploymentRolloutStrategy: {"defaultRollout":{"maxSurge":"1.5"}} is not an object whose defaultRollout',
     },
+    { row: 'ingress.disableIngressCreation', data: { ingress: { disableIngressCreation: 'yes' } }, names: 'data.ingress.disableIngressCreation: "yes" is not true or false' },
     { row: 'service.serviceClusterIPNone', data: { service: { serviceClusterIPNone: 'true' } }, names: 'data.service.serviceClusterIPNone: "true" is not true or false' },
     { row: 'security.autoMountServiceAccountToken', data: { security: { autoMountServiceAccountToken: 'false' } }, names: 'data.security.autoMountServiceAccountToken: "false" is not true or false' },
     { row: 'inferenceService.resource', data: { inferenceService: { resource: { cpuLimit: 'two' } } }, names: 'data.inferenceService.resource: {"cpuLimit":"two"} is not an object whose' },

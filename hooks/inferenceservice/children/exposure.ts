@@ -6,8 +6,8 @@ import type { ExternalHosts } from './hosts.js';
 import type { ComponentName } from '../spec.js';
 import type { Input } from '../sync-input.js';
 
-/** How callers reach the service: an Ingress, HTTPRoutes, or nothing (and why). */
-export type Exposure = { kind: 'none'; why: 'cluster-local' | 'invalid-host' } | { kind: 'ingress' } | { kind: 'httproutes' };
+/** How callers reach the service: an Ingress, HTTPRoutes, or nothing (and why: `disabled` is inferenceservice-config's disableIngressCreation). */
+export type Exposure = { kind: 'none'; why: 'cluster-local' | 'invalid-host' | 'disabled' } | { kind: 'ingress' } | { kind: 'httproutes' };
 
 /** The Ingress or HTTPRoutes to the plan's hosts, with these predictor backends; nothing without an exposure. */
 export function routedExposure(

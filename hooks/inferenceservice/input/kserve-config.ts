@@ -111,6 +111,8 @@ const FIELDS: Field[] = [
   field('ingress', ['ingressDomain'], nonEmpty, (c, v) => ({ ...c, ingress: { ...c.ingress, domain: v } })),
   field('ingress', ['ingressClassName'], anyString, (c, v) => ({ ...c, ingress: { ...c.ingress, className: v } })),
   field('ingress', ['domainTemplate'], nonEmpty, (c, v) => ({ ...c, ingress: { ...c.ingress, domainTemplate: v } })),
+  // The raw Ingress and HTTPRoute reconcilers' Reconcile (kube_ingress_reconciler.go, httproute_reconciler.go): no route, the URL as with one.
+  field('ingress', ['disableIngressCreation'], boolean, (c, v) => ({ ...c, ingress: { ...c.ingress, disableIngressCreation: v } })),
   field('ingress', ['urlScheme'], { is: (v): v is 'http' | 'https' => v === 'http' || v === 'https', what: 'http or https' }, (c, v) => ({ ...c, ingress: { ...c.ingress, urlScheme: v } })),
   // LoggerConfig (agent_injector.go): the agent's logger arguments and CA bundle volume.
   field('logger', ['defaultUrl'], nonEmpty, (c, v) => ({ ...c, logger: { ...c.logger, defaultUrl: v } })),
