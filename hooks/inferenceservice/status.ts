@@ -196,7 +196,7 @@ export function statusFrom(input: Input, plan: Plan, observed: Observed, inputs:
   const ready = summary.derived.status === 'True';
   return {
     ...(url ? { url } : {}),
-    address: { url: internalUrl(parent, plan.entry) },
+    address: addressOf(input, plan.entry),
     components,
     conditions: summary.conditions,
     deploymentMode: RAW_DEPLOYMENT,
@@ -267,13 +267,19 @@ function inPlaceNote(input: Input, inPlace: NonNullable<Plan['inPlace']>): Cond 
   );
 }
 
+/** The entry Service's in-cluster URL, on KServe's port 8080 where that Service is headless (createAddress, kube_ingress_reconciler.go). */
+function addressOf(input: Input, role: Role): { url: string } {
+  const service = input.observed.get('v1', 'Service', serviceName(input.parent, role)) as { spec?: { clusterIP?: string } } | undefined;
+  return { url: `${internalUrl(input.parent, role)}${service?.spec?.clusterIP === 'None' ? ':8080' : ''}` };
+}
+
 /** No runtime serves the model: PredictorReady says why (the children are kept as last applied). */
 export function noRuntimeStatus(input: Input, failure: { reason: string; message: string }): Record<string, unknown> {
   const predictor = condition.false(PREDICTOR_READY, failure.reason, failure.message);
   const previous = input.parent.status;
   return {
     ...(typeof previous.url === 'string' ? { url: previous.url } : {}),
-    address: { url: internalUrl(input.parent, entryComponentOf(input.parent.spec)) },
+    address: addressOf(input, entryComponentOf(input.parent.spec)),
     conditions: conditionTree.summarise(input, [predictor, ...[resumedCondition(input)].filter((c) => c !== undefined)]).conditions,
     deploymentMode: RAW_DEPLOYMENT,
     modelStatus: modelStatusFrom({ predictor, ready: false, previous: previous.modelStatus }),

@@ -220,6 +220,14 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
     expect(pod(out, 'transformer').automountServiceAccountToken).toBe(false);
   });
 
+  it("service.serviceClusterIPNone: status.address is on port 8080 once the entry Service is headless (kube_ingress_reconciler.go createAddress)", () => {
+    const related = [configMap({ service: { serviceClusterIPNone: true } })];
+    const first = runSync(inferenceservice, { parent: parent(SKLEARN), related, config: defaultHookConfig() });
+    expect(first.status.address).toEqual({ url: 'http://demo-predictor.ml.svc.cluster.local' });
+    const observed = [first.child('Service', 'demo-predictor') as KubeObject];
+    expect(runSync(inferenceservice, { parent: parent(SKLEARN), observed, related, config: defaultHookConfig() }).status.address).toEqual({ url: 'http://demo-predictor.ml.svc.cluster.local:8080' });
+  });
+
   it('service.serviceClusterIPNone: a Service that exists keeps its clusterIP, which cannot change (KServe compares only ports and selector)', () => {
     const service = (clusterIP: string): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'demo-predictor', namespace: 'ml' }, spec: { clusterIP } }) as KubeObject;
     const serve = (headless: boolean, observed: KubeObject[]) =>
