@@ -30,7 +30,6 @@ export * from '../engine/namespace-settings.js';
 export * from '../engine/tenancy.js';
 export * from './status/workload-blockers.js';
 export * from './children/host-conflicts.js';
-export * from './memo.js';
 export * from './memo-budget.js';
 export * from './spec-memo.js';
 export * from '../engine/answer-json.js';
