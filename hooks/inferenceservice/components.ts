@@ -1,12 +1,11 @@
 import type { V1Container, V1PodSpec, V1Volume } from '@kubernetes/client-node';
-import { memoOnSpec, type Parent } from '../kit/index.js';
+import type { Parent } from '../kit/index.js';
 import type { InferenceServiceConfig, RawSettings } from './config.js';
 import { HTTP_PORT, SERVER_CONTAINER, serviceName } from './names.js';
 import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults, withResourceDefaults } from './pod/component-pod.js';
 import { runtimePredictor } from './runtime/predictor.js';
 import type { ServingRuntime } from './runtime/selection.js';
 import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
-import { builtinRuntimes } from './runtime/kserve-runtimes.js';
 import { isStorageReadOnly, storagePlanFor } from './storage/uri.js';
 import { MODEL_DIR, type StorageContext } from './storage/storage-plan.js';
 import type { CredentialFindings } from './storage/credentials/findings.js';
@@ -94,7 +93,7 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   // KServe's ConfigMap's resource defaults a framework's spec (its Default()), never a `model:` (ModelSpec.Default is empty).
   const configured = ctx.config.inferenceServiceResource;
   const resource = configured && (framework ? configured : NO_RESOURCE_DEFAULTS);
-  const resolved = resolvedRuntime(ctx.parent.spec, { metadata: ctx.parent.metadata, runtimes: ctx.runtimes, images: ctx.config.images, resource: framework ? configured : undefined });
+  const resolved = resolvedRuntime(ctx.parent.spec, { metadata: ctx.parent.metadata, runtimes: ctx.runtimes, resource: framework ? configured : undefined });
   if ('reason' in resolved) return { failure: { reason: resolved.reason, message: resolved.message } };
   const { container: merged, readinessProbe } = resolved;
   const runAsUser = merged.securityContext?.runAsUser;
@@ -119,26 +118,19 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
 interface RuntimeInputs {
   metadata: Parent<unknown>['metadata'];
   runtimes: BuildContext['runtimes'];
-  images: InferenceServiceConfig['images'];
   /** KServe's ConfigMap's inferenceService.resource: defaults of the model's resources before the runtime's (KServe defaults the spec first). */
   resource: InferenceServiceConfig['inferenceServiceResource'];
 }
 
 /**
- * runtimePredictor, once per spec and inputs (kit memoOnSpec): selecting the runtime and
- * merging and templating its container was a tenth of a sync, and every sync of an unchanged
- * InferenceService asks for the same one. The key is everything it reads besides the spec:
- * the parent's name, namespace, labels and annotations, and the runtimes (the built-in set by
- * the images it was built from, related ones by their whole text).
+ * runtimePredictor on the spec and its inputs: selecting the runtime and merging and templating
+ * its container. Not memoized: it runs only when the settled plan (plan.ts) misses, and a memo of
+ * it (until 2026-11-26) was keyed by the parent's name too, so a new parent always missed; it
+ * saved 10–30 µs only when a Secret or the configuration changed.
  */
-const resolvedRuntime = memoOnSpec(
-  (spec: InferenceServiceSpec, i: RuntimeInputs) => runtimePredictor({ metadata: i.metadata, spec } as Parent<InferenceServiceSpec>, defaultedModel(modelOf(spec.predictor) as ModelSpec, i.resource), i.runtimes),
-  (i) => {
-    const { name, namespace, labels, annotations } = i.metadata;
-    const cluster = i.runtimes.cluster === builtinRuntimes(i.images) ? ['built-in', i.images] : i.runtimes.cluster;
-    return JSON.stringify([name, namespace ?? '', labels ?? {}, annotations ?? {}, i.runtimes.namespaced, cluster, i.resource ?? null]);
-  },
-);
+function resolvedRuntime(spec: InferenceServiceSpec, i: RuntimeInputs) {
+  return runtimePredictor({ metadata: i.metadata, spec } as Parent<InferenceServiceSpec>, defaultedModel(modelOf(spec.predictor) as ModelSpec, i.resource), i.runtimes);
+}
 
 const NO_RESOURCE_DEFAULTS = { requests: {}, limits: {} };
 

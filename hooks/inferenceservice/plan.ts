@@ -138,6 +138,12 @@ type SettledPlan = Omit<Plan, 'canary' | 'split' | 'inPlace'> & { noSplit: NonNu
  * about 30 KiB with its children's JSON (answer-json.ts; measured on the bench's hf-llm case),
  * and in bytes what every memo shares (MODELHOOKS_MEMO_BYTES): a parent with 250 KB of
  * annotations makes a plan of megabytes, as each child's JSON repeats them.
+ * Why it stays (2026-11-26, aa67d9d, CPU per call on the bench's three cases): a hit costs 9–20 µs
+ * against 140–470 µs to make the plan; npm run bench, server CPU per distinct request, medians of 4
+ * interleaved runs: 740 µs with, 1,200 without (Hugging Face), 1,160 and 1,640 (canary). A miss
+ * costs 550–1,430 µs (deepFreeze, the children's JSON for settledBytes, what is kept), so it pays
+ * only where a parent syncs again before its plan is dropped: 64 per spec drops it after 64 other
+ * parents of that spec (the live tier's 1,000 sample InferenceServices share one spec).
  */
 const settledPlan = memoOnSpec(makeSettledPlan, settledKey, 64, 512, settledBytes);
 

@@ -77,6 +77,5 @@ export { firstBlocker } from './status/blockers.js';
 export type { Workloads } from './status/blockers.js';
 
 // Memos: what a sync derives again and again from the same input, kept once.
-export { memoByString } from './memo.js';
 export { deepFreeze, keptJson, memoOnSpec } from './spec-memo.js';
 export type { SpecParse } from './spec-memo.js';

@@ -1,5 +1,5 @@
 /**
- * One byte budget for every memo of the kit (memoByString, specParser, memoOnSpec): a count
+ * One byte budget for every memo of the kit (specParser, memoOnSpec): a count
  * of entries says nothing of their size, and one tenant's parent with 250 KB of annotations
  * makes a settled plan of megabytes (each child's JSON, kept by answer-json.ts, repeats them).
  * Each memo charges what it keeps; when the total would pass the budget, the memo holding the

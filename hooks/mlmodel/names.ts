@@ -1,4 +1,4 @@
-import { childName, labelValue, memoByString, shortHash, standardLabels, type ObjectMeta, type Parent } from '../kit/index.js';
+import { childName, labelValue, shortHash, standardLabels, type ObjectMeta, type Parent } from '../kit/index.js';
 
 type Named = { metadata: ObjectMeta };
 
@@ -13,9 +13,11 @@ export const DOWNLOAD_MOUNT = '/mnt/model';
 export const SERVER_MOUNT = '/models';
 export const MODEL_VOLUME = 'model-storage';
 
-/** The 8 hex characters naming a model URL: its directory on the claim and its Job. */
-/** Hashed once per distinct URL (every sync and customize asks for it: sha256 each time otherwise). */
-export const modelHash: (modelURL: string) => string = memoByString((modelURL) => shortHash(modelURL, 8));
+/**
+ * The 8 hex characters naming a model URL: its directory on the claim and its Job. Hashed on
+ * every call: a memo of it (until 2026-11-26) saved about 1 µs of CPU per sync.
+ */
+export const modelHash = (modelURL: string): string => shortHash(modelURL, 8);
 
 export const pvcName = (p: Named): string => childName([p.metadata.name, 'pvc']);
 /**

@@ -1,4 +1,4 @@
-import { contentHash, isRecord, memoByString, type KubeObject } from '../kit/index.js';
+import { contentHash, isRecord, type KubeObject } from '../kit/index.js';
 
 /** What the hook needs to know of the models file (`model_config_list` in protobuf text format). */
 export interface ModelsFile {
@@ -14,11 +14,9 @@ export function modelsFileOf(configMap: KubeObject | undefined, key: string): Mo
   const data = isRecord(configMap.data) ? configMap.data : {};
   const content = data[key];
   if (typeof content !== 'string') return undefined;
-  return modelsFileFrom(content);
+  // Read on every sync: a memo of it (until 2026-11-26) saved 5–7 µs of CPU per sync on the bench's three-model file.
+  return { checksum: contentHash(content), firstModel: firstModelName(content) };
 }
-
-/** Read once per distinct file (a resync sends the same text again and again). */
-const modelsFileFrom = memoByString((content): ModelsFile => ({ checksum: contentHash(content), firstModel: firstModelName(content) }));
 
 /** Characters a model name may have and still be put in a URL path unescaped. */
 const PATH_SAFE = /^[A-Za-z0-9._-]+$/;

@@ -118,15 +118,12 @@ describe('lastApplied', () => {
 
   const applied = (name: string, text: string): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'n', annotations: { [LAST_APPLIED_ANNOTATION]: text } }, spec: { ports: [{ port: 9 }] } });
 
-  it('reads the annotation once per distinct text and shares it frozen, under each object\'s own name and namespace', () => {
+  it('reads the annotation under each object\'s own name and namespace', () => {
     const text = JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', labels: { a: 'b' } }, spec: { ports: [{ port: 80 }] } });
     const a = lastApplied(applied('s', text));
     const b = lastApplied(applied('t', text));
     expect(a).toEqual({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'n', labels: { a: 'b' } }, spec: { ports: [{ port: 80 }] } });
-    expect(b.metadata.name).toBe('t');
-    expect(b.spec).toBe(a.spec);
-    expect(Object.isFrozen((a.spec as { ports: object[] }).ports[0])).toBe(true);
-    expect(() => (a.spec as { ports: unknown[] }).ports.push({})).toThrow(TypeError);
+    expect(b).toEqual({ ...a, metadata: { ...a.metadata, name: 't' } });
   });
 
   it('an annotation that is not JSON of an object with metadata: the object without server-owned fields', () => {

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { memoByString } from '../../hooks/kit/memo.js';
 import { approxBytes, DEFAULT_MEMO_BYTES, memoBytesHeld, setMemoBytes } from '../../hooks/kit/memo-budget.js';
 import { memoOnSpec, specParser } from '../../hooks/kit/spec-memo.js';
 
@@ -41,29 +40,33 @@ describe('one byte budget for every memo (MODELHOOKS_MEMO_BYTES)', () => {
   it('a value over a sixteenth of the budget is computed every time and never kept', () => {
     setMemoBytes(1024 * 1024);
     let calls = 0;
-    const big = memoByString((s: string) => (calls++, { s, copy: `${s}!` }), 256, 1024 * 1024);
+    const big = memoOnSpec((_: { image: string }, s: string) => (calls++, { s, copy: `${s}!` }), (s) => s, 256, 1024);
+    const s = spec('big');
+    const held = memoBytesHeld();
     const text = 'y'.repeat(40_000);
-    big(text);
-    big(text);
+    big(s, text);
+    big(s, text);
     expect(calls).toBe(2);
-    expect(memoBytesHeld()).toBe(0);
+    expect(memoBytesHeld()).toBe(held);
   });
 
   it('when full, the memo holding the most starts over, not the small one', () => {
     setMemoBytes(1024 * 1024);
     let smallCalls = 0;
-    const small = memoByString((s: string) => (smallCalls++, s.length));
-    const large = memoByString((s: string) => ({ s }), 100_000, 64 * 1024);
-    small('a');
-    for (let i = 0; i < 100; i++) large(`${i}:${'z'.repeat(30_000)}`);
+    const small = memoOnSpec((_: { image: string }, k: string) => (smallCalls++, k.length), (k) => k);
+    const large = memoOnSpec((_: { image: string }, k: string) => ({ k: `${k}:${'z'.repeat(30_000)}` }), (k) => k, 100_000, 100_000);
+    const s = spec('full');
+    small(s, 'a');
+    for (let i = 0; i < 100; i++) large(s, String(i));
     expect(memoBytesHeld()).toBeLessThanOrEqual(1024 * 1024);
-    small('a');
+    small(s, 'a');
     expect(smallCalls).toBe(1);
   });
 
   it('lowering the budget starts over whatever is over it', () => {
-    const f = memoByString((s: string) => ({ s }));
-    for (let i = 0; i < 50; i++) f(`${i}${'w'.repeat(10_000)}`);
+    const f = memoOnSpec((_: { image: string }, k: string) => ({ k: `${k}${'w'.repeat(10_000)}` }), (k) => k, 100, 100);
+    const s = spec('lower');
+    for (let i = 0; i < 50; i++) f(s, String(i));
     expect(memoBytesHeld()).toBeGreaterThan(500_000);
     setMemoBytes(100_000);
     expect(memoBytesHeld()).toBeLessThanOrEqual(100_000);

@@ -1,6 +1,4 @@
 import type { SyncInput } from '../composition.js';
-import { memoByString } from '../memo.js';
-import { deepFreeze } from '../spec-memo.js';
 import { isRecord, type KubeObject } from '../types.js';
 
 export const LAST_APPLIED_ANNOTATION = 'metacontroller.k8s.io/last-applied-configuration';
@@ -23,19 +21,19 @@ export function lastApplied(observed: KubeObject): KubeObject {
 }
 
 /**
- * The annotation's object, parsed once per distinct text (every sync of an unchanged child
- * sends the same one) and frozen all the way down, as it is shared between syncs; undefined
- * if it is not JSON of an object with metadata.
+ * The annotation's object; undefined if it is not JSON of an object with metadata. Parsed on
+ * every call: a memo of it (until 2026-11-26) saved 8–23 µs of CPU per call on the bench's
+ * annotations (0.4–0.7 KB), 1–2 calls in 3 of its 8 cases, under 4 % of those syncs.
  */
-const appliedObject = memoByString((raw): (Record<string, unknown> & { metadata: Record<string, unknown> }) | undefined => {
+function appliedObject(raw: string): (Record<string, unknown> & { metadata: Record<string, unknown> }) | undefined {
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (isRecord(parsed) && isRecord(parsed.metadata)) return deepFreeze(parsed as Record<string, unknown> & { metadata: Record<string, unknown> });
+    if (isRecord(parsed) && isRecord(parsed.metadata)) return parsed as Record<string, unknown> & { metadata: Record<string, unknown> };
   } catch {
     // Not JSON: undefined.
   }
   return undefined;
-});
+}
 
 export function withoutServerFields(observed: KubeObject): KubeObject {
   const { status: _status, metadata, ...rest } = observed;
