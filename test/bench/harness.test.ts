@@ -226,6 +226,14 @@ describe('bench requests', () => {
     }
   });
 
+  it("the benchmark's distinct bodies never come round again within the answer cache's 65,536 entries", () => {
+    // A ring of 1,024 did, so "distinct" requests of up to 48 KiB were answer-cache hits.
+    const bodies = requestBodies(cases[0] as BenchCase);
+    const first = bodies.distinct(0);
+    for (const i of [1, 1024, 4096, 65_536, 70_000]) expect(bodies.distinct(i).equals(first), `distinct(${i})`).toBe(false);
+    expect(bodies.distinct(70_000).length).toBe(bodies.bytes);
+  });
+
   it('--scale copies every observed child, and the request still works', async () => {
     const base = cases.find((c) => c.name === 'trustyai/openshift') as BenchCase;
     const big = scaled(base, 10);
