@@ -100,7 +100,10 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     hookProfile: v['hook-profile'],
     iterations: Math.round(number(v.iterations, 'iterations', 1, 10_000_000, quick ? 200 : 3000)),
     rounds: Math.round(number(v.rounds, 'rounds', 1, 15, quick ? 1 : 3)),
-    only: (v.only ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    only: (v.only ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     durationS: number(v.duration, 'duration', 0.1, 120, quick ? 0.3 : 3),
     warmupS: number(v.warmup, 'warmup', 0, 30, quick ? 0.1 : 1),
     concurrency: Math.round(number(v.concurrency, 'concurrency', 1, 256, 16)),

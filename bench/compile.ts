@@ -26,7 +26,12 @@ export function transpileServer(root: string, outDir: string): string {
   for (const rel of [...sources(root, 'hooks'), ...CHILD_FILES]) {
     const file = path.join(root, rel);
     // The source map points at the .ts file where it is, so profiles name hooks/…ts lines.
-    const compilerOptions: ts.CompilerOptions = { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, inlineSourceMap: true, sourceRoot: `${pathToFileURL(path.dirname(file)).href}/` };
+    const compilerOptions: ts.CompilerOptions = {
+      module: ts.ModuleKind.ES2022,
+      target: ts.ScriptTarget.ES2022,
+      inlineSourceMap: true,
+      sourceRoot: `${pathToFileURL(path.dirname(file)).href}/`,
+    };
     const out = path.join(outDir, rel).replace(/\.ts$/, '.js');
     const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions, fileName: file });
     mkdirSync(path.dirname(out), { recursive: true });

@@ -32,7 +32,13 @@ export function fieldsOf(obj: Json): Json {
       for (const item of value) {
         if (!isObj(item)) continue;
         const id =
-          item.name !== undefined ? { name: item.name } : item.containerPort !== undefined ? { containerPort: item.containerPort, protocol: item.protocol ?? 'TCP' } : item.type !== undefined ? { type: item.type } : undefined;
+          item.name !== undefined
+            ? { name: item.name }
+            : item.containerPort !== undefined
+              ? { containerPort: item.containerPort, protocol: item.protocol ?? 'TCP' }
+              : item.type !== undefined
+                ? { type: item.type }
+                : undefined;
         if (id) items[`k:${JSON.stringify(id)}`] = { '.': {}, ...fieldsOf(item) };
       }
       out[`f:${key}`] = items;
@@ -62,12 +68,25 @@ const DRESS: Record<string, Dresser> = {
       c.terminationMessagePath ??= '/dev/termination-log';
       c.terminationMessagePolicy ??= 'File';
       for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe]) {
-        if (probe) Object.assign(probe, { successThreshold: 1, failureThreshold: probe.failureThreshold ?? 3, timeoutSeconds: probe.timeoutSeconds ?? 1, periodSeconds: probe.periodSeconds ?? 10 });
+        if (probe)
+          Object.assign(probe, {
+            successThreshold: 1,
+            failureThreshold: probe.failureThreshold ?? 3,
+            timeoutSeconds: probe.timeoutSeconds ?? 1,
+            periodSeconds: probe.periodSeconds ?? 10,
+          });
         if (probe?.httpGet) probe.httpGet = { scheme: 'HTTP', ...probe.httpGet };
       }
     }
     const sa = pod.serviceAccountName ?? 'default';
-    Object.assign(pod, { restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', serviceAccountName: sa, serviceAccount: sa });
+    Object.assign(pod, {
+      restartPolicy: 'Always',
+      terminationGracePeriodSeconds: 30,
+      dnsPolicy: 'ClusterFirst',
+      schedulerName: 'default-scheduler',
+      serviceAccountName: sa,
+      serviceAccount: sa,
+    });
     pod.securityContext ??= {};
     d.spec.template.metadata = { creationTimestamp: null, ...d.spec.template.metadata };
     d.spec.strategy ??= { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } };
@@ -83,7 +102,10 @@ const DRESS: Record<string, Dresser> = {
       availableReplicas: replicas,
       conditions: [
         { ...ready('Available', 'MinimumReplicasAvailable', 'Deployment has minimum availability.'), lastUpdateTime: SYNCED },
-        { ...ready('Progressing', 'NewReplicaSetAvailable', `ReplicaSet "${d.metadata.name}-7d9f8c6b5d" has successfully progressed.`), lastUpdateTime: SYNCED },
+        {
+          ...ready('Progressing', 'NewReplicaSetAvailable', `ReplicaSet "${d.metadata.name}-7d9f8c6b5d" has successfully progressed.`),
+          lastUpdateTime: SYNCED,
+        },
       ],
     };
     return 'kube-controller-manager';
@@ -115,7 +137,14 @@ const DRESS: Record<string, Dresser> = {
     return 'kube-controller-manager';
   },
   Job(j) {
-    Object.assign(j.spec, { completions: j.spec.completions ?? 1, parallelism: j.spec.parallelism ?? 1, completionMode: 'NonIndexed', suspend: false, manualSelector: false, podReplacementPolicy: 'TerminatingOrFailed' });
+    Object.assign(j.spec, {
+      completions: j.spec.completions ?? 1,
+      parallelism: j.spec.parallelism ?? 1,
+      completionMode: 'NonIndexed',
+      suspend: false,
+      manualSelector: false,
+      podReplacementPolicy: 'TerminatingOrFailed',
+    });
     j.spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': j.metadata.uid } };
     j.status = {
       startTime: CREATED,
@@ -138,7 +167,11 @@ const DRESS: Record<string, Dresser> = {
       currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 12, averageValue: '118m' } } }],
       conditions: [
         ready('AbleToScale', 'ReadyForNewScale', 'recommended size matches current size'),
-        ready('ScalingActive', 'ValidMetricFound', 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)'),
+        ready(
+          'ScalingActive',
+          'ValidMetricFound',
+          'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)',
+        ),
         { ...ready('ScalingLimited', 'DesiredWithinRange', 'the desired count is within the acceptable range'), status: 'False' },
       ],
     };
@@ -165,7 +198,15 @@ const DRESS: Record<string, Dresser> = {
     const host = r.spec.host ?? `${r.metadata.name}-${r.metadata.namespace}.apps.cluster.example.com`;
     r.spec = { host, wildcardPolicy: 'None', ...r.spec, to: { weight: 100, ...r.spec.to } };
     r.status = {
-      ingress: [{ host, routerName: 'default', routerCanonicalHostname: 'router-default.apps.cluster.example.com', wildcardPolicy: 'None', conditions: [{ type: 'Admitted', status: 'True', lastTransitionTime: SYNCED }] }],
+      ingress: [
+        {
+          host,
+          routerName: 'default',
+          routerCanonicalHostname: 'router-default.apps.cluster.example.com',
+          wildcardPolicy: 'None',
+          conditions: [{ type: 'Admitted', status: 'True', lastTransitionTime: SYNCED }],
+        },
+      ],
     };
     return 'openshift-router';
   },
@@ -208,7 +249,17 @@ export function dress(desired: KubeObject, owner: Owner, index: number): KubeObj
 /** The parent as kubectl applied it: last-applied annotation, managedFields, uid, resourceVersion. */
 export function appliedParent(parent: Json, generation: number): Json {
   const { apiVersion, kind, metadata, spec } = parent;
-  const applied = { apiVersion, kind, metadata: { name: metadata.name, namespace: metadata.namespace, ...(metadata.labels ? { labels: metadata.labels } : {}), ...(metadata.annotations ? { annotations: metadata.annotations } : {}) }, spec };
+  const applied = {
+    apiVersion,
+    kind,
+    metadata: {
+      name: metadata.name,
+      namespace: metadata.namespace,
+      ...(metadata.labels ? { labels: metadata.labels } : {}),
+      ...(metadata.annotations ? { annotations: metadata.annotations } : {}),
+    },
+    spec,
+  };
   return {
     apiVersion,
     kind,
@@ -220,7 +271,10 @@ export function appliedParent(parent: Json, generation: number): Json {
       creationTimestamp: CREATED,
       annotations: { ...metadata.annotations, [KUBECTL_LAST_APPLIED]: `${JSON.stringify(applied)}\n` },
       managedFields: [
-        managedField('kubectl-client-side-apply', apiVersion, CREATED, { 'f:metadata': fieldsOf({ annotations: { [KUBECTL_LAST_APPLIED]: '', ...metadata.annotations }, labels: metadata.labels ?? {} }), 'f:spec': fieldsOf(spec) }),
+        managedField('kubectl-client-side-apply', apiVersion, CREATED, {
+          'f:metadata': fieldsOf({ annotations: { [KUBECTL_LAST_APPLIED]: '', ...metadata.annotations }, labels: metadata.labels ?? {} }),
+          'f:spec': fieldsOf(spec),
+        }),
         managedField('metacontroller', apiVersion, SYNCED, { 'f:status': { '.': {}, 'f:conditions': {}, 'f:observedGeneration': {} } }, 'status'),
       ],
     },

@@ -57,14 +57,11 @@ function recordingProxy(target: string, sent: Sent[]): Promise<{ url: string; cl
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const out = http.request(
-        { host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers, agent },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-          sent.push({ at: Date.now(), path: req.url ?? '', parent: parentOf(body), bytes: body.length, status: answer.statusCode ?? 0 });
-        },
-      );
+      const out = http.request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers, agent }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        sent.push({ at: Date.now(), path: req.url ?? '', parent: parentOf(body), bytes: body.length, status: answer.statusCode ?? 0 });
+      });
       out.on('error', (e) => {
         res.writeHead(502);
         res.end(String(e));
@@ -118,7 +115,8 @@ function processes(dir: string, hookPort: number): Record<string, number[]> {
     const line = cmd.join(' ');
     const exe = cmd[0]?.split('/').at(-1) ?? '';
     // tsx runs the server in a child node process (its loader imported); the tsx parent only waits.
-    if (line.includes('hooks/cli/main.ts serve') && line.includes('tsx/dist/loader') && env.split('\0').includes(`PORT=${hookPort}`)) found.hooks?.push(Number(entry));
+    if (line.includes('hooks/cli/main.ts serve') && line.includes('tsx/dist/loader') && env.split('\0').includes(`PORT=${hookPort}`))
+      found.hooks?.push(Number(entry));
     else if (line.includes(dir) && exe in found) found[exe]?.push(Number(entry));
   }
   return found;
@@ -147,9 +145,11 @@ function inferenceService(name: string, namespace: string): KubeObject {
 
 async function pool<T>(items: T[], width: number, each: (t: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await each(items[next++] as T);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await each(items[next++] as T);
+    }),
+  );
 }
 
 const median = (xs: number[]) => {
@@ -222,7 +222,13 @@ async function main() {
     // Steady state: let the last writes settle, then watch and count.
     await sleep(30_000);
     let writes = 0;
-    const watches: Watch[] = ['apps/v1/deployments', 'v1/services', 'autoscaling/v2/horizontalpodautoscalers', 'networking.k8s.io/v1/ingresses', `${IS.apiVersion}/${IS.plural}`].map((c) => {
+    const watches: Watch[] = [
+      'apps/v1/deployments',
+      'v1/services',
+      'autoscaling/v2/horizontalpodautoscalers',
+      'networking.k8s.io/v1/ingresses',
+      `${IS.apiVersion}/${IS.plural}`,
+    ].map((c) => {
       const [group, ...rest] = c.split('/');
       const collection = group === 'v1' ? `/api/v1/${rest.join('/')}` : `/apis/${c}`;
       let live = false;
@@ -244,13 +250,22 @@ async function main() {
 
     // The first parent again, among all the others: a metadata edit makes Metacontroller sync it.
     const touchAt = Date.now();
-    await kube.call('PATCH', `/apis/${IS.apiVersion}/namespaces/${first.namespace}/${IS.plural}/${first.name}`, { metadata: { labels: { 'bench.modelhooks.dev/touched': 'yes' } } }, 'application/merge-patch+json');
+    await kube.call(
+      'PATCH',
+      `/apis/${IS.apiVersion}/namespaces/${first.namespace}/${IS.plural}/${first.name}`,
+      { metadata: { labels: { 'bench.modelhooks.dev/touched': 'yes' } } },
+      'application/merge-patch+json',
+    );
     while (!sent.some((s) => s.at >= touchAt && s.parent === firstKey && s.path.includes('/sync'))) await sleep(200);
     const among = median(sent.filter((s) => s.at >= touchAt && s.parent === firstKey && s.path.includes('/sync')).map((s) => s.bytes));
 
     const delta = (a: Record<string, { cpu: number }>, b: Record<string, { cpu: number }>) =>
       Object.fromEntries(Object.keys(b).map((k) => [k, +((b[k]?.cpu ?? 0) - (a[k]?.cpu ?? 0)).toFixed(1)]));
-    const outcomeDelta = Object.fromEntries(Object.keys(outcomesAfter).map((k) => [k, (outcomesAfter[k] ?? 0) - (outcomesBefore[k] ?? 0)]).filter(([, v]) => (v as number) > 0));
+    const outcomeDelta = Object.fromEntries(
+      Object.keys(outcomesAfter)
+        .map((k) => [k, (outcomesAfter[k] ?? 0) - (outcomesBefore[k] ?? 0)])
+        .filter(([, v]) => (v as number) > 0),
+    );
     const report = {
       parents: PARENTS,
       namespaces: NAMESPACES,

@@ -93,10 +93,22 @@ export interface Shot {
   expect: number;
 }
 
-export function post(agent: http.Agent, port: number, shot: Shot, keepBody = false): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+export function post(
+  agent: http.Agent,
+  port: number,
+  shot: Shot,
+  keepBody = false,
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { agent, host: '127.0.0.1', port, method: 'POST', path: shot.path, headers: { 'content-type': 'application/json', 'content-length': shot.body.length, ...shot.headers } },
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: shot.path,
+        headers: { 'content-type': 'application/json', 'content-length': shot.body.length, ...shot.headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => keepBody && chunks.push(c));
@@ -113,7 +125,13 @@ export function post(agent: http.Agent, port: number, shot: Shot, keepBody = fal
 let sequence = 1;
 
 /** `concurrency` connections sending `next(i)` until `more()` says stop; `each` sees every answer. */
-async function drive(port: number, concurrency: number, next: (i: number) => Shot, more: () => boolean, each: (sentMs: number, doneMs: number, ok: boolean) => void): Promise<void> {
+async function drive(
+  port: number,
+  concurrency: number,
+  next: (i: number) => Shot,
+  more: () => boolean,
+  each: (sentMs: number, doneMs: number, ok: boolean) => void,
+): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const worker = async () => {
     while (more()) {
@@ -200,6 +218,12 @@ export async function measure(target: ServerChild, next: (i: number) => Shot, o:
 export async function soak(target: ServerChild, next: (i: number) => Shot, count: number, concurrency: number): Promise<number> {
   let issued = 0;
   let errors = 0;
-  await drive(target.port, concurrency, (i) => (issued++, next(i)), () => issued < count, (_s, _d, ok) => void (ok || errors++));
+  await drive(
+    target.port,
+    concurrency,
+    (i) => (issued++, next(i)),
+    () => issued < count,
+    (_s, _d, ok) => void (ok || errors++),
+  );
   return errors;
 }

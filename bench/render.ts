@@ -31,10 +31,20 @@ function renderOnce(file: string): RenderRun {
   // The child's CPU is read from `time`-like accounting: process.resourceUsage() cannot see a child,
   // so the child reports its own at exit on stderr.
   const started = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, ['--import', 'data:text/javascript,process.on("exit",()=>{const u=process.cpuUsage();process.stderr.write("\\ncpu-us "+(u.user+u.system)+"\\n")})', CLI, 'render', file], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'data:text/javascript,process.on("exit",()=>{const u=process.cpuUsage();process.stderr.write("\\ncpu-us "+(u.user+u.system)+"\\n")})',
+      CLI,
+      'render',
+      file,
+    ],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (run.status !== 0) throw new Error(`render ${file} exited ${run.status}: ${run.stderr.slice(0, 500)}`);
   const cpu = /cpu-us (\d+)/.exec(run.stderr);

@@ -147,11 +147,25 @@ export function targetChecks(report: Report): TargetCheck[] {
   const checks: TargetCheck[] = [];
   for (const c of report.cases) {
     const r = ratios(c);
-    checks.push({ target: `${c.name}: distinct ≥ ${TARGETS.distinct}× floor`, measured: `${fmt(r.distinct, 2)}×`, pass: ok(r.distinct, (n) => n >= TARGETS.distinct) });
-    checks.push({ target: `${c.name}: identical ≥ ${TARGETS.identical}× floor`, measured: `${fmt(r.identical, 2)}×`, pass: ok(r.identical, (n) => n >= TARGETS.identical) });
-    checks.push({ target: `${c.name}: 304 ≥ ${TARGETS.notModified}× floor`, measured: `${fmt(r.notModified, 2)}×`, pass: ok(r.notModified, (n) => n >= TARGETS.notModified) });
+    checks.push({
+      target: `${c.name}: distinct ≥ ${TARGETS.distinct}× floor`,
+      measured: `${fmt(r.distinct, 2)}×`,
+      pass: ok(r.distinct, (n) => n >= TARGETS.distinct),
+    });
+    checks.push({
+      target: `${c.name}: identical ≥ ${TARGETS.identical}× floor`,
+      measured: `${fmt(r.identical, 2)}×`,
+      pass: ok(r.identical, (n) => n >= TARGETS.identical),
+    });
+    checks.push({
+      target: `${c.name}: 304 ≥ ${TARGETS.notModified}× floor`,
+      measured: `${fmt(r.notModified, 2)}×`,
+      pass: ok(r.notModified, (n) => n >= TARGETS.notModified),
+    });
     const p99 = c.paths.distinct.p99Ms;
-    const caveats = [report.meta.pinned ? '' : 'not pinned (--pin)', report.meta.concurrency === 16 ? '' : `${report.meta.concurrency} connections`].filter(Boolean);
+    const caveats = [report.meta.pinned ? '' : 'not pinned (--pin)', report.meta.concurrency === 16 ? '' : `${report.meta.concurrency} connections`].filter(
+      Boolean,
+    );
     checks.push({
       target: `${c.name}: distinct p99 ≤ ${TARGETS.p99Ms} ms`,
       measured: `${fmt(p99, 2)} ms`,
@@ -179,7 +193,14 @@ export function targetChecks(report: Report): TargetCheck[] {
 /** Columns padded to their widest cell; the first left-aligned, the others right-aligned. */
 export function table(rows: string[][]): string {
   const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** The lowest and highest CPU µs/req over a measurement's rounds ("-" without rounds). */
@@ -204,16 +225,43 @@ export function formatReport(report: Report): string {
     const rows = [['path', 'CPU µs/req', ...(spread ? ['min–max'] : []), '× floor', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'client µs/req', 'errors']];
     for (const p of PATHS) {
       const x = c.paths[p];
-      rows.push([PATH_LABELS[p], fmt(x.serverCpuUsPerRequest, 0), ...(spread ? [roundsRange(x)] : []), p === 'floor' ? '1.00' : fmt(r[p], 2), fmt(x.rps, 0), fmt(x.p50Ms, 2), fmt(x.p99Ms, 2), fmt(x.rssMb, 0), fmt(x.clientCpuUsPerRequest, 0), String(x.errors)]);
+      rows.push([
+        PATH_LABELS[p],
+        fmt(x.serverCpuUsPerRequest, 0),
+        ...(spread ? [roundsRange(x)] : []),
+        p === 'floor' ? '1.00' : fmt(r[p], 2),
+        fmt(x.rps, 0),
+        fmt(x.p50Ms, 2),
+        fmt(x.p99Ms, 2),
+        fmt(x.rssMb, 0),
+        fmt(x.clientCpuUsPerRequest, 0),
+        String(x.errors),
+      ]);
     }
-    out.push('', `${c.name}: ${(c.requestBytes / 1024).toFixed(1)} KiB request, ${c.children} observed children, ${(c.answerBytes / 1024).toFixed(1)} KiB answer`, table(rows));
+    out.push(
+      '',
+      `${c.name}: ${(c.requestBytes / 1024).toFixed(1)} KiB request, ${c.children} observed children, ${(c.answerBytes / 1024).toFixed(1)} KiB answer`,
+      table(rows),
+    );
   }
   if (report.scale.length) {
     const rows = [['case', 'request KiB', 'CPU µs/req', `×N request KiB`, '×N CPU µs/req', 'cost ×']];
-    for (const s of report.scale) rows.push([`${s.name} (N=${s.factor})`, fmt(s.base.requestBytes / 1024, 1), fmt(s.base.cpuUsPerRequest, 0), fmt(s.scaled.requestBytes / 1024, 1), fmt(s.scaled.cpuUsPerRequest, 0), fmt(s.scaled.cpuUsPerRequest / s.base.cpuUsPerRequest, 2)]);
+    for (const s of report.scale)
+      rows.push([
+        `${s.name} (N=${s.factor})`,
+        fmt(s.base.requestBytes / 1024, 1),
+        fmt(s.base.cpuUsPerRequest, 0),
+        fmt(s.scaled.requestBytes / 1024, 1),
+        fmt(s.scaled.cpuUsPerRequest, 0),
+        fmt(s.scaled.cpuUsPerRequest / s.base.cpuUsPerRequest, 2),
+      ]);
     out.push('', 'scale (distinct requests):', table(rows));
   }
-  if (report.soak) out.push('', `soak: ${report.soak.requests} mixed requests (${report.soak.errors} errors), then RSS ${fmt(report.soak.rssMb, 1)} MB, heap used ${fmt(report.soak.heapUsedMb, 1)} of ${fmt(report.soak.heapTotalMb, 1)} MB, external ${fmt(report.soak.externalMb, 1)} MB; RSS by tenths ${report.soak.rssSeriesMb.map((n) => fmt(n, 0)).join(' ')}`);
+  if (report.soak)
+    out.push(
+      '',
+      `soak: ${report.soak.requests} mixed requests (${report.soak.errors} errors), then RSS ${fmt(report.soak.rssMb, 1)} MB, heap used ${fmt(report.soak.heapUsedMb, 1)} of ${fmt(report.soak.heapTotalMb, 1)} MB, external ${fmt(report.soak.externalMb, 1)} MB; RSS by tenths ${report.soak.rssSeriesMb.map((n) => fmt(n, 0)).join(' ')}`,
+    );
   for (const p of report.profiles) {
     const rows = [['self ms', 'self %', 'function', 'location'], ...p.top.map((t) => [fmt(t.selfMs, 1), fmt(t.selfPercent, 1), t.functionName, t.location])];
     out.push('', `profile ${p.file}: top self time`, table(rows.map(([a, b, c, d]) => [c as string, a as string, b as string, d as string])));

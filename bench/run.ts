@@ -25,7 +25,19 @@ import { measuredServerEnv } from './malloc-env.js';
 import { measure, pin, post, ServerChild, type Shot, soak } from './load.js';
 import { shippedNodeFlags } from './node-flags.js';
 import { type BenchCase, scaled, selectCases } from './requests/index.js';
-import { type CaseResult, formatReport, type Measurement, medianRound, PATH_LABELS, PATHS, type PathName, type Report, reportJson, type ScaleResult, table } from './report.js';
+import {
+  type CaseResult,
+  formatReport,
+  type Measurement,
+  medianRound,
+  PATH_LABELS,
+  PATHS,
+  type PathName,
+  type Report,
+  reportJson,
+  type ScaleResult,
+  table,
+} from './report.js';
 
 /** Requests per case and path sent before the first measurement (see bench()). */
 const WARMUP_REQUESTS = 300;
@@ -48,7 +60,8 @@ async function prepare(ours: ServerChild, c: BenchCase): Promise<Prepared & { an
   const answer = JSON.parse(first.body) as { children?: unknown[]; status?: { conditions?: { type: string; status: string; reason: string }[] } };
   if (!answer.children?.length) throw new Error(`${c.name}: ours answered no children`);
   const readyCondition = answer.status?.conditions?.find((x) => x.type === 'Ready');
-  if (readyCondition?.status !== 'True') throw new Error(`${c.name}: the request is not a steady state (Ready ${readyCondition?.status}: ${readyCondition?.reason})`);
+  if (readyCondition?.status !== 'True')
+    throw new Error(`${c.name}: the request is not a steady state (Ready ${readyCondition?.status}: ${readyCondition?.reason})`);
   const etag = first.headers.etag;
   if (!etag) throw new Error(`${c.name}: ours answered without an ETag`);
   const again = await post(agent, ours.port, { path: bodies.path, body: bodies.identical, headers: { 'if-none-match': etag }, expect: 304 });
@@ -89,7 +102,11 @@ async function bench(o: BenchOptions): Promise<Report> {
   log(`both servers' allocator: MALLOC_TRIM_THRESHOLD_=${env.MALLOC_TRIM_THRESHOLD_ ?? '(glibc default)'}`);
   const [floor, ours] = await Promise.all([
     ServerChild.start(script, 'floor', { ...(pinned ? { core: serverCore } : {}), env }),
-    ServerChild.start(script, 'ours', { ...(pinned ? { core: serverCore } : {}), env, execArgv: [...nodeFlags, ...(o.profile ? ['--enable-source-maps'] : [])] }),
+    ServerChild.start(script, 'ours', {
+      ...(pinned ? { core: serverCore } : {}),
+      env,
+      execArgv: [...nodeFlags, ...(o.profile ? ['--enable-source-maps'] : [])],
+    }),
   ]);
   const load = { concurrency: o.concurrency, warmupS: o.warmupS, durationS: o.durationS, minRequests: o.quick ? 30 : 200 };
 
@@ -142,7 +159,12 @@ async function bench(o: BenchOptions): Promise<Report> {
       const base = prepared.get(c.name) as Prepared;
       const baseM = await measure(ours, shots(base).distinct, load);
       const bigM = await measure(ours, shots(p).distinct, load);
-      scale.push({ name: c.name, factor: o.scaleFactor, base: { requestBytes: base.bodies.bytes, cpuUsPerRequest: baseM.serverCpuUsPerRequest }, scaled: { requestBytes: p.bodies.bytes, cpuUsPerRequest: bigM.serverCpuUsPerRequest } });
+      scale.push({
+        name: c.name,
+        factor: o.scaleFactor,
+        base: { requestBytes: base.bodies.bytes, cpuUsPerRequest: baseM.serverCpuUsPerRequest },
+        scaled: { requestBytes: p.bodies.bytes, cpuUsPerRequest: bigM.serverCpuUsPerRequest },
+      });
     }
   }
 
@@ -169,14 +191,36 @@ async function bench(o: BenchOptions): Promise<Report> {
       stats = await soaked.stats();
       rssSeriesMb.push(mb(stats.rss));
     }
-    soakResult = { requests: o.soakRequests, errors, rssMb: mb(stats.rss), heapUsedMb: mb(stats.heapUsed), heapTotalMb: mb(stats.heapTotal), externalMb: mb(stats.external), rssSeriesMb };
+    soakResult = {
+      requests: o.soakRequests,
+      errors,
+      rssMb: mb(stats.rss),
+      heapUsedMb: mb(stats.heapUsed),
+      heapTotalMb: mb(stats.heapTotal),
+      externalMb: mb(stats.external),
+      rssSeriesMb,
+    };
     await soaked.stop();
   }
 
   await Promise.all([floor.stop(), ours.stop()]);
 
   return {
-    meta: { revision: revision(), node: process.version, cpu: cpuModel(), cores: n, loadAverage: { before: loadBefore, after: load1m() }, pinned, nodeFlags, mallocTrimThreshold: env.MALLOC_TRIM_THRESHOLD_, concurrency: o.concurrency, durationS: o.durationS, warmupS: o.warmupS, quick: o.quick, rounds: o.rounds },
+    meta: {
+      revision: revision(),
+      node: process.version,
+      cpu: cpuModel(),
+      cores: n,
+      loadAverage: { before: loadBefore, after: load1m() },
+      pinned,
+      nodeFlags,
+      mallocTrimThreshold: env.MALLOC_TRIM_THRESHOLD_,
+      concurrency: o.concurrency,
+      durationS: o.durationS,
+      warmupS: o.warmupS,
+      quick: o.quick,
+      rounds: o.rounds,
+    },
     cases: results,
     scale,
     ...(soakResult ? { soak: soakResult } : {}),
@@ -191,7 +235,10 @@ async function main(): Promise<void> {
     const c = selectCases([o.hookProfile])[0] as BenchCase;
     log(`profiling ${c.name} in-process: ${o.iterations} syncs …`);
     const r = await hookProfile(c, o.iterations, o.outDir);
-    if (o.json) return void process.stdout.write(`${JSON.stringify({ revision: revision(), node: process.version, cpu: cpuModel(), loadAverage: load1m(), ...r }, null, 2)}\n`);
+    if (o.json)
+      return void process.stdout.write(
+        `${JSON.stringify({ revision: revision(), node: process.version, cpu: cpuModel(), loadAverage: load1m(), ...r }, null, 2)}\n`,
+      );
     process.stdout.write(
       `${c.name}: ${r.iterations} × (JSON.parse, parse request, sync, JSON.stringify) in-process, ${r.cpuUsPerSync.toFixed(0)} µs CPU each (revision ${revision()}, node ${process.version}, load ${load1m()})\n` +
         `profile: ${r.file}\n${table([['function', 'self ms', 'self %', 'location'], ...r.top.map((t) => [t.functionName, t.selfMs.toFixed(1), t.selfPercent.toFixed(1), t.location])])}\n`,

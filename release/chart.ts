@@ -37,7 +37,9 @@ export function chartFiles(root: string, build: Build, version: string): Map<str
 
   const files = new Map<string, string>();
   const crds = path.join(root, 'crds');
-  for (const f of readdirSync(crds).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').sort()) {
+  for (const f of readdirSync(crds)
+    .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+    .sort()) {
     files.set(`${CHART_DIR}/crds/${f}`, readFileSync(path.join(crds, f), 'utf8'));
   }
   // Each object (CRDs aside: Helm installs crds/ itself), as every combination makes it.
@@ -94,7 +96,10 @@ function objectText(object: KubeObject, configured: Map<string, string>): string
   text = text
     .replace(/["']?@@replicas@@["']?/, '{{ .Values.replicas }}')
     .replace(/["']?@@image@@["']?/, '{{ printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) | quote }}')
-    .replace(/^( *)resources: ["']?@@resources@@["']?$/m, (_, indent: string) => `${indent}resources:\n${indent}  {{- toYaml .Values.resources | nindent ${indent.length + 2} }}`)
+    .replace(
+      /^( *)resources: ["']?@@resources@@["']?$/m,
+      (_, indent: string) => `${indent}resources:\n${indent}  {{- toYaml .Values.resources | nindent ${indent.length + 2} }}`,
+    )
     .replace(/["']?@@config:([A-Z0-9_]+)@@["']?/g, (_, name: string) => `{{ index .Values.config "${name}" | toString | quote }}`)
     .replace(/^( *)- name: ["']?@@extra-config:([A-Z0-9_,]*)@@["']?$/m, (_, indent: string, names: string) => {
       const list = names

@@ -35,7 +35,14 @@ export const valuesKey = (flag: string) => flag.replace(/-([a-z])/g, (_, c: stri
 
 /** Every combination: each flag on or off, times no TLS or one mode. */
 export function combinations(t: Toggles): Combination[] {
-  const flagSets = t.flags.reduce<Record<string, boolean>[]>((acc, f) => acc.flatMap((s) => [{ ...s, [f]: false }, { ...s, [f]: true }]), [{}]);
+  const flagSets = t.flags.reduce<Record<string, boolean>[]>(
+    (acc, f) =>
+      acc.flatMap((s) => [
+        { ...s, [f]: false },
+        { ...s, [f]: true },
+      ]),
+    [{}],
+  );
   return flagSets.flatMap((flags) => [NO_TLS, ...t.tlsModes].map((tls) => ({ flags, tls })));
 }
 

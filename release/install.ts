@@ -7,7 +7,20 @@ import path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import type { KubeObject } from './chart.js';
 
-const ORDER = ['Namespace', 'CustomResourceDefinition', 'ServiceAccount', 'ConfigMap', 'Secret', 'Issuer', 'Certificate', 'Service', 'Deployment', 'PodDisruptionBudget', 'NetworkPolicy', 'ServiceMonitor'];
+const ORDER = [
+  'Namespace',
+  'CustomResourceDefinition',
+  'ServiceAccount',
+  'ConfigMap',
+  'Secret',
+  'Issuer',
+  'Certificate',
+  'Service',
+  'Deployment',
+  'PodDisruptionBudget',
+  'NetworkPolicy',
+  'ServiceMonitor',
+];
 const LAST = 'CompositeController';
 
 type Meta = { name: string; namespace?: string };
@@ -34,7 +47,8 @@ export function installProblems(text: string, root: string): string[] {
   const problems = docs.flatMap((d, i) => d.errors.map((e) => `document ${i + 1}: ${e.message}`));
   const values = docs.map((d) => (d.errors.length > 0 ? null : (d.toJS() as KubeObject | null)));
   values.forEach((o, i) => {
-    if (o !== null && (typeof o.kind !== 'string' || typeof (o.metadata as Meta | undefined)?.name !== 'string')) problems.push(`document ${i + 1}: not a Kubernetes object`);
+    if (o !== null && (typeof o.kind !== 'string' || typeof (o.metadata as Meta | undefined)?.name !== 'string'))
+      problems.push(`document ${i + 1}: not a Kubernetes object`);
   });
   const objects = values.filter((o): o is KubeObject => o !== null && typeof (o.metadata as Meta | undefined)?.name === 'string');
   const ids = objects.map((o) => `${String(o.kind)}/${metaOf(o).namespace ? `${metaOf(o).namespace}/` : ''}${metaOf(o).name}`);

@@ -105,7 +105,11 @@ describe('modelhooks/kit (hooks/kit/index.ts)', () => {
   /** Each name the index exports at run time, with the file it comes from. */
   const origin = new Map<string, string>();
   for (const [, names, from] of index.matchAll(/^export \{([^}]*)\} from '([^']+)';/gm)) {
-    for (const name of (names as string).split(',').map((n) => n.trim()).filter(Boolean)) origin.set(name, path.join('hooks/kit', (from as string).replace(/\.js$/, '.ts')));
+    for (const name of (names as string)
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean))
+      origin.set(name, path.join('hooks/kit', (from as string).replace(/\.js$/, '.ts')));
   }
 
   /** The names a file imports from the kit's index (`modelhooks/kit` or a relative path to it), values only. */
@@ -129,7 +133,10 @@ describe('modelhooks/kit (hooks/kit/index.ts)', () => {
     const users = [...builtinCompositions.map((c) => `hooks/${c.name}`), 'examples'];
     const used = new Set(users.flatMap((dir) => filesUnder(dir)).flatMap(kitImports));
     expect(used.has('defineComposition')).toBe(true);
-    expect(runtime.filter((name) => !used.has(name)), 'exported but used by no composition or example').toEqual([]);
+    expect(
+      runtime.filter((name) => !used.has(name)),
+      'exported but used by no composition or example',
+    ).toEqual([]);
   });
 
   it('documents each export in a doc comment on its declaration', () => {
@@ -141,7 +148,11 @@ describe('modelhooks/kit (hooks/kit/index.ts)', () => {
       const before = source.slice(0, at).trimEnd();
       if (!before.endsWith('*/')) return true;
       const doc = before.slice(before.lastIndexOf('/**'));
-      const firstLine = doc.replace(/^\/\*\*\s*\*?\s*/, '').split('\n')[0]?.trim() ?? '';
+      const firstLine =
+        doc
+          .replace(/^\/\*\*\s*\*?\s*/, '')
+          .split('\n')[0]
+          ?.trim() ?? '';
       return firstLine.length < 10;
     });
     expect(undocumented).toEqual([]);

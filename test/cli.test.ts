@@ -69,7 +69,16 @@ describe('modelhooks render', () => {
     expect(docsOf(out)).toEqual(all.slice(1));
   });
 
-  it('finds a parent in every example', () => expect(exampleParents.map(([f]) => f)).toEqual(expect.arrayContaining(['examples/trustyai.yaml', 'examples/tfserv.yaml', 'examples/mlmodel.yaml', 'examples/inferenceservice.yaml', 'examples/inferencegraph.yaml'])));
+  it('finds a parent in every example', () =>
+    expect(exampleParents.map(([f]) => f)).toEqual(
+      expect.arrayContaining([
+        'examples/trustyai.yaml',
+        'examples/tfserv.yaml',
+        'examples/mlmodel.yaml',
+        'examples/inferenceservice.yaml',
+        'examples/inferencegraph.yaml',
+      ]),
+    ));
 
   for (const [file, extra] of exampleParents) {
     it(`${file}: every document is a complete object, with and without --children-only`, async () => {
@@ -152,7 +161,9 @@ describe('modelhooks render', () => {
       const { code, out, err } = await run(['render', ...args]);
       expect(err).toBe('');
       expect(code).toBe(0);
-      return parseAllDocuments(out).map((d) => d.toJS().kind).filter(Boolean);
+      return parseAllDocuments(out)
+        .map((d) => d.toJS().kind)
+        .filter(Boolean);
     };
     const openshift = await kinds('examples/trustyai.yaml', '--variant', 'openshift');
     expect(openshift).toContain('Route');
@@ -190,7 +201,9 @@ describe('modelhooks render', () => {
   });
 
   it('exits 1 for an unknown variant and a malformed --now', async () => {
-    expect((await run(['render', 'examples/trustyai.yaml', '--variant', 'mars'])).err).toMatch(/no variant "mars"; variants: default, cert-manager, gateway-api, openshift, prometheus/);
+    expect((await run(['render', 'examples/trustyai.yaml', '--variant', 'mars'])).err).toMatch(
+      /no variant "mars"; variants: default, cert-manager, gateway-api, openshift, prometheus/,
+    );
     expect((await run(['render', 'examples/trustyai.yaml', '--variant', 'default,openshift'])).err).toMatch(/--variant: variant "default" means no variant/);
     expect((await run(['render', 'examples/trustyai.yaml', '--now', 'yesterday'])).code).toBe(1);
   });
@@ -237,7 +250,10 @@ describe('modelhooks --help and --version', () => {
 
   it('--version works from the source file, run as a program', async () => {
     // From another directory: package.json is found from the module's file, not the cwd.
-    const child = spawn(process.execPath, ['--import', 'tsx', '../hooks/cli/main.ts', '--version'], { cwd: path.join(root, 'test'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '../hooks/cli/main.ts', '--version'], {
+      cwd: path.join(root, 'test'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += String(d)));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -253,7 +269,7 @@ describe('start-up cost', () => {
       "import { createRequire } from 'node:module';",
       "await import('./hooks/cli/main.ts');",
       'const cache = Object.keys(createRequire(import.meta.url).cache);',
-      "console.log(JSON.stringify(cache.filter((k) => /node_modules[\\\\/](pino|prom-client|pino-std-serializers)[\\\\/]/.test(k))));",
+      'console.log(JSON.stringify(cache.filter((k) => /node_modules[\\\\/](pino|prom-client|pino-std-serializers)[\\\\/]/.test(k))));',
     ].join('\n');
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -265,17 +281,24 @@ describe('start-up cost', () => {
 
 describe('README and docs/ render commands', () => {
   // Every page a reader runs commands from: README.md and the manual in docs/.
-  const pages = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const pages = [
+    'README.md',
+    ...readdirSync(path.join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const readme = pages.map((page) => readFileSync(path.join(root, page), 'utf8')).join('\n');
   const blocks = [...readme.matchAll(/```(sh|console)\n([\s\S]*?)```/g)].map((m) => ({ console: m[1] === 'console', lines: (m[2] ?? '').split('\n') }));
   const PREFIX = /^(npm run -s modelhooks --|modelhooks) /;
 
   /** `[kind, name]` of each document shown (abridged YAML: read with patterns, not parsed). */
   const identities = (shown: string) =>
-    shown.split(/^---$/m).map((doc) => [
-      /^kind: (\S+)/m.exec(doc)?.[1],
-      (/^metadata: \{\s*name: ([^,}\s]+)/m.exec(doc) ?? /^metadata:\n\s+name: (\S+)/m.exec(doc))?.[1]?.replace(/"/g, ''),
-    ]);
+    shown
+      .split(/^---$/m)
+      .map((doc) => [
+        /^kind: (\S+)/m.exec(doc)?.[1],
+        (/^metadata: \{\s*name: ([^,}\s]+)/m.exec(doc) ?? /^metadata:\n\s+name: (\S+)/m.exec(doc))?.[1]?.replace(/"/g, ''),
+      ]);
 
   it('runs every render command of the README and docs/ and finds what it shows', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'readme-'));
@@ -285,7 +308,10 @@ describe('README and docs/ render commands', () => {
       for (let i = 0; i < block.lines.length; i++) {
         let line = block.lines[i] ?? '';
         if (block.console && !line.startsWith('$ ')) continue;
-        line = line.replace(/^\$ /, '').replace(/\s+#.*$/, '').trim();
+        line = line
+          .replace(/^\$ /, '')
+          .replace(/\s+#.*$/, '')
+          .trim();
         let shown = '';
         if (block.console) {
           const next = block.lines.findIndex((l, j) => j > i && l.startsWith('$ '));
@@ -369,11 +395,20 @@ describe('modelhooks serve', () => {
     // A request in flight when SIGTERM arrives: half its body sent before, half after.
     const body = JSON.stringify(syncRequest(trustyai, { parent: readObjects(path.join(root, 'examples/trustyai.yaml'))[0] }));
     const inFlight = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/hooks/trustyai/sync', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (r) => {
-        let text = '';
-        r.on('data', (d) => (text += String(d)));
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, text }));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/hooks/trustyai/sync',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (r) => {
+          let text = '';
+          r.on('data', (d) => (text += String(d)));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, text }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 100));
       setTimeout(() => {

@@ -12,7 +12,14 @@ import { TFSERV_IMAGES } from '../hooks/tfserv/config.js';
 import { TRUSTYAI_IMAGES } from '../hooks/trustyai/config.js';
 
 /** Every variable, its documented default, a valid other value, and where each lands. */
-const variables: Array<{ name: string; unset: unknown; set: string; want: unknown; read: (c: ServerConfig) => unknown; /** Variables set with this one: it is refused alone. */ with?: Record<string, string> }> = [
+const variables: Array<{
+  name: string;
+  unset: unknown;
+  set: string;
+  want: unknown;
+  read: (c: ServerConfig) => unknown /** Variables set with this one: it is refused alone. */;
+  with?: Record<string, string>;
+}> = [
   { name: 'PORT', unset: 8080, set: '9090', want: 9090, read: (c) => c.port },
   { name: 'MODELHOOKS_HOST', unset: '', set: '127.0.0.1', want: '127.0.0.1', read: (c) => c.host },
   { name: 'MODELHOOKS_BODY_LIMIT', unset: '16mb', set: '2mb', want: '2mb', read: (c) => c.bodyLimit },
@@ -37,7 +44,13 @@ const variables: Array<{ name: string; unset: unknown; set: string; want: unknow
     read: (c) => c.hooks.inferenceservice.gateway,
   },
   { name: 'MODELHOOKS_POD_SECURITY', unset: 'restricted', set: 'baseline', want: 'baseline', read: (c) => c.hooks.inferenceservice.podSecurity },
-  { name: 'MODELHOOKS_LOGGER_DEFAULT_URL', unset: 'http://default-broker', set: 'http://b.ml', want: 'http://b.ml', read: (c) => c.hooks.inferenceservice.logger.defaultUrl },
+  {
+    name: 'MODELHOOKS_LOGGER_DEFAULT_URL',
+    unset: 'http://default-broker',
+    set: 'http://b.ml',
+    want: 'http://b.ml',
+    read: (c) => c.hooks.inferenceservice.logger.defaultUrl,
+  },
   { name: 'MODELHOOKS_LOGGER_CA_BUNDLE', unset: '', set: 'ca', want: 'ca', read: (c) => c.hooks.inferenceservice.logger.caBundle },
   { name: 'MODELHOOKS_LOGGER_CA_CERT_FILE', unset: '', set: 'ca.crt', want: 'ca.crt', read: (c) => c.hooks.inferenceservice.logger.caCertFile },
   { name: 'MODELHOOKS_LOGGER_TLS_SKIP_VERIFY', unset: false, set: 'true', want: true, read: (c) => c.hooks.inferenceservice.logger.tlsSkipVerify },
@@ -61,8 +74,22 @@ const variables: Array<{ name: string; unset: unknown; set: string; want: unknow
   { name: 'MODELHOOKS_TOKEN_FILE', unset: undefined, set: '/t/token', want: '/t/token', read: (c) => c.tokenFile },
   { name: 'MODELHOOKS_METRICS_PORT', unset: 0, set: '9090', want: 9090, read: (c) => c.metricsPort },
   // The certificate and its key go together: each is set with the other.
-  { name: 'MODELHOOKS_TLS_CERT_FILE', unset: undefined, set: '/t/tls.crt', want: '/t/tls.crt', read: (c) => c.tls?.certFile, with: { MODELHOOKS_TLS_KEY_FILE: '/t/tls.key' } },
-  { name: 'MODELHOOKS_TLS_KEY_FILE', unset: undefined, set: '/t/tls.key', want: '/t/tls.key', read: (c) => c.tls?.keyFile, with: { MODELHOOKS_TLS_CERT_FILE: '/t/tls.crt' } },
+  {
+    name: 'MODELHOOKS_TLS_CERT_FILE',
+    unset: undefined,
+    set: '/t/tls.crt',
+    want: '/t/tls.crt',
+    read: (c) => c.tls?.certFile,
+    with: { MODELHOOKS_TLS_KEY_FILE: '/t/tls.key' },
+  },
+  {
+    name: 'MODELHOOKS_TLS_KEY_FILE',
+    unset: undefined,
+    set: '/t/tls.key',
+    want: '/t/tls.key',
+    read: (c) => c.tls?.keyFile,
+    with: { MODELHOOKS_TLS_CERT_FILE: '/t/tls.crt' },
+  },
   {
     name: 'MODELHOOKS_CLIENT_CA_FILE',
     unset: undefined,
@@ -115,7 +142,13 @@ describe('loadConfig', () => {
     const root = path.resolve(import.meta.dirname, '..');
     const sources = (dir: string): string[] =>
       readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) =>
-        e.isDirectory() ? (e.name === 'testing' ? [] : sources(path.join(dir, e.name))) : e.name.endsWith('.ts') ? [readFileSync(path.join(root, dir, e.name), 'utf8')] : [],
+        e.isDirectory()
+          ? e.name === 'testing'
+            ? []
+            : sources(path.join(dir, e.name))
+          : e.name.endsWith('.ts')
+            ? [readFileSync(path.join(root, dir, e.name), 'utf8')]
+            : [],
       );
     const read = new Set(sources('hooks').flatMap((text) => [...text.matchAll(/\bMODELHOOKS_(?!IMAGE_)[A-Z0-9_]+/g)].map((m) => m[0])));
     expect(read.size).toBeGreaterThan(25);
@@ -179,14 +212,24 @@ describe('server settings', () => {
     expect(loadConfig({ MODELHOOKS_CACHE_BYTES: '512kb' }).cacheBytes).toBe(512 * 1024);
     expect(sizeInBytes('3')).toBe(3);
     expect(sizeInBytes('2GB')).toBe(2 * 1024 ** 3);
-    const c = loadConfig({ MODELHOOKS_TLS_CERT_FILE: '/t/tls.crt', MODELHOOKS_TLS_KEY_FILE: '/t/tls.key', MODELHOOKS_CLIENT_CA_FILE: '/t/ca.crt', MODELHOOKS_METRICS_PORT: '9090', MODELHOOKS_TOKEN_FILE: '/t/token' });
+    const c = loadConfig({
+      MODELHOOKS_TLS_CERT_FILE: '/t/tls.crt',
+      MODELHOOKS_TLS_KEY_FILE: '/t/tls.key',
+      MODELHOOKS_CLIENT_CA_FILE: '/t/ca.crt',
+      MODELHOOKS_METRICS_PORT: '9090',
+      MODELHOOKS_TOKEN_FILE: '/t/token',
+    });
     expect(c.tls).toEqual({ certFile: '/t/tls.crt', keyFile: '/t/tls.key', clientCaFile: '/t/ca.crt' });
     expect([c.tokenFile, c.metricsPort]).toEqual(['/t/token', 9090]);
   });
   it('refuses combinations that cannot work, naming the variables', () => {
     expect(() => loadConfig({ MODELHOOKS_TLS_CERT_FILE: '/t/tls.crt' })).toThrow(/MODELHOOKS_TLS_CERT_FILE and MODELHOOKS_TLS_KEY_FILE go together/);
-    expect(() => loadConfig({ MODELHOOKS_CLIENT_CA_FILE: '/t/ca.crt', MODELHOOKS_METRICS_PORT: '9090' })).toThrow(/MODELHOOKS_CLIENT_CA_FILE needs MODELHOOKS_TLS_CERT_FILE/);
-    expect(() => loadConfig({ MODELHOOKS_TLS_CERT_FILE: 'c', MODELHOOKS_TLS_KEY_FILE: 'k', MODELHOOKS_CLIENT_CA_FILE: 'ca' })).toThrow(/MODELHOOKS_CLIENT_CA_FILE needs MODELHOOKS_METRICS_PORT/);
+    expect(() => loadConfig({ MODELHOOKS_CLIENT_CA_FILE: '/t/ca.crt', MODELHOOKS_METRICS_PORT: '9090' })).toThrow(
+      /MODELHOOKS_CLIENT_CA_FILE needs MODELHOOKS_TLS_CERT_FILE/,
+    );
+    expect(() => loadConfig({ MODELHOOKS_TLS_CERT_FILE: 'c', MODELHOOKS_TLS_KEY_FILE: 'k', MODELHOOKS_CLIENT_CA_FILE: 'ca' })).toThrow(
+      /MODELHOOKS_CLIENT_CA_FILE needs MODELHOOKS_METRICS_PORT/,
+    );
     expect(() => loadConfig({ MODELHOOKS_METRICS_PORT: '8080' })).toThrow(/MODELHOOKS_METRICS_PORT must differ from PORT/);
     expect(() => loadConfig({ MODELHOOKS_HEADERS_TIMEOUT_SECONDS: '60' })).toThrow(/MODELHOOKS_HEADERS_TIMEOUT_SECONDS must not exceed/);
     expect(() => loadConfig({ MODELHOOKS_CACHE_BYTES: 'lots' })).toThrow(/MODELHOOKS_CACHE_BYTES/);
@@ -200,7 +243,7 @@ describe('docs/configuration.md', () => {
     const root = path.resolve(import.meta.dirname, '..');
     const source = readFileSync(path.join(root, 'hooks/server/config.ts'), 'utf8');
     const configuration = readFileSync(path.join(root, 'docs/configuration.md'), 'utf8');
-    const names = [...source.matchAll(/^\s+(PORT|MODELHOOKS_[A-Z0-9_]+): z\./gm)].map((m) => m[1] as string);
+    const names = [...source.matchAll(/^\s+(PORT|MODELHOOKS_[A-Z0-9_]+): z\s*\./gm)].map((m) => m[1] as string);
     expect(names).toContain('MODELHOOKS_TOKEN_FILE');
     for (const name of names) expect(configuration, name).toContain(`\`${name}\``);
   });

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { githubSlugs, markdownLinks } from './support/markdown.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const docs = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+const docs = readdirSync(path.join(root, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => `docs/${f}`);
 const pages = ['README.md', ...docs];
 const read = (rel: string) => readFileSync(path.join(root, rel), 'utf8');
 

@@ -90,7 +90,7 @@ describe('the source tree', () => {
     }
   });
 
-  it('every parent has its namespace from the kit: no `?? \'default\'` in hooks', () => {
+  it("every parent has its namespace from the kit: no `?? 'default'` in hooks", () => {
     for (const file of hooks) expect(read(file), file).not.toContain("?? 'default'");
   });
 });

@@ -33,20 +33,55 @@ describe('--composition: loading a user module', () => {
   });
 
   it('serves user compositions after the built-in ones, or alone with --no-builtin', async () => {
-    expect(names(await compositionsFromOptions({ composition: [fixture('named.mjs')] }, root))).toEqual(['trustyai', 'tfserv', 'mlmodel', 'inferenceservice', 'inferencegraph', 'alpha']);
-    expect(names(await compositionsFromOptions({ composition: [fixture('named.mjs'), fixture('default-list.mjs')], 'no-builtin': true }, root))).toEqual(['alpha', 'beta', 'gamma']);
+    expect(names(await compositionsFromOptions({ composition: [fixture('named.mjs')] }, root))).toEqual([
+      'trustyai',
+      'tfserv',
+      'mlmodel',
+      'inferenceservice',
+      'inferencegraph',
+      'alpha',
+    ]);
+    expect(names(await compositionsFromOptions({ composition: [fixture('named.mjs'), fixture('default-list.mjs')], 'no-builtin': true }, root))).toEqual([
+      'alpha',
+      'beta',
+      'gamma',
+    ]);
     expect(names(await compositionsFromOptions({}, root))).toEqual(['trustyai', 'tfserv', 'mlmodel', 'inferenceservice', 'inferencegraph']);
   });
 
   const refusals: Array<{ reason: string; options: { composition: string[]; 'no-builtin'?: boolean }; message: RegExp }> = [
     { reason: 'a missing file', options: { composition: ['no/such.js'] }, message: /--composition no\/such\.js: no such file \(.*no\/such\.js\)/ },
     { reason: 'a module that throws at import', options: { composition: [fixture('broken.mjs')] }, message: /broken\.mjs: cannot load it: boom at import/ },
-    { reason: 'a module that exports none', options: { composition: [fixture('empty.mjs')] }, message: /empty\.mjs exports no composition: .*defineComposition.* \(exports: helper\)/ },
-    { reason: 'a near miss, saying what it lacks', options: { composition: [fixture('none.mjs')] }, message: /none\.mjs exports no composition: .*; almost: parent\.plural must be a non-empty string/ },
-    { reason: 'a default list holding something else', options: { composition: [fixture('bad-default-list.mjs')] }, message: /default export \[1\] is not a composition: no parent type/ },
-    { reason: 'a name a built-in has', options: { composition: [fixture('clash-name.mjs')] }, message: /composition "trustyai" is defined twice: by the built-in compositions \(--no-builtin leaves them out\) and by .*clash-name\.mjs/ },
-    { reason: 'a kind a built-in serves', options: { composition: [fixture('clash-kind.mjs')] }, message: /TrustyAIService\.trustyai\.opendatahub\.io is served twice: .*built-in.* and by .*clash-kind\.mjs \(composition "my-trustyai"\)/ },
-    { reason: 'one module given twice', options: { composition: [fixture('named.mjs'), fixture('named.mjs')], 'no-builtin': true }, message: /composition "alpha" is defined twice: by .*named\.mjs and by .*named\.mjs/ },
+    {
+      reason: 'a module that exports none',
+      options: { composition: [fixture('empty.mjs')] },
+      message: /empty\.mjs exports no composition: .*defineComposition.* \(exports: helper\)/,
+    },
+    {
+      reason: 'a near miss, saying what it lacks',
+      options: { composition: [fixture('none.mjs')] },
+      message: /none\.mjs exports no composition: .*; almost: parent\.plural must be a non-empty string/,
+    },
+    {
+      reason: 'a default list holding something else',
+      options: { composition: [fixture('bad-default-list.mjs')] },
+      message: /default export \[1\] is not a composition: no parent type/,
+    },
+    {
+      reason: 'a name a built-in has',
+      options: { composition: [fixture('clash-name.mjs')] },
+      message: /composition "trustyai" is defined twice: by the built-in compositions \(--no-builtin leaves them out\) and by .*clash-name\.mjs/,
+    },
+    {
+      reason: 'a kind a built-in serves',
+      options: { composition: [fixture('clash-kind.mjs')] },
+      message: /TrustyAIService\.trustyai\.opendatahub\.io is served twice: .*built-in.* and by .*clash-kind\.mjs \(composition "my-trustyai"\)/,
+    },
+    {
+      reason: 'one module given twice',
+      options: { composition: [fixture('named.mjs'), fixture('named.mjs')], 'no-builtin': true },
+      message: /composition "alpha" is defined twice: by .*named\.mjs and by .*named\.mjs/,
+    },
     { reason: '--no-builtin with nothing else', options: { composition: [], 'no-builtin': true }, message: /--no-builtin needs at least one --composition/ },
   ];
   for (const r of refusals) {
@@ -83,7 +118,7 @@ describe('--composition on the commands', () => {
     expect(existsSync(path.join(dir, 'crds/trustyaiservices.trustyai.opendatahub.io.yaml'))).toBe(false);
   });
 
-  it('manifests --composition: every file says it comes from the user\'s module, none from hooks/', async () => {
+  it("manifests --composition: every file says it comes from the user's module, none from hooks/", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'manifests-'));
     const module = fixture('named.mjs');
     expect((await run(['manifests', '--composition', module, '--no-builtin', '--dir', dir])).code).toBe(0);
@@ -96,7 +131,9 @@ describe('--composition on the commands', () => {
     // With the built-in ones too, both are named.
     const both = mkdtempSync(path.join(tmpdir(), 'manifests-'));
     expect((await run(['manifests', '--composition', module, '--dir', both])).code).toBe(0);
-    expect(readFileSync(path.join(both, 'compositions/base/alpha.yaml'), 'utf8')).toMatch(/^# Generated by `modelhooks manifests` from the compositions of .*named\.mjs and modelhooks's built-in ones\. Do not edit\.\n/);
+    expect(readFileSync(path.join(both, 'compositions/base/alpha.yaml'), 'utf8')).toMatch(
+      /^# Generated by `modelhooks manifests` from the compositions of .*named\.mjs and modelhooks's built-in ones\. Do not edit\.\n/,
+    );
   });
 
   it('every command documents the options in its --help', async () => {

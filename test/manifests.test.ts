@@ -22,7 +22,9 @@ import { expectValid } from './support/validate.js';
 const root = path.resolve(import.meta.dirname, '..');
 const named = variantNames(builtinCompositions).filter((v) => v !== DEFAULT_VARIANT);
 /** `default`, each variant, and every combination of them. */
-const selections = [[], ...named.reduce<string[][]>((acc, v) => [...acc, [v], ...acc.map((s) => [...s, v])], [])].map((s) => (s.length === 0 ? DEFAULT_VARIANT : s.join(',')));
+const selections = [[], ...named.reduce<string[][]>((acc, v) => [...acc, [v], ...acc.map((s) => [...s, v])], [])].map((s) =>
+  s.length === 0 ? DEFAULT_VARIANT : s.join(','),
+);
 
 /** Every place in a CRD schema that Kubernetes' structural-schema rules forbid. */
 function structuralProblems(node: Record<string, unknown>, at: string): string[] {
@@ -31,7 +33,8 @@ function structuralProblems(node: Record<string, unknown>, at: string): string[]
   const typed = typeof node.type === 'string' || node['x-kubernetes-int-or-string'] === true || node['x-kubernetes-preserve-unknown-fields'] === true;
   if (!typed) problems.push(`${at}: no type`);
   if (node.properties && node.additionalProperties) problems.push(`${at}: properties and additionalProperties`);
-  for (const [k, v] of Object.entries((node.properties ?? {}) as Record<string, Record<string, unknown>>)) problems.push(...structuralProblems(v, `${at}.${k}`));
+  for (const [k, v] of Object.entries((node.properties ?? {}) as Record<string, Record<string, unknown>>))
+    problems.push(...structuralProblems(v, `${at}.${k}`));
   if (node.items) problems.push(...structuralProblems(node.items as Record<string, unknown>, `${at}[]`));
   if (node.additionalProperties && typeof node.additionalProperties === 'object') {
     problems.push(...structuralProblems(node.additionalProperties as Record<string, unknown>, `${at}.*`));
@@ -101,7 +104,9 @@ describe('compositions/ as installed', () => {
   // steady-state call a full 200.
   it.each(generated.map((g) => [g.file, g.cc] as const))('%s: every ETag cache entry outlives two resync periods', (_file, cc) => {
     const resync = (cc.spec.resyncPeriodSeconds as number | undefined) ?? METACONTROLLER_RELIST_SECONDS;
-    const hooks = Object.entries(cc.spec.hooks as Record<string, { webhook: { etag: { enabled: boolean; cacheTimeoutSeconds: number; cacheCleanupSeconds: number } } }>);
+    const hooks = Object.entries(
+      cc.spec.hooks as Record<string, { webhook: { etag: { enabled: boolean; cacheTimeoutSeconds: number; cacheCleanupSeconds: number } } }>,
+    );
     expect(hooks.length).toBeGreaterThan(0);
     for (const [name, hook] of hooks) {
       expect(hook.webhook.etag.enabled, name).toBe(true);
@@ -109,7 +114,7 @@ describe('compositions/ as installed', () => {
     }
   });
 
-  it('assumes Metacontroller\'s default relist of 30 minutes where a composition sets no resync period', () => {
+  it("assumes Metacontroller's default relist of 30 minutes where a composition sets no resync period", () => {
     expect(METACONTROLLER_RELIST_SECONDS).toBe(30 * 60);
     expect(generated.some((g) => g.cc.spec.resyncPeriodSeconds === undefined)).toBe(true);
   });
@@ -172,13 +177,22 @@ describe('variant names', () => {
     const component = parseYaml(file ?? '') as { kind: string; patches: { target: { name: string }; patch: string }[] };
     expect(component.kind).toBe('Component');
     const expected = builtinCompositions.flatMap((c) => {
-      const cc = compositeControllerFor(c, DEFAULT_VARIANT, { hookBaseUrl: IN_CLUSTER_HOOK_URL }) as { metadata: { name: string }; spec: { hooks: Record<string, { webhook: { url: string } }> } };
-      return Object.entries(cc.spec.hooks).map(([hook, h]) => ({ name: cc.metadata.name, path: `/spec/hooks/${hook}/webhook/url`, value: h.webhook.url.replace('http://', 'https://') }));
+      const cc = compositeControllerFor(c, DEFAULT_VARIANT, { hookBaseUrl: IN_CLUSTER_HOOK_URL }) as {
+        metadata: { name: string };
+        spec: { hooks: Record<string, { webhook: { url: string } }> };
+      };
+      return Object.entries(cc.spec.hooks).map(([hook, h]) => ({
+        name: cc.metadata.name,
+        path: `/spec/hooks/${hook}/webhook/url`,
+        value: h.webhook.url.replace('http://', 'https://'),
+      }));
     });
-    const patched = component.patches.flatMap((p) => (parseYaml(p.patch) as { op: string; path: string; value: string }[]).map((op) => {
-      expect(op.op).toBe('replace');
-      return { name: p.target.name, path: op.path, value: op.value };
-    }));
+    const patched = component.patches.flatMap((p) =>
+      (parseYaml(p.patch) as { op: string; path: string; value: string }[]).map((op) => {
+        expect(op.op).toBe('replace');
+        return { name: p.target.name, path: op.path, value: op.value };
+      }),
+    );
     expect(patched).toEqual(expected);
     expect(patched.every((p) => p.value.startsWith(`${IN_CLUSTER_HTTPS_HOOK_URL}/hooks/`))).toBe(true);
     // Generated for the in-cluster URL only: another base URL has no Service of deploy/ behind it.
@@ -187,7 +201,11 @@ describe('variant names', () => {
 
   it('refuses a variant named https, the name of the TLS URLs component', () => {
     const route = { apiVersion: 'route.openshift.io/v1', kind: 'Route', resource: 'routes' };
-    const c = defineComposition({ ...builtinCompositions[0]!, optionalChildren: [route], variants: [{ name: 'https', description: 'x', optionalChildren: ['routes'] }] });
+    const c = defineComposition({
+      ...builtinCompositions[0]!,
+      optionalChildren: [route],
+      variants: [{ name: 'https', description: 'x', optionalChildren: ['routes'] }],
+    });
     expect(() => manifestFiles([c])).toThrow(/cannot be named https/);
   });
 });

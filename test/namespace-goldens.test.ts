@@ -36,8 +36,10 @@ for (const composition of builtinCompositions.map((c) => c.name)) {
 }
 
 describe('inferenceservice: hosts, ingress classes and gateways per namespace', () => {
-  const ingress = (name: string) => run('inferenceservice', name).out.childrenOf<{ spec: { ingressClassName?: string; rules: Array<{ host: string }> } }>('Ingress')[0];
-  const routes = (name: string) => run('inferenceservice', name).out.childrenOf<{ spec: { hostnames: string[]; parentRefs: Array<{ namespace: string; name: string }> } }>('HTTPRoute');
+  const ingress = (name: string) =>
+    run('inferenceservice', name).out.childrenOf<{ spec: { ingressClassName?: string; rules: Array<{ host: string }> } }>('Ingress')[0];
+  const routes = (name: string) =>
+    run('inferenceservice', name).out.childrenOf<{ spec: { hostnames: string[]; parentRefs: Array<{ namespace: string; name: string }> } }>('HTTPRoute');
   it('different hosts and classes', () => {
     const [a, b] = [ingress('namespace-team-a'), ingress('namespace-team-b')];
     expect([a?.spec.ingressClassName, b?.spec.ingressClassName]).toEqual(['nginx-team-a', 'haproxy-b']);
@@ -46,14 +48,19 @@ describe('inferenceservice: hosts, ingress classes and gateways per namespace', 
   });
   it('different gateways', () => {
     expect(routes('namespace-team-a-gateway').flatMap((r) => r.spec.parentRefs.map((p) => `${p.namespace}/${p.name}`))).toContain('team-a/gw-a');
-    expect(new Set(routes('namespace-team-b-gateway').flatMap((r) => r.spec.parentRefs.map((p) => `${p.namespace}/${p.name}`)))).toEqual(new Set(['gateways/team-b']));
+    expect(new Set(routes('namespace-team-b-gateway').flatMap((r) => r.spec.parentRefs.map((p) => `${p.namespace}/${p.name}`)))).toEqual(
+      new Set(['gateways/team-b']),
+    );
   });
-  it("the URL scheme of the namespace: a URL already reported with it is kept, one with another scheme is not", () => {
+  it('the URL scheme of the namespace: a URL already reported with it is kept, one with another scheme is not', () => {
     // status.url is set once the Ingress exists (KServe); until then a previous one is kept only if it is still right.
     const withUrl = (name: string, url: string) => {
       const c = goldenCases('inferenceservice').find((g) => g.name === name)?.options;
       const parent = c?.parent as KubeObject;
-      return runSync(builtinCompositions.find((b) => b.name === 'inferenceservice') as (typeof builtinCompositions)[number], { ...c, parent: { ...parent, status: { url } } }).status.url;
+      return runSync(builtinCompositions.find((b) => b.name === 'inferenceservice') as (typeof builtinCompositions)[number], {
+        ...c,
+        parent: { ...parent, status: { url } },
+      }).status.url;
     };
     expect(withUrl('namespace-team-a', 'https://sklearn-model-team-a.team-a.ml.corp')).toBe('https://sklearn-model-team-a.team-a.ml.corp');
     expect(withUrl('namespace-team-a', 'http://sklearn-model-team-a.team-a.ml.corp')).toBeUndefined();

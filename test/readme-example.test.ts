@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 // (separated by `// …` lines) in the file's order.
 const root = path.resolve(import.meta.dirname, '..');
 const readme = readFileSync(path.join(root, 'docs/writing-compositions.md'), 'utf8');
-const marked = [...readme.matchAll(/<!-- README (example|excerpt): (\S+) -->\n```ts\n([^]*?)```\n/g)].map((m) => ({ kind: m[1], file: m[2] as string, code: m[3] as string }));
+const marked = [...readme.matchAll(/<!-- README (example|excerpt): (\S+) -->\n```ts\n([^]*?)```\n/g)].map((m) => ({
+  kind: m[1],
+  file: m[2] as string,
+  code: m[3] as string,
+}));
 
 describe('docs/writing-compositions.md: the custom composition example', () => {
   it('shows examples/custom/echo.ts whole and an excerpt of its test', () => {

@@ -32,7 +32,9 @@ function listed(text: string): Map<string, { default: string; description: strin
 /** Every MODELHOOKS_* name written in the server's source (the image prefix alone excepted). */
 function namedInSource(): Set<string> {
   const files = readdirSync(path.join(root, 'hooks'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts'));
-  const names = files.flatMap((e) => [...readFileSync(path.join(e.parentPath, e.name), 'utf8').matchAll(/\bMODELHOOKS_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0]));
+  const names = files.flatMap((e) =>
+    [...readFileSync(path.join(e.parentPath, e.name), 'utf8').matchAll(/\bMODELHOOKS_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0]),
+  );
   return new Set(names.filter((n) => n !== 'MODELHOOKS_IMAGE'));
 }
 
@@ -73,9 +75,21 @@ describe('modelhooks serve --help', () => {
 
 describe('configVariablesOf', () => {
   it.each([
-    { reason: 'a default is shown as text', schema: z.object({ A: z.coerce.number().default(3).describe('three') }), want: [{ name: 'A', default: '3', description: 'three' }] },
-    { reason: 'meta.unset wins over an empty default', schema: z.object({ B: z.string().default('').meta({ description: 'b', unset: '(none)' }) }), want: [{ name: 'B', default: '(none)', description: 'b' }] },
-    { reason: 'optional without unset: (none)', schema: z.object({ C: z.string().optional().describe('c') }), want: [{ name: 'C', default: '(none)', description: 'c' }] },
+    {
+      reason: 'a default is shown as text',
+      schema: z.object({ A: z.coerce.number().default(3).describe('three') }),
+      want: [{ name: 'A', default: '3', description: 'three' }],
+    },
+    {
+      reason: 'meta.unset wins over an empty default',
+      schema: z.object({ B: z.string().default('').meta({ description: 'b', unset: '(none)' }) }),
+      want: [{ name: 'B', default: '(none)', description: 'b' }],
+    },
+    {
+      reason: 'optional without unset: (none)',
+      schema: z.object({ C: z.string().optional().describe('c') }),
+      want: [{ name: 'C', default: '(none)', description: 'c' }],
+    },
     {
       reason: 'through a transform, image variables with their image',
       schema: z.looseObject({ ...imageVariables({ 'my-server': 'r/s:1' }) }).transform((e) => e),

@@ -16,7 +16,9 @@ import { goldenCases } from './support/golden.js';
 type Cond = { type: string; status: string; reason?: string; message?: string };
 const stamp = (c: Cond) => ({ lastTransitionTime: '2026-11-23T10:00:00Z', lastUpdateTime: '2026-11-23T10:00:00Z', ...c });
 const waiting = (reason: string, message?: string) => ({ waiting: { reason, ...(message ? { message } : {}) } });
-const terminated = (reason: string, exitCode: number) => ({ terminated: { reason, exitCode, startedAt: '2026-11-23T10:01:00Z', finishedAt: '2026-11-23T10:01:05Z', containerID: 'containerd://0f1e' } });
+const terminated = (reason: string, exitCode: number) => ({
+  terminated: { reason, exitCode, startedAt: '2026-11-23T10:01:00Z', finishedAt: '2026-11-23T10:01:05Z', containerID: 'containerd://0f1e' },
+});
 // pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff: "back-off %s restarting failed container=%s pod=%s".
 const backOff = (container: string, pod: string) => `back-off 40s restarting failed container=${container} pod=${pod}`;
 const PULL_ERROR = 'failed to pull and unpack image "docker.io/library/nope:1": failed to resolve reference "docker.io/library/nope:1": not found';
@@ -30,7 +32,10 @@ function pod(name: string, namespace: string, labels: Record<string, string>, co
     spec: { containers: [{ name: container, image: 'docker.io/library/nope:1' }] },
     status: {
       phase: 'Pending',
-      conditions: [stamp({ type: 'PodScheduled', status: 'True' }), stamp({ type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${container}]` })],
+      conditions: [
+        stamp({ type: 'PodScheduled', status: 'True' }),
+        stamp({ type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${container}]` }),
+      ],
       containerStatuses: [{ name: container, image: 'docker.io/library/nope:1', imageID: '', ready: false, restartCount: 3, started: false, state, lastState }],
     },
   };
@@ -62,13 +67,16 @@ for (const s of subjects) {
   if (!base) throw new Error(`${s.composition.name}/${s.fixture}: no such golden case`);
   const parent = base.parent as KubeObject;
   const ns = parent.metadata.namespace as string;
-  const observedDeployment = (base.observed ?? []).find((o) => o.kind === 'Deployment') as KubeObject & { spec: { selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> } } } };
+  const observedDeployment = (base.observed ?? []).find((o) => o.kind === 'Deployment') as KubeObject & {
+    spec: { selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> } } };
+  };
   const name = observedDeployment.metadata.name;
   const podLabels = observedDeployment.spec.template.metadata.labels;
   const podName = `${name}-7d9f-x7k2p`;
   const gen = observedDeployment.metadata.generation ?? 1;
   const withStatus = (status: object) => (base.observed ?? []).map((o) => (o === observedDeployment ? { ...o, status } : o));
-  const sync = (status: object, pods: KubeObject[]) => runSync(s.composition, { ...base, observed: withStatus(status), related: [...(base.related ?? []), ...pods] });
+  const sync = (status: object, pods: KubeObject[]) =>
+    runSync(s.composition, { ...base, observed: withStatus(status), related: [...(base.related ?? []), ...pods] });
   const expectBlocked = (out: ReturnType<typeof sync>, reason: string, message: string) => {
     expect(out.condition('Ready')).toMatchObject({ status: 'False', reason });
     expect(out.condition('Ready')?.message).toContain(message);
@@ -90,8 +98,20 @@ for (const s of subjects) {
         kubelet: 'Back-off pulling image "docker.io/library/nope:1"',
         source: 'pkg/kubelet/images/types.go ErrImagePullBackOff',
       },
-      { reason: 'CrashLoopBackOff', state: waiting('CrashLoopBackOff', backOff('server', podName)), lastState: terminated('Error', 1), kubelet: backOff('server', podName), source: 'pkg/kubelet/container/sync_result.go' },
-      { reason: 'OOMKilled', state: waiting('CrashLoopBackOff', backOff('server', podName)), lastState: terminated('OOMKilled', 137), kubelet: 'OOMKilled (exit code 137)', source: 'CRI terminated reason' },
+      {
+        reason: 'CrashLoopBackOff',
+        state: waiting('CrashLoopBackOff', backOff('server', podName)),
+        lastState: terminated('Error', 1),
+        kubelet: backOff('server', podName),
+        source: 'pkg/kubelet/container/sync_result.go',
+      },
+      {
+        reason: 'OOMKilled',
+        state: waiting('CrashLoopBackOff', backOff('server', podName)),
+        lastState: terminated('OOMKilled', 137),
+        kubelet: 'OOMKilled (exit code 137)',
+        source: 'CRI terminated reason',
+      },
       {
         reason: 'CreateContainerConfigError',
         state: waiting('CreateContainerConfigError', `secret "db-creds" not found`),
@@ -116,10 +136,15 @@ for (const s of subjects) {
       expectBlocked(out, 'PodSecurityViolation', psa);
     });
     it('a rollout past its deadline with no pod saying why (pkg/controller/deployment/util/deployment_util.go): ProgressDeadlineExceeded', () => {
-      const status = { ...rolling(gen), conditions: [stamp({ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: `ReplicaSet "${name}-7d9f" has timed out progressing.` })] };
+      const status = {
+        ...rolling(gen),
+        conditions: [
+          stamp({ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: `ReplicaSet "${name}-7d9f" has timed out progressing.` }),
+        ],
+      };
       expectBlocked(sync(status, []), 'ProgressDeadlineExceeded', `Deployment ${name}: ReplicaSet "${name}-7d9f" has timed out progressing.`);
     });
-    it("a crashing pod of another workload (other labels) or of another namespace says nothing about this one", () => {
+    it('a crashing pod of another workload (other labels) or of another namespace says nothing about this one', () => {
       const other = pod(podName, ns, { app: 'someone-else' }, 'server', waiting('CrashLoopBackOff', backOff('server', podName)), terminated('Error', 1));
       const elsewhere = pod(podName, 'other-team', podLabels, 'server', waiting('CrashLoopBackOff', backOff('server', podName)), terminated('Error', 1));
       const out = sync(rolling(gen), [other, elsewhere]);
@@ -127,7 +152,9 @@ for (const s of subjects) {
     });
     it('a ready workload stays ready even if an old pod crashes', () => {
       const ready = base.observed?.find((o) => o.kind === 'Deployment')?.status;
-      const out = sync(ready as object, [pod(podName, ns, podLabels, 'server', waiting('CrashLoopBackOff', backOff('server', podName)), terminated('Error', 1))]);
+      const out = sync(ready as object, [
+        pod(podName, ns, podLabels, 'server', waiting('CrashLoopBackOff', backOff('server', podName)), terminated('Error', 1)),
+      ]);
       expect(out.condition('Ready')?.reason).not.toBe('CrashLoopBackOff');
       if (s.condition) expect(out.condition(s.condition)?.status).toBe('True');
     });
@@ -141,7 +168,15 @@ describe("MLModel: the download Job's pod", () => {
   const ns = (base.parent as KubeObject).metadata.namespace as string;
   const labels = { ...job.spec.template.metadata.labels, 'batch.kubernetes.io/job-name': job.metadata.name, 'job-name': job.metadata.name };
   it('customize asks for the pods of the current download', () => {
-    expect(runCustomize(mlmodel, base)).toContainEqual(podsRuleFor(ns, { ...Object.fromEntries(Object.entries(job.spec.template.metadata.labels).filter(([k]) => k !== 'app.kubernetes.io/name' && k !== 'app.kubernetes.io/part-of' && k !== 'app.kubernetes.io/managed-by')) }));
+    expect(runCustomize(mlmodel, base)).toContainEqual(
+      podsRuleFor(ns, {
+        ...Object.fromEntries(
+          Object.entries(job.spec.template.metadata.labels).filter(
+            ([k]) => k !== 'app.kubernetes.io/name' && k !== 'app.kubernetes.io/part-of' && k !== 'app.kubernetes.io/managed-by',
+          ),
+        ),
+      }),
+    );
   });
   it('a downloader image that cannot be pulled: ModelDownloaded and Ready False/ErrImagePull, still Downloading', () => {
     const p = pod(`${job.metadata.name}-q8x2z`, ns, labels, 'download', waiting('ErrImagePull', PULL_ERROR));

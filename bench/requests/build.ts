@@ -51,7 +51,13 @@ export function buildCase(spec: CaseSpec): BenchCase {
   const { composition } = spec;
   const config = defaultHookConfig();
   const controller = compositeControllerFor(composition, spec.variant ?? DEFAULT_VARIANT, { hookBaseUrl: IN_CLUSTER_HOOK_URL }) as Json;
-  controller.metadata = { ...controller.metadata, uid: uid(`controller/${spec.name}`), resourceVersion: '48100007', generation: 1, creationTimestamp: '2025-10-01T08:00:00Z' };
+  controller.metadata = {
+    ...controller.metadata,
+    uid: uid(`controller/${spec.name}`),
+    resourceVersion: '48100007',
+    generation: 1,
+    creationTimestamp: '2025-10-01T08:00:00Z',
+  };
   const related = spec.related ?? (() => []);
 
   let observed: KubeObject[] = [];

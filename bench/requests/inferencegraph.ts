@@ -24,9 +24,22 @@ export const inferencegraphCases = () => [
         apiVersion: 'serving.kserve.io/v1alpha1',
         kind: 'InferenceGraph',
         metadata: { name: 'ensemble-model', namespace: 'kserve-test' },
-        spec: { nodes: { root: { routerType: 'Ensemble', steps: [{ serviceName: 'sklearn-iris', name: 'sklearn-iris' }, { serviceName: 'xgboost-iris', name: 'xgboost-iris' }] } } },
+        spec: {
+          nodes: {
+            root: {
+              routerType: 'Ensemble',
+              steps: [
+                { serviceName: 'sklearn-iris', name: 'sklearn-iris' },
+                { serviceName: 'xgboost-iris', name: 'xgboost-iris' },
+              ],
+            },
+          },
+        },
       },
     ],
-    related: () => [isvc('sklearn-iris', 'sklearn', '3f0e7c1a-0000-4000-8000-0000000000a1'), isvc('xgboost-iris', 'xgboost', '3f0e7c1a-0000-4000-8000-0000000000a2')],
+    related: () => [
+      isvc('sklearn-iris', 'sklearn', '3f0e7c1a-0000-4000-8000-0000000000a1'),
+      isvc('xgboost-iris', 'xgboost', '3f0e7c1a-0000-4000-8000-0000000000a2'),
+    ],
   }),
 ];

@@ -37,7 +37,17 @@ const hfLlm: CaseSpec = {
     ),
   ],
   related: () => [
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's3-models', namespace: 'models', annotations: { 'serving.kserve.io/s3-endpoint': 's3.eu-west-1.amazonaws.com', 'serving.kserve.io/s3-usehttps': '1' } }, type: 'Opaque', data: { AWS_ACCESS_KEY_ID: 'QUtJQUlPU0ZPRE5ON0VYQU1QTEU=', AWS_SECRET_ACCESS_KEY: 'd0phbHJYVXRuRkVNSS9LN01ERU5HL2JQeFJmaUNZRVhBTVBMRUtFWQ==' } },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: 's3-models',
+        namespace: 'models',
+        annotations: { 'serving.kserve.io/s3-endpoint': 's3.eu-west-1.amazonaws.com', 'serving.kserve.io/s3-usehttps': '1' },
+      },
+      type: 'Opaque',
+      data: { AWS_ACCESS_KEY_ID: 'QUtJQUlPU0ZPRE5ON0VYQU1QTEU=', AWS_SECRET_ACCESS_KEY: 'd0phbHJYVXRuRkVNSS9LN01ERU5HL2JQeFJmaUNZRVhBTVBMRUtFWQ==' },
+    },
   ],
 };
 
@@ -45,11 +55,26 @@ const onnx: CaseSpec = {
   name: 'inferenceservice/onnx',
   description: 'ONNX model (Triton runtime), Ingress',
   composition: inferenceservice,
-  steps: [isvc('style-sample', { predictor: { onnx: { storageUri: 'gs://kfserving-examples/models/onnx', resources: { requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '2', memory: '4Gi' } } } } })],
+  steps: [
+    isvc('style-sample', {
+      predictor: {
+        onnx: { storageUri: 'gs://kfserving-examples/models/onnx', resources: { requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '2', memory: '4Gi' } } },
+      },
+    }),
+  ],
 };
 
 const flowers = (uri: string, canary?: number): Json =>
-  isvc('flowers', { predictor: { minReplicas: 2, maxReplicas: 6, scaleMetric: 'cpu', scaleTarget: 70, ...(canary === undefined ? {} : { canaryTrafficPercent: canary }), tensorflow: { storageUri: uri } } });
+  isvc('flowers', {
+    predictor: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      scaleMetric: 'cpu',
+      scaleTarget: 70,
+      ...(canary === undefined ? {} : { canaryTrafficPercent: canary }),
+      tensorflow: { storageUri: uri },
+    },
+  });
 
 const httprouteCanary: CaseSpec = {
   name: 'inferenceservice/httproute-canary',

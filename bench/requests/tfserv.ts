@@ -20,7 +20,12 @@ export const tfservCases = () => [
       },
     ],
     related: () => [
-      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'tf-serving-models-config', namespace: 'serving', uid: '3f0e7c1a-0000-4000-8000-00000000000c', resourceVersion: '48200311' }, data: { 'models.conf': `model_config_list: {\n${MODELS}\n}\n` } },
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'tf-serving-models-config', namespace: 'serving', uid: '3f0e7c1a-0000-4000-8000-00000000000c', resourceVersion: '48200311' },
+        data: { 'models.conf': `model_config_list: {\n${MODELS}\n}\n` },
+      },
     ],
   }),
 ];

@@ -41,7 +41,9 @@ const database: CaseSpec = {
   name: 'trustyai/database',
   description: 'DATABASE storage with its credentials Secret, 2 replicas',
   composition: trustyai,
-  steps: [tas('trusty-db', { storage: { format: 'DATABASE', databaseConfigurations: 'db-credentials' }, metrics: { schedule: '1m', batchSize: 1000 }, replicas: 2 })],
+  steps: [
+    tas('trusty-db', { storage: { format: 'DATABASE', databaseConfigurations: 'db-credentials' }, metrics: { schedule: '1m', batchSize: 1000 }, replicas: 2 }),
+  ],
   related: (parent) => [
     ...self(parent),
     {
@@ -49,7 +51,15 @@ const database: CaseSpec = {
       kind: 'Secret',
       metadata: { name: 'db-credentials', namespace: 'fraud-detection' },
       type: 'Opaque',
-      data: { databaseKind: 'bXlzcWw=', databaseUsername: 'dHJ1c3R5', databasePassword: 'c2VjcmV0', databaseService: 'bXlzcWw=', databasePort: 'MzMwNg==', databaseName: 'dHJ1c3R5YWk=', databaseGeneration: 'dXBkYXRl' },
+      data: {
+        databaseKind: 'bXlzcWw=',
+        databaseUsername: 'dHJ1c3R5',
+        databasePassword: 'c2VjcmV0',
+        databaseService: 'bXlzcWw=',
+        databasePort: 'MzMwNg==',
+        databaseName: 'dHJ1c3R5YWk=',
+        databaseGeneration: 'dXBkYXRl',
+      },
     },
   ],
 };

@@ -16,13 +16,17 @@ describe('Echo composition', () => {
     expect(out.child('ConfigMap', 'hello')?.data).toEqual({ message: 'hi' });
     const deployment = out.child<Deployment>('Deployment', 'hello');
     expect(deployment?.spec.replicas).toBe(1);
-    expect(deployment?.spec.template.spec.containers[0]?.env).toEqual([{ name: 'ECHO_TEXT', valueFrom: { configMapKeyRef: { name: 'hello', key: 'message' } } }]);
+    expect(deployment?.spec.template.spec.containers[0]?.env).toEqual([
+      { name: 'ECHO_TEXT', valueFrom: { configMapKeyRef: { name: 'hello', key: 'message' } } },
+    ]);
     expect(out.condition('Ready')?.status).toBe('Unknown');
   });
 
   it('rolls the pods when the message changes', () => {
     const hashOf = (message: string) =>
-      runSync(echo, { parent: { ...parent, spec: { message } } }).child<Deployment>('Deployment', 'hello')?.spec.template.metadata.annotations['example.dev/message-hash'];
+      runSync(echo, { parent: { ...parent, spec: { message } } }).child<Deployment>('Deployment', 'hello')?.spec.template.metadata.annotations[
+        'example.dev/message-hash'
+      ];
     expect(hashOf('hi')).toBe(hashOf('hi'));
     expect(hashOf('hi')).not.toBe(hashOf('hello'));
   });

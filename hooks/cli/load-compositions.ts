@@ -22,7 +22,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** Why a value is not a composition (what `defineComposition` returns), or undefined if it is one. */
 export function compositionProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'not an object';
-  if (typeof value.name !== 'string' || !isDns1123Label(value.name)) return `name must be a lowercase DNS label (it is the route /hooks/<name>/sync), got ${JSON.stringify(value.name)}`;
+  if (typeof value.name !== 'string' || !isDns1123Label(value.name))
+    return `name must be a lowercase DNS label (it is the route /hooks/<name>/sync), got ${JSON.stringify(value.name)}`;
   const parent = value.parent;
   if (!isObject(parent)) return 'no parent type';
   for (const field of ['group', 'kind', 'plural', 'singular']) {
@@ -57,7 +58,9 @@ export function compositionsOf(module: Record<string, unknown>, label: string): 
   }
   if (found.size === 0) {
     const why = nearMisses.length > 0 ? `; ${nearMisses.join('; ')}` : ` (exports: ${Object.keys(module).join(', ') || 'none'})`;
-    throw new CompositionLoadError(`${label} exports no composition: export one made with defineComposition from modelhooks/kit, by name or as the default export (one or a list)${why}`);
+    throw new CompositionLoadError(
+      `${label} exports no composition: export one made with defineComposition from modelhooks/kit, by name or as the default export (one or a list)${why}`,
+    );
   }
   return [...found];
 }
@@ -96,12 +99,11 @@ export function withoutClashes(entries: Array<{ composition: AnyComposition; sou
 }
 
 /** The compositions a command serves: the built-in ones (unless --no-builtin), then each --composition module's. */
-export async function compositionsFromOptions(
-  values: { composition?: string[]; 'no-builtin'?: boolean },
-  cwd: string,
-): Promise<AnyComposition[]> {
+export async function compositionsFromOptions(values: { composition?: string[]; 'no-builtin'?: boolean }, cwd: string): Promise<AnyComposition[]> {
   const files = values.composition ?? [];
   if (values['no-builtin'] && files.length === 0) throw new UsageError('--no-builtin needs at least one --composition FILE to serve');
-  const builtins = values['no-builtin'] ? [] : builtinCompositions.map((composition) => ({ composition, source: 'the built-in compositions (--no-builtin leaves them out)' }));
+  const builtins = values['no-builtin']
+    ? []
+    : builtinCompositions.map((composition) => ({ composition, source: 'the built-in compositions (--no-builtin leaves them out)' }));
   return withoutClashes([...builtins, ...(await loadCompositions(files, cwd))]);
 }

@@ -35,7 +35,9 @@ const COMMANDS = {
 } as const;
 
 const USAGE = `usage:
-${Object.values(COMMANDS).map((c) => `  ${c.split('\n')[0]}`).join('\n')}
+${Object.values(COMMANDS)
+  .map((c) => `  ${c.split('\n')[0]}`)
+  .join('\n')}
   modelhooks --version
   modelhooks COMMAND --help    (that command's options)
 every command also takes --composition FILE (repeatable) and --no-builtin (see --help)`;
@@ -113,7 +115,8 @@ async function renderCommand(args: string[], io: Io): Promise<number> {
     throw new UsageError(`--now must be an RFC 3339 UTC time such as 2026-01-01T00:00:00Z, got "${values.now}"`);
   }
   const files = [positionals[0] as string, ...values.observed, ...values.related];
-  if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin (-) can be read only once: give it as the parent or as one --observed or --related file');
+  if (files.filter((f) => f === '-').length > 1)
+    throw new UsageError('stdin (-) can be read only once: give it as the parent or as one --observed or --related file');
   // Read before the configuration, so a usage problem is reported first.
   const read = async (f: string): Promise<YamlSource> => {
     if (f !== '-') return readSource(path.resolve(io.cwd, f));

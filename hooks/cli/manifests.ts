@@ -2,7 +2,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { AnyComposition } from '../kit/composition.js';
-import { compositeControllerFor, compositeControllerName, crdFor, DEFAULT_VARIANT, variantNames, variantPatchFor, variantProblems } from '../engine/manifests.js';
+import {
+  compositeControllerFor,
+  compositeControllerName,
+  crdFor,
+  DEFAULT_VARIANT,
+  variantNames,
+  variantPatchFor,
+  variantProblems,
+} from '../engine/manifests.js';
 
 /** Where the hook server's Service answers inside the cluster (deploy/ installs it there). */
 export const IN_CLUSTER_HOOK_URL = 'http://modelhooks.modelhooks-system.svc';
@@ -102,10 +110,12 @@ export function manifestFiles(compositions: AnyComposition[], hookBaseUrl = IN_C
   });
   files.set('compositions/base/kustomization.yaml', kustomization(names));
   for (const variant of variantNames(compositions).filter((v) => v !== DEFAULT_VARIANT)) {
-    if (variant === HTTPS_COMPONENT) throw new Error(`a variant cannot be named ${HTTPS_COMPONENT}: compositions/components/${HTTPS_COMPONENT} is the TLS URLs`);
+    if (variant === HTTPS_COMPONENT)
+      throw new Error(`a variant cannot be named ${HTTPS_COMPONENT}: compositions/components/${HTTPS_COMPONENT} is the TLS URLs`);
     files.set(`compositions/components/${variant}/kustomization.yaml`, component(compositions, variant, header));
   }
-  if (hookBaseUrl === IN_CLUSTER_HOOK_URL) files.set(`compositions/components/${HTTPS_COMPONENT}/kustomization.yaml`, httpsComponent(compositions, hookBaseUrl, header));
+  if (hookBaseUrl === IN_CLUSTER_HOOK_URL)
+    files.set(`compositions/components/${HTTPS_COMPONENT}/kustomization.yaml`, httpsComponent(compositions, hookBaseUrl, header));
   return files;
 }
 

@@ -88,7 +88,8 @@ function variantsOf(compositions: AnyComposition[], given: string | string[] | u
   }
   const known = variantNames(compositions);
   const unknown = names.filter((n) => !known.includes(n));
-  if (unknown.length > 0) throw new UsageError(`no variant ${unknown.map((n) => `"${n}"`).join(', ')}; variants: ${known.join(', ')} (combine them with commas)`);
+  if (unknown.length > 0)
+    throw new UsageError(`no variant ${unknown.map((n) => `"${n}"`).join(', ')}; variants: ${known.join(', ')} (combine them with commas)`);
   return names;
 }
 
@@ -113,12 +114,7 @@ export function render(compositions: AnyComposition[], config: CompositionConfig
   if (previous) parent.status = previous.status;
   let answer: Record<string, unknown>;
   try {
-    answer = runOverWire(
-      composition,
-      'sync',
-      { parent, observed, related: opts.related.flatMap(parseObjects), variant },
-      { now: opts.now, config },
-    );
+    answer = runOverWire(composition, 'sync', { parent, observed, related: opts.related.flatMap(parseObjects), variant }, { now: opts.now, config });
   } catch (err) {
     if (err instanceof RequestShapeError) throw new UsageError(`${opts.parent.name}: ${err.message}`);
     throw err;

@@ -36,10 +36,7 @@ export function crdFor(c: AnyComposition): Record<string, unknown> {
     },
     required: ['spec'],
   };
-  const columns = [
-    ...(parent.printerColumns ?? []),
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-  ];
+  const columns = [...(parent.printerColumns ?? []), { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }];
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -74,7 +71,8 @@ export function parseVariants(selection: VariantSelection | undefined): string[]
   const parts = (typeof selection === 'string' ? [selection] : [...(selection ?? [])]).flatMap((s) => s.split(','));
   const names = [...new Set(parts.map((s) => s.trim()).filter((s) => s !== ''))];
   if (names.includes(DEFAULT_VARIANT)) {
-    if (names.length > 1) throw new Error(`variant "${DEFAULT_VARIANT}" means no variant; it cannot be combined with ${names.filter((n) => n !== DEFAULT_VARIANT).join(', ')}`);
+    if (names.length > 1)
+      throw new Error(`variant "${DEFAULT_VARIANT}" means no variant; it cannot be combined with ${names.filter((n) => n !== DEFAULT_VARIANT).join(', ')}`);
     return [];
   }
   for (const n of names) if (!VARIANT_NAME.test(n)) throw new Error(`invalid variant name "${n}": lower-case letters, digits and "-"`);

@@ -5,9 +5,7 @@
  * `a notin (x)`) and existence (`a`, `!a`) requirements, comma-separated, all must hold.
  */
 
-export type Requirement =
-  | { key: string; op: 'in' | 'notin'; values: string[] }
-  | { key: string; op: 'exists' | '!' };
+export type Requirement = { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'exists' | '!' };
 
 /** A parsed selector; `text` is what the admin wrote (for messages). */
 export interface NamespaceSelector {

@@ -74,21 +74,44 @@ export function namespaceSettings(namespace: KubeObject | undefined): { settings
     if (problem) problems.push({ annotation, message: `${JSON.stringify(raw)}: ${problem}` });
     else set(value);
   };
-  read('ingressDomain', (v) => (isDns1123Host(v) ? undefined : 'not a DNS name'), (v) => (settings.ingressDomain = v));
+  read(
+    'ingressDomain',
+    (v) => (isDns1123Host(v) ? undefined : 'not a DNS name'),
+    (v) => (settings.ingressDomain = v),
+  );
   read('domainTemplate', templateProblem, (v) => (settings.domainTemplate = v));
-  read('ingressClass', (v) => (v === '' || isDns1123Host(v) ? undefined : 'not an IngressClass name'), (v) => (settings.ingressClass = v));
-  read('gateway', (v) => (isLabelPair(v) ? undefined : 'not namespace/name of a Gateway'), (v) => {
-    const [ns, name] = v.split('/') as [string, string];
-    settings.gateway = { namespace: ns, name };
-  });
-  read('urlScheme', (v) => (v === 'http' || v === 'https' ? undefined : 'not http or https'), (v) => (settings.urlScheme = v as 'http' | 'https'));
-  read('imageRegistry', (v) => (REGISTRY.test(v) ? undefined : 'not a registry such as mirror.example.com:5000/path'), (v) => (settings.imageRegistry = v));
+  read(
+    'ingressClass',
+    (v) => (v === '' || isDns1123Host(v) ? undefined : 'not an IngressClass name'),
+    (v) => (settings.ingressClass = v),
+  );
+  read(
+    'gateway',
+    (v) => (isLabelPair(v) ? undefined : 'not namespace/name of a Gateway'),
+    (v) => {
+      const [ns, name] = v.split('/') as [string, string];
+      settings.gateway = { namespace: ns, name };
+    },
+  );
+  read(
+    'urlScheme',
+    (v) => (v === 'http' || v === 'https' ? undefined : 'not http or https'),
+    (v) => (settings.urlScheme = v as 'http' | 'https'),
+  );
+  read(
+    'imageRegistry',
+    (v) => (REGISTRY.test(v) ? undefined : 'not a registry such as mirror.example.com:5000/path'),
+    (v) => (settings.imageRegistry = v),
+  );
   read('allowedImages', allowedProblem, (v) => (settings.allowedImages = splitList(v)));
   return { settings, problems };
 }
 
 function splitList(v: string): string[] {
-  return v.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  return v
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
 }
 
 function allowedProblem(v: string): string | undefined {

@@ -32,7 +32,11 @@ function labelsProblem(labels: unknown, field: string): MetadataProblem | undefi
   for (const key of Object.keys(labels)) {
     const at = `${field}[${JSON.stringify(key)}]`;
     const value = labels[key];
-    if (!isLabelKey(key)) return { field: at, message: 'not a label key ([prefix/]name: the prefix a DNS subdomain, the name ≤63 alphanumeric characters, `-`, `_` or `.` inside)' };
+    if (!isLabelKey(key))
+      return {
+        field: at,
+        message: 'not a label key ([prefix/]name: the prefix a DNS subdomain, the name ≤63 alphanumeric characters, `-`, `_` or `.` inside)',
+      };
     if (typeof value !== 'string') return { field: at, message: 'must be a string' };
     if (!isLabelValue(value)) return { field: at, message: 'not a label value (≤63 alphanumeric characters, `-`, `_` or `.` inside)' };
   }
@@ -47,11 +51,16 @@ function annotationsProblem(annotations: unknown, field: string): MetadataProble
     const at = `${field}[${JSON.stringify(key)}]`;
     const value = annotations[key];
     // The rule is a qualified name, case aside (ValidateAnnotations lower-cases the key first).
-    if (!isLabelKey(key.toLowerCase())) return { field: at, message: 'not an annotation key ([prefix/]name: the prefix a DNS subdomain, the name ≤63 alphanumeric characters, `-`, `_` or `.` inside)' };
+    if (!isLabelKey(key.toLowerCase()))
+      return {
+        field: at,
+        message: 'not an annotation key ([prefix/]name: the prefix a DNS subdomain, the name ≤63 alphanumeric characters, `-`, `_` or `.` inside)',
+      };
     if (typeof value !== 'string') return { field: at, message: 'must be a string' };
     // Go's len: bytes of UTF-8.
     size += Buffer.byteLength(key) + Buffer.byteLength(value);
   }
-  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) return { field, message: `${size} bytes of keys and values, over the API server's limit of ${TOTAL_ANNOTATION_SIZE_LIMIT}` };
+  if (size > TOTAL_ANNOTATION_SIZE_LIMIT)
+    return { field, message: `${size} bytes of keys and values, over the API server's limit of ${TOTAL_ANNOTATION_SIZE_LIMIT}` };
   return undefined;
 }

@@ -26,12 +26,7 @@ export const INVALID_SPEC = 'InvalidSpec';
 /** Where a parent without a namespace (a file given to `render`) is placed, as kubectl does. */
 export const DEFAULT_NAMESPACE = 'default';
 
-export function runHook<Config>(
-  composition: AnyComposition<Config>,
-  hook: HookName,
-  request: HookRequest,
-  ctx: HookContext,
-): Record<string, unknown> {
+export function runHook<Config>(composition: AnyComposition<Config>, hook: HookName, request: HookRequest, ctx: HookContext): Record<string, unknown> {
   if (hook === 'customize') return { relatedResources: runCustomize(composition, request, ctx) };
   const serverInput = syncInput(composition, request, ctx);
   // No composition declares a finalize hook: children are owned and garbage-collected. An
@@ -57,13 +52,22 @@ export function runHook<Config>(
  * Every observed child kept as last applied (nothing new, nothing deleted) and Ready=False
  * saying why; the other conditions as `status` (by default the previous status) has them.
  */
-function keepAnswer<Config>(composition: AnyComposition<Config>, input: SyncInput<unknown, Config>, ready: Cond, status = input.parent.status): Record<string, unknown> {
+function keepAnswer<Config>(
+  composition: AnyComposition<Config>,
+  input: SyncInput<unknown, Config>,
+  ready: Cond,
+  status = input.parent.status,
+): Record<string, unknown> {
   const { observedGeneration: _stale, ...base } = composition.invalidStatus ? composition.invalidStatus(status) : status;
   return answer(composition, input, { status: withReady(base, ready, input), children: keepObserved(input) });
 }
 
 /** The parent's spec parsed by the composition's schema and checked by its `validate`, or what is wrong with it. */
-function specOf<Config>(composition: AnyComposition<Config>, request: HookRequest, config: Config): { valid: true; value: unknown } | { valid: false; problem: string } {
+function specOf<Config>(
+  composition: AnyComposition<Config>,
+  request: HookRequest,
+  config: Config,
+): { valid: true; value: unknown } | { valid: false; problem: string } {
   const parsed = parserOf(composition)(request.parent.spec ?? {});
   if (!parsed.success) return { valid: false, problem: formatIssues(parsed.error.issues) };
   const problems = composition.validate?.(parsed.data, config, request.parent.metadata) ?? [];
@@ -103,14 +107,17 @@ function runCustomize<Config>(composition: AnyComposition<Config>, request: Hook
   const declares = (apiVersion: string, kind: string) => declared.some((t) => t.apiVersion === apiVersion && t.kind === kind);
   const rules = composition.customize ? composition.customize(parent, config, declares) : [];
   // Objects that share a child's name, so sync can tell a name held by another owner.
-  const named = composition.childNames ? childNameRules(declaredTypes(composition, request.controller), composition.childNames(parent, config), parent.metadata.namespace) : [];
+  const named = composition.childNames
+    ? childNameRules(declaredTypes(composition, request.controller), composition.childNames(parent, config), parent.metadata.namespace)
+    : [];
   return [...scopeRules([own, ...rules, ...named], parent.metadata.namespace, composition.name), ...system];
 }
 
 /** One rule per system object, by namespace and name only (never a selector, which could list more). */
 function systemRules(objects: SystemObject[]): RelatedRule[] {
   return objects.map((o) => {
-    if (!o.namespace || !o.name) throw new HookContractError(`system object ${o.resource} needs a namespace and a name: a rule without them would list every one`);
+    if (!o.namespace || !o.name)
+      throw new HookContractError(`system object ${o.resource} needs a namespace and a name: a rule without them would list every one`);
     return { apiVersion: o.apiVersion, resource: o.resource, namespace: o.namespace, names: [o.name] };
   });
 }
@@ -122,11 +129,7 @@ function declaredTypes<Config>(composition: AnyComposition<Config>, controller: 
   return childTypesOf(composition).filter((t) => isDeclared(declared, t.apiVersion, t.resource));
 }
 
-export function syncInput<Config>(
-  composition: AnyComposition<Config>,
-  request: HookRequest,
-  ctx: HookContext,
-): SyncInput<unknown, Config> {
+export function syncInput<Config>(composition: AnyComposition<Config>, request: HookRequest, ctx: HookContext): SyncInput<unknown, Config> {
   const parent = parentOf(request);
   const namespace = parent.metadata.namespace;
   const declared = declaredResources(request.controller);
@@ -265,7 +268,5 @@ export function formatProblems(problems: ReadonlyArray<SpecProblem>): string {
 
 /** `spec.storage.databaseConfigurations: required when storage.format is DATABASE; …` */
 export function formatIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
-  return issues
-    .map((i) => `spec${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${i.message}`)
-    .join('; ');
+  return issues.map((i) => `spec${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${i.message}`).join('; ');
 }

@@ -31,8 +31,7 @@ export interface WireRequestOptions {
 
 /** The Metacontroller request body for these options: what the server would receive. */
 export function syncRequest<Config>(composition: AnyComposition<Config>, options: WireRequestOptions): Record<string, unknown> {
-  const controller =
-    options.controller ?? compositeControllerFor(composition, options.variant ?? DEFAULT_VARIANT, { hookBaseUrl: 'http://modelhooks.test' });
+  const controller = options.controller ?? compositeControllerFor(composition, options.variant ?? DEFAULT_VARIANT, { hookBaseUrl: 'http://modelhooks.test' });
   const parent = options.parent as KubeObject;
   const namespace = parent.metadata?.namespace ?? DEFAULT_NAMESPACE;
   return {

@@ -37,10 +37,18 @@ export function tenancyOf<Config>(input: SyncInput<unknown, Config>, selector: N
   const ns = parentNamespace(input.related, name);
   if (selector && selector.requirements.length > 0) {
     if (!ns) {
-      return refusal(input.config, NAMESPACE_NOT_ENABLED, `Namespace ${name} has not been observed, so it cannot be shown to match the namespace selector "${selector.text}"; children are kept, none are created`);
+      return refusal(
+        input.config,
+        NAMESPACE_NOT_ENABLED,
+        `Namespace ${name} has not been observed, so it cannot be shown to match the namespace selector "${selector.text}"; children are kept, none are created`,
+      );
     }
     if (!selectorMatches(selector, ns.metadata.labels)) {
-      return refusal(input.config, NAMESPACE_NOT_ENABLED, `Namespace ${name} does not match the namespace selector "${selector.text}" (MODELHOOKS_NAMESPACE_SELECTOR): ask the cluster admin to enable it; children are kept, none are created`);
+      return refusal(
+        input.config,
+        NAMESPACE_NOT_ENABLED,
+        `Namespace ${name} does not match the namespace selector "${selector.text}" (MODELHOOKS_NAMESPACE_SELECTOR): ask the cluster admin to enable it; children are kept, none are created`,
+      );
     }
   }
   const { settings, problems } = namespaceSettings(ns);
@@ -63,5 +71,9 @@ export function imageRefusalAnswer(response: Record<string, unknown>, allowed: s
   const refused = imagesNotAllowed(children, allowed);
   if (refused.length === 0) return undefined;
   const list = refused.map((r) => `${r.child} container ${r.container} image ${r.image}`).join('; ');
-  return condition.false(READY, IMAGE_NOT_ALLOWED, `${list}: not under the namespace's allowed images (${allowed.join(', ')}); children are kept as they run, none are created or changed`);
+  return condition.false(
+    READY,
+    IMAGE_NOT_ALLOWED,
+    `${list}: not under the namespace's allowed images (${allowed.join(', ')}); children are kept as they run, none are created or changed`,
+  );
 }

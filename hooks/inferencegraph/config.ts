@@ -42,7 +42,12 @@ export const inferencegraphConfig = z
     const [namespace, name] = e.MODELHOOKS_GATEWAY.split('/') as [string, string];
     return {
       images: imagesFrom(INFERENCEGRAPH_IMAGES, e as Env),
-      ingress: { domain: e.MODELHOOKS_INGRESS_DOMAIN, className: e.MODELHOOKS_INGRESS_CLASS, domainTemplate: e.MODELHOOKS_DOMAIN_TEMPLATE, urlScheme: e.MODELHOOKS_URL_SCHEME },
+      ingress: {
+        domain: e.MODELHOOKS_INGRESS_DOMAIN,
+        className: e.MODELHOOKS_INGRESS_CLASS,
+        domainTemplate: e.MODELHOOKS_DOMAIN_TEMPLATE,
+        urlScheme: e.MODELHOOKS_URL_SCHEME,
+      },
       gateway: { namespace, name },
     };
   });

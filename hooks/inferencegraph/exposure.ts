@@ -14,9 +14,7 @@ import type { InferenceGraphSpec } from './spec.js';
  * ingress/domain.go GenerateDomainName). Here that host is routed, as an InferenceService's
  * is: an Ingress, or an HTTPRoute where the CompositeController declares HTTPRoutes.
  */
-export type Exposure =
-  | { kind: 'none'; why: 'cluster-local' | 'invalid-host'; host: string }
-  | { kind: 'ingress' | 'httproute'; host: string };
+export type Exposure = { kind: 'none'; why: 'cluster-local' | 'invalid-host'; host: string } | { kind: 'ingress' | 'httproute'; host: string };
 
 export function exposureOf(parent: Parent<unknown>, config: InferenceGraphConfig, httpRoutes: boolean): Exposure {
   const host = renderDomain(config.ingress.domainTemplate, parent.metadata.name, parent, config.ingress.domain);
@@ -40,7 +38,8 @@ export function exposureChildren(input: SyncInput<InferenceGraphSpec, InferenceG
   const { parent, config } = input;
   if (exposure.kind === 'ingress') return [ingressFor(parent, config, exposure.host)];
   if (exposure.kind === 'httproute') return [httpRouteFor(parent, config, exposure.host)];
-  if (exposure.kind === 'none' && exposure.why === 'invalid-host') return keepAll([...input.observed.list(INGRESS.apiVersion, INGRESS.kind), ...input.observed.list(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind)]);
+  if (exposure.kind === 'none' && exposure.why === 'invalid-host')
+    return keepAll([...input.observed.list(INGRESS.apiVersion, INGRESS.kind), ...input.observed.list(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind)]);
   return [];
 }
 
@@ -51,7 +50,9 @@ function ingressFor(parent: Parent<InferenceGraphSpec>, config: InferenceGraphCo
     metadata: childMeta(parent, exposureName(parent), exposureLabels(parent), annotationsFor(parent)),
     spec: {
       ...(config.ingress.className ? { ingressClassName: config.ingress.className } : {}),
-      rules: [{ host, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: serviceName(parent), port: { number: SERVICE_PORT } } } }] } }],
+      rules: [
+        { host, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: serviceName(parent), port: { number: SERVICE_PORT } } } }] } },
+      ],
     },
   };
 }

@@ -66,7 +66,10 @@ function readyOf(isvc: KubeObject): { status?: string; reason?: string } {
  */
 export function graphJson(spec: InferenceGraphSpec): string {
   // Written by hand: a JavaScript object puts integer-like keys ("10", "9") first, in numeric order.
-  const nodes = `{${Object.keys(spec.nodes).sort().map((n) => `${JSON.stringify(n)}:${JSON.stringify(routerOf(spec.nodes[n] as InferenceGraphSpec['nodes'][string]))}`).join(',')}}`;
+  const nodes = `{${Object.keys(spec.nodes)
+    .sort()
+    .map((n) => `${JSON.stringify(n)}:${JSON.stringify(routerOf(spec.nodes[n] as InferenceGraphSpec['nodes'][string]))}`)
+    .join(',')}}`;
   const resources = spec.resources ?? {};
   const out: Record<string, unknown> = {
     resources: omitEmpty({ limits: sortedOrUndefined(resources.limits), requests: sortedOrUndefined(resources.requests), claims: nonEmpty(resources.claims) }),
@@ -120,7 +123,11 @@ function nonEmpty<T>(a: T[] | undefined): T[] | undefined {
 }
 
 function sortedObject<T>(o: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k] as T]));
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k] as T]),
+  );
 }
 
 function sortedOrUndefined<T>(o: Record<string, T> | undefined): Record<string, T> | undefined {

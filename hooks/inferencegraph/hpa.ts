@@ -47,7 +47,9 @@ export function hpaFor(parent: Parent<InferenceGraphSpec>): V2HorizontalPodAutos
       scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
       minReplicas: scaling.min,
       maxReplicas: scaling.max,
-      ...(target !== undefined ? { metrics: [{ type: 'Resource', resource: { name: metric, target: { type: 'Utilization', averageUtilization: target } } }] } : {}),
+      ...(target !== undefined
+        ? { metrics: [{ type: 'Resource', resource: { name: metric, target: { type: 'Utilization', averageUtilization: target } } }] }
+        : {}),
     },
   };
 }

@@ -95,7 +95,11 @@ export const inferencegraph = defineComposition<InferenceGraphSpec, InferenceGra
     const exposure = exposureOf(parent, config, input.declares(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind));
     const observed = {
       deployment: input.observed.get('apps/v1', 'Deployment', deploymentName(parent)),
-      exposure: input.observed.get(exposure.kind === 'httproute' ? HTTP_ROUTE.apiVersion : 'networking.k8s.io/v1', exposure.kind === 'httproute' ? HTTP_ROUTE.kind : 'Ingress', exposureName(parent)),
+      exposure: input.observed.get(
+        exposure.kind === 'httproute' ? HTTP_ROUTE.apiVersion : 'networking.k8s.io/v1',
+        exposure.kind === 'httproute' ? HTTP_ROUTE.kind : 'Ingress',
+        exposureName(parent),
+      ),
     };
     // 2. Desired: until every step has a URL the router runs the graph it has (KServe waits too).
     const checked = graph.complete ? checkDeploymentUpdate(deploymentFor(parent, config.images.router, graphJson(graph.spec)), observed.deployment) : undefined;
@@ -111,6 +115,10 @@ export const inferencegraph = defineComposition<InferenceGraphSpec, InferenceGra
 
 function unsupportedMode(input: SyncInput<InferenceGraphSpec, InferenceGraphConfig>): SyncOutput {
   const mode = input.parent.metadata.annotations?.[DEPLOYMENT_MODE_ANNOTATION];
-  const ready = condition.false(READY, 'UnsupportedDeploymentMode', `${DEPLOYMENT_MODE_ANNOTATION} ${mode} needs Knative: modelhooks serves graphs in raw (Standard) mode only; nothing was changed`);
+  const ready = condition.false(
+    READY,
+    'UnsupportedDeploymentMode',
+    `${DEPLOYMENT_MODE_ANNOTATION} ${mode} needs Knative: modelhooks serves graphs in raw (Standard) mode only; nothing was changed`,
+  );
   return { status: { conditions: conditionsFor(input, [ready]) }, children: keepObserved(input) };
 }

@@ -44,9 +44,7 @@ export const inferencegraphSpec = z
       .describe("The router's resources; KServe's router defaults when absent."),
     affinity: z.record(z.string(), z.unknown()).optional().describe("The router pod's affinity."),
     timeout: int('Seconds to wait for a request to a component.'),
-    routerTimeouts: z
-      .object({ serverRead: int('Seconds'), serverWrite: int('Seconds'), serverIdle: int('Seconds'), serviceClient: int('Seconds') })
-      .optional(),
+    routerTimeouts: z.object({ serverRead: int('Seconds'), serverWrite: int('Seconds'), serverIdle: int('Seconds'), serviceClient: int('Seconds') }).optional(),
     minReplicas: int('Minimum replicas of the router (at least 1 here: raw deployments do not scale to zero).'),
     maxReplicas: int('Maximum replicas of the router.'),
     scaleTarget: int('Target value of the scale metric (cpu: percent utilisation, default 80).'),
@@ -73,7 +71,8 @@ export const inferencegraphSpec = z
           if (seen.has(s.name)) ctx.addIssue({ code: 'custom', path: [...at, 'name'], message: `another step of node ${nodeName} is named ${s.name}` });
           seen.add(s.name);
         }
-        if (node.routerType === 'Splitter' && s.weight === undefined) ctx.addIssue({ code: 'custom', path: [...at, 'weight'], message: 'required in a Splitter node' });
+        if (node.routerType === 'Splitter' && s.weight === undefined)
+          ctx.addIssue({ code: 'custom', path: [...at, 'weight'], message: 'required in a Splitter node' });
       });
       const total = steps.reduce((sum, s) => sum + (s.weight ?? 0), 0);
       if (node.routerType === 'Splitter' && steps.every((s) => s.weight !== undefined) && total !== 100) {

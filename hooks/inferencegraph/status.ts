@@ -36,19 +36,22 @@ export const INFERENCE_SERVICE_NOT_READY = 'InferenceServiceNotReady';
  * controller refuses to go on while a step's InferenceService is missing or has no address
  * (controller.go). The steps' readiness is a condition of its own here, and Ready waits for it.
  */
-export const conditionTree = readyConditions([
-  {
-    type: INFERENCE_SERVICES_READY,
-    means: "every InferenceService a step names exists in the graph's namespace and is Ready",
-    reasons: { missing: INFERENCE_SERVICE_NOT_FOUND, notReady: INFERENCE_SERVICE_NOT_READY },
-  },
-  { type: ROUTER_READY, means: 'Deployment <n> (the router) rolled out and available', reasons: { immutable: IMMUTABLE_FIELD } },
-  {
-    type: INGRESS_READY,
-    means: 'the Ingress or HTTPRoute routes the graph host (or the graph is cluster-local); False when another parent routes it',
-    reasons: { conflict: HOST_CONFLICT },
-  },
-], { informational: [{ type: STOPPED, means: 'annotation serving.kserve.io/stop is "true" (written once the annotation was ever set)' }] });
+export const conditionTree = readyConditions(
+  [
+    {
+      type: INFERENCE_SERVICES_READY,
+      means: "every InferenceService a step names exists in the graph's namespace and is Ready",
+      reasons: { missing: INFERENCE_SERVICE_NOT_FOUND, notReady: INFERENCE_SERVICE_NOT_READY },
+    },
+    { type: ROUTER_READY, means: 'Deployment <n> (the router) rolled out and available', reasons: { immutable: IMMUTABLE_FIELD } },
+    {
+      type: INGRESS_READY,
+      means: 'the Ingress or HTTPRoute routes the graph host (or the graph is cluster-local); False when another parent routes it',
+      reasons: { conflict: HOST_CONFLICT },
+    },
+  ],
+  { informational: [{ type: STOPPED, means: 'annotation serving.kserve.io/stop is "true" (written once the annotation was ever set)' }] },
+);
 
 /** KServe's InferenceGraphStatus: url, conditions (and observedGeneration, set by Metacontroller). */
 export const inferencegraphStatus = z.looseObject({
@@ -67,8 +70,14 @@ export function stepsCondition(spec: InferenceGraphSpec, graph: ResolvedGraph, n
   if (graph.problems.length > 0) {
     return condition.false(INFERENCE_SERVICES_READY, INFERENCE_SERVICE_NOT_READY, `${graph.problems.map(describe).join('; ')}${note}`);
   }
-  const count = Object.values(spec.nodes).flatMap((n) => n.steps ?? []).filter((s) => s.serviceName).length;
-  return condition.true(INFERENCE_SERVICES_READY, 'InferenceServicesReady', count > 0 ? 'every InferenceService of the graph is Ready' : 'the graph names no InferenceService');
+  const count = Object.values(spec.nodes)
+    .flatMap((n) => n.steps ?? [])
+    .filter((s) => s.serviceName).length;
+  return condition.true(
+    INFERENCE_SERVICES_READY,
+    'InferenceServicesReady',
+    count > 0 ? 'every InferenceService of the graph is Ready' : 'the graph names no InferenceService',
+  );
 }
 
 function describe(p: StepProblem): string {

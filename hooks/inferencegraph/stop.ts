@@ -16,7 +16,11 @@ type Input = SyncInput<InferenceGraphSpec, InferenceGraphConfig>;
  * Status: Stopped True, Ready False (reason Stopped), no url.
  */
 export function stoppedAnswer(input: Input): SyncOutput {
-  const ready = condition.false(READY, STOPPED_REASON, `annotation ${STOP_ANNOTATION} is "true": the router Deployment, its HPA and the Ingress or HTTPRoute are deleted; remove the annotation to serve again`);
+  const ready = condition.false(
+    READY,
+    STOPPED_REASON,
+    `annotation ${STOP_ANNOTATION} is "true": the router Deployment, its HPA and the Ingress or HTTPRoute are deleted; remove the annotation to serve again`,
+  );
   const stopped = condition.true(STOPPED, STOPPED_REASON, `the graph is stopped by annotation ${STOP_ANNOTATION}`);
   return { status: { conditions: conditionsFor(input, [ready, stopped]) }, children: [serviceFor(input.parent)] };
 }

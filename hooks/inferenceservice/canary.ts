@@ -10,7 +10,11 @@ import { LEGACY_SPEC_HASH_LENGTH, SPEC_HASH_ANNOTATION } from './names.js';
  */
 export type CanaryDecision = { canary: false } | { canary: true; percent: number; stable: KubeObject };
 
-export function canaryDecision(percent: number | undefined, observedStable: KubeObject | undefined, desired: { hash: string; legacyHash: () => string }): CanaryDecision {
+export function canaryDecision(
+  percent: number | undefined,
+  observedStable: KubeObject | undefined,
+  desired: { hash: string; legacyHash: () => string },
+): CanaryDecision {
   if (percent === undefined || percent >= 100 || !observedStable) return { canary: false };
   const running = observedStable.metadata.annotations?.[SPEC_HASH_ANNOTATION];
   // A stable Deployment an earlier release annotated (its hash of sorted keys) runs this spec

@@ -21,7 +21,12 @@ export interface ComponentPlan {
   pod: V1PodSpec;
   port: { containerPort: number; name: string };
   /** The serving runtime the predictor runs, the status field that names it, and its pod labels and annotations. */
-  runtime?: { name: string; statusField: 'servingRuntimeName' | 'clusterServingRuntimeName'; labels: Record<string, string>; annotations: Record<string, string> };
+  runtime?: {
+    name: string;
+    statusField: 'servingRuntimeName' | 'clusterServingRuntimeName';
+    labels: Record<string, string>;
+    annotations: Record<string, string>;
+  };
   /** KServe's agent sidecar logs or batches in front of the server: the Service targets it (agent.ts). */
   agent?: boolean;
   /** What the lookups of its storage initializer's credentials found (the plan joins them for the status). */
@@ -77,11 +82,28 @@ export function componentPlans(ctx: BuildContext): { plans: ComponentPlan[]; uns
 function artPlan(ctx: BuildContext, spec: ComponentSpec, art: ArtSpec): ComponentPlan {
   const first = artContainer(ctx.parent, art, spec.containerConcurrency, ctx.config.explainers.art, predictorHostOf(ctx.parent));
   const uris = storageUrisOf(spec);
-  const source = uris.length > 0 ? { uris, legacy: false, field: 'spec.explainer.storageUris' } : { uris: art.storageUri ? [{ uri: art.storageUri, mountPath: MODEL_DIR }] : [], legacy: true, field: 'spec.explainer.art.storageUri' };
-  const { storage, found } = storagePlanFor(source, storageOf(ctx), { name: spec.serviceAccountName, field: 'spec.explainer.serviceAccountName' }, readOnlyOf(ctx, spec));
+  const source =
+    uris.length > 0
+      ? { uris, legacy: false, field: 'spec.explainer.storageUris' }
+      : { uris: art.storageUri ? [{ uri: art.storageUri, mountPath: MODEL_DIR }] : [], legacy: true, field: 'spec.explainer.art.storageUri' };
+  const { storage, found } = storagePlanFor(
+    source,
+    storageOf(ctx),
+    { name: spec.serviceAccountName, field: 'spec.explainer.serviceAccountName' },
+    readOnlyOf(ctx, spec),
+  );
   const port = portsOf(first)[0]?.containerPort ?? HTTP_PORT;
-  const server = serverWithStorage(withDefaults(first, SERVER_CONTAINER, { nonRoot: false, readinessProbe: tcpReadiness(port), resources: ctx.config.inferenceServiceResource }), storage);
-  return { role: 'explainer', spec, pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server], storage), 'explainer', ctx.parent.metadata.name), port: portOf(server), credentials: found };
+  const server = serverWithStorage(
+    withDefaults(first, SERVER_CONTAINER, { nonRoot: false, readinessProbe: tcpReadiness(port), resources: ctx.config.inferenceServiceResource }),
+    storage,
+  );
+  return {
+    role: 'explainer',
+    spec,
+    pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server], storage), 'explainer', ctx.parent.metadata.name),
+    port: portOf(server),
+    credentials: found,
+  };
 }
 
 /** The predictor: the selected serving runtime for the model, or the user's own containers. */
@@ -108,7 +130,11 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const podSpec = { ...resolved.pod.fields, ...podFieldsOf(ctx, spec) } as ComponentSpec;
   const runtimeVolumes = resolved.pod.volumes.filter((v) => !userVolumes.has(v.name));
   const sidecars = resolved.sidecars.map((c) => sidecarWithDefaults(c as ContainerSpec, c.name));
-  const pod = withKServeEnv(podSpecFor(podSpec, [server, ...sidecars, ...extraContainers(spec)], storage, runtimeVolumes), 'predictor', ctx.parent.metadata.name);
+  const pod = withKServeEnv(
+    podSpecFor(podSpec, [server, ...sidecars, ...extraContainers(spec)], storage, runtimeVolumes),
+    'predictor',
+    ctx.parent.metadata.name,
+  );
   const { runtime, statusField } = resolved.choice;
   const meta = { labels: runtime.spec.labels ?? {}, annotations: runtime.spec.annotations ?? {} };
   return { plan: { role: 'predictor', spec, pod, port: portOf(server), runtime: { name: runtime.metadata.name, statusField, ...meta }, credentials: found } };
@@ -129,7 +155,11 @@ interface RuntimeInputs {
  * saved 10–30 µs only when a Secret or the configuration changed.
  */
 function resolvedRuntime(spec: InferenceServiceSpec, i: RuntimeInputs) {
-  return runtimePredictor({ metadata: i.metadata, spec } as Parent<InferenceServiceSpec>, defaultedModel(modelOf(spec.predictor) as ModelSpec, i.resource), i.runtimes);
+  return runtimePredictor(
+    { metadata: i.metadata, spec } as Parent<InferenceServiceSpec>,
+    defaultedModel(modelOf(spec.predictor) as ModelSpec, i.resource),
+    i.runtimes,
+  );
 }
 
 const NO_RESOURCE_DEFAULTS = { requests: {}, limits: {} };
@@ -146,8 +176,16 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   const [first = {}, ...rest] = spec.containers ?? [];
   const uri = (first.env ?? []).find((e) => e.name === STORAGE_URI_ENV && typeof e.value === 'string' && e.value !== '')?.value as string | undefined;
   const uris = storageUrisOf(spec);
-  const source = uris.length > 0 ? { uris, legacy: false, field: `spec.${role}.storageUris` } : { uris: uri ? [{ uri, mountPath: MODEL_DIR }] : [], legacy: true, field: `spec.${role}.containers[0].env` };
-  const { storage, found } = storagePlanFor(source, storageOf(ctx), { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` }, readOnlyOf(ctx, spec));
+  const source =
+    uris.length > 0
+      ? { uris, legacy: false, field: `spec.${role}.storageUris` }
+      : { uris: uri ? [{ uri, mountPath: MODEL_DIR }] : [], legacy: true, field: `spec.${role}.containers[0].env` };
+  const { storage, found } = storagePlanFor(
+    source,
+    storageOf(ctx),
+    { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` },
+    readOnlyOf(ctx, spec),
+  );
   const env = uri ? (first.env ?? []).map((e) => (e.name === STORAGE_URI_ENV ? { name: STORAGE_URI_ENV, value: MODEL_DIR } : e)) : first.env;
   // KServe's transformer and explainer arguments (transformer_custom.go, explainer_custom.go GetContainer).
   const args = role === 'predictor' ? first.args : componentArgs(ctx.parent, first.args ?? [], spec.containerConcurrency);
@@ -159,7 +197,13 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   const main = withDefaults(user, name, { nonRoot: false, readinessProbe: tcpReadiness(port), resources: ctx.config.inferenceServiceResource });
   const server = serverWithStorage(main, storage);
   const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`));
-  return { role, spec, pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server, ...others], storage), role, ctx.parent.metadata.name), port: portOf(server), credentials: found };
+  return {
+    role,
+    spec,
+    pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server, ...others], storage), role, ctx.parent.metadata.name),
+    port: portOf(server),
+    credentials: found,
+  };
 }
 
 /** The storage lookups with KServe's storageInitializer settings (inferenceservice-config; config.ts). */
@@ -221,4 +265,3 @@ function portOf(c: V1Container): { containerPort: number; name: string } {
   const p = c.ports?.[0];
   return { containerPort: p?.containerPort ?? 8080, name: p?.name ?? 'http' };
 }
-

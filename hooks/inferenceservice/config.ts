@@ -105,7 +105,10 @@ export const inferenceserviceConfig = z
   .looseObject({
     ...imageVariables(INFERENCESERVICE_IMAGES),
     MODELHOOKS_INGRESS_DOMAIN: z.string().default('example.com').describe('the domain of InferenceService hosts'),
-    MODELHOOKS_INGRESS_CLASS: z.string().default('').meta({ description: 'the ingressClassName of InferenceService Ingresses', unset: '(the cluster default)' }),
+    MODELHOOKS_INGRESS_CLASS: z
+      .string()
+      .default('')
+      .meta({ description: 'the ingressClassName of InferenceService Ingresses', unset: '(the cluster default)' }),
     MODELHOOKS_DOMAIN_TEMPLATE: z.string().default('{{name}}-{{namespace}}.{{domain}}').describe('the host of an InferenceService'),
     MODELHOOKS_URL_SCHEME: z.enum(['http', 'https']).default('http').describe('the scheme of InferenceService URLs in status'),
     MODELHOOKS_GATEWAY: z
@@ -116,7 +119,10 @@ export const inferenceserviceConfig = z
     ...podSecurityVariable,
     // KServe's `logger` config defaults (config/configmap/inferenceservice.yaml, agent_injector.go).
     MODELHOOKS_LOGGER_DEFAULT_URL: z.string().default('http://default-broker').describe('where an InferenceService logger without url posts'),
-    MODELHOOKS_LOGGER_CA_BUNDLE: z.string().default('').meta({ description: 'a ConfigMap the agent sidecar mounts to verify an HTTPS logger URL', unset: '(none)' }),
+    MODELHOOKS_LOGGER_CA_BUNDLE: z
+      .string()
+      .default('')
+      .meta({ description: 'a ConfigMap the agent sidecar mounts to verify an HTTPS logger URL', unset: '(none)' }),
     MODELHOOKS_LOGGER_CA_CERT_FILE: z.string().default('').meta({ description: 'the file in that ConfigMap', unset: "(the agent's service-ca.crt)" }),
     MODELHOOKS_LOGGER_TLS_SKIP_VERIFY: z.enum(['true', 'false']).default('false').describe("true: the agent does not verify the logger's certificate"),
     // KServe's own namespace, where its inferenceservice-config ConfigMap is read (kserve-config.ts).

@@ -1,5 +1,17 @@
 import type { V1Deployment, V1Service } from '@kubernetes/client-node';
-import { checkDeploymentUpdate, defineComposition, HookContractError, keepObserved, lastApplied, MANAGED_BY, readyJsonPath, type Composed, type KubeObject, type RelatedRule, type Refusal } from '../kit/index.js';
+import {
+  checkDeploymentUpdate,
+  defineComposition,
+  HookContractError,
+  keepObserved,
+  lastApplied,
+  MANAGED_BY,
+  readyJsonPath,
+  type Composed,
+  type KubeObject,
+  type RelatedRule,
+  type Refusal,
+} from '../kit/index.js';
 import { hostConflicts, hostRules, HTTP_ROUTE } from '../kserve/host-conflicts.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { kserveConfigMap, kserveConfigObject, kserveSettings } from './input/kserve-config.js';
@@ -53,7 +65,9 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   optionalChildren: [HTTP_ROUTE],
   // Runtimes are read from the cluster: their CRDs ship too, for clusters without KServe.
   upstreamCrds: RUNTIME_CRDS,
-  variants: [{ name: 'gateway-api', description: 'Gateway API: HTTPRoutes (with canary traffic splits) instead of an Ingress', optionalChildren: ['httproutes'] }],
+  variants: [
+    { name: 'gateway-api', description: 'Gateway API: HTTPRoutes (with canary traffic splits) instead of an Ingress', optionalChildren: ['httproutes'] },
+  ],
 
   customize(parent, _config, declares) {
     // Storage credentials: ServiceAccounts and Secrets by name, in the parent's namespace (credentials/rules.ts).
@@ -140,7 +154,8 @@ function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused:
   const refused: Partial<Record<Role, Refusal[]>> = {};
   const checked = ({ role, children }: { role?: Role; children: readonly Composed[] }): Composed[] =>
     children.map((child) => {
-      if (child.kind === 'Service' && child.metadata?.name) return withObservedClusterIP(child as V1Service, input.observed.get('v1', 'Service', child.metadata.name) as V1Service | undefined);
+      if (child.kind === 'Service' && child.metadata?.name)
+        return withObservedClusterIP(child as V1Service, input.observed.get('v1', 'Service', child.metadata.name) as V1Service | undefined);
       if (child.kind !== 'Deployment' || !child.metadata?.name) return child;
       const check = checkDeploymentUpdate(child as V1Deployment, input.observed.get('apps/v1', 'Deployment', child.metadata.name));
       if (role && check.refusals.length > 0) refused[role] = check.refusals;

@@ -212,7 +212,9 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
     stable: { workloads: [stable, ...others], exposure: routes() },
     canary: mayCanary ? { workloads: [...canaryWorkloads(parent, predictor, identity), ...others], exposure: routes(percent) } : undefined,
   };
-  return { plan: { components: plans, unserved: planned.unserved, entry, hosts, predictor: identity, exposure, credentials, variants, noSplit, settledChildren } };
+  return {
+    plan: { components: plans, unserved: planned.unserved, entry, hosts, predictor: identity, exposure, credentials, variants, noSplit, settledChildren },
+  };
 }
 
 /** The stable predictor's minReplicas less the canaries' replicas (canary-variants.ts stableMinReplicas). */

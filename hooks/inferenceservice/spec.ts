@@ -1,6 +1,20 @@
 import { z } from 'zod';
 import { annotationMapSchema, conditionSchema, DNS1035_LABEL, labelMapSchema, quantity } from '../kit/index.js';
-import { canaryPercentRange, canarySum, CANARY_NAME_REQUIRED, componentRules, MAX_CANARIES, MIN_ABOVE_MAX, PREDICTOR_EXACTLY_ONE, predictorRules, canaryPredictorRules, canaryRules, specRules, unsupportedMetric, validations } from './input/admission.js';
+import {
+  canaryPercentRange,
+  canarySum,
+  CANARY_NAME_REQUIRED,
+  componentRules,
+  MAX_CANARIES,
+  MIN_ABOVE_MAX,
+  PREDICTOR_EXACTLY_ONE,
+  predictorRules,
+  canaryPredictorRules,
+  canaryRules,
+  specRules,
+  unsupportedMetric,
+  validations,
+} from './input/admission.js';
 import { MODEL_DIR } from './storage/storage-plan.js';
 import { commonParentPath, storageUriProblem } from './storage/uri.js';
 
@@ -41,7 +55,7 @@ const predictorExtension = {
     .looseObject({
       key: z.string().optional().describe('Key of the storage-config Secret (default: default or default_<type>).'),
       path: z.string().optional().describe('Path of the model in the storage.'),
-      parameters: z.record(z.string(), z.string()).optional().describe('Overrides of the Secret\'s settings (type, bucket …).'),
+      parameters: z.record(z.string(), z.string()).optional().describe("Overrides of the Secret's settings (type, bucket …)."),
     })
     .optional()
     .describe('The model in a storage described by the storage-config Secret (KServe storage spec).'),
@@ -62,7 +76,14 @@ export const loggerSchema = z.looseObject({
   mode: z.enum(['all', 'request', 'response']).optional().describe('Default all.'),
   metadataHeaders: z.array(z.string()).optional(),
   metadataAnnotations: z.array(z.string()).optional(),
-  storage: z.looseObject({ path: z.string().optional(), parameters: z.record(z.string(), z.string()).optional(), key: z.string().optional(), serviceAccountName: z.string().optional() }).optional(),
+  storage: z
+    .looseObject({
+      path: z.string().optional(),
+      parameters: z.record(z.string(), z.string()).optional(),
+      key: z.string().optional(),
+      serviceAccountName: z.string().optional(),
+    })
+    .optional(),
   marshallerUrl: z.string().optional(),
   batchSize: z.number().int().optional(),
   batchInterval: z.string().optional(),
@@ -84,10 +105,12 @@ const componentFields = {
   scaleMetric: z.enum(['cpu', 'memory', 'concurrency', 'rps']).optional(),
   canaryTrafficPercent: z.number().int().min(0).max(100).optional(),
   timeout: z.number().int().min(1).optional().describe('Request timeout in seconds (HTTPRoutes).'),
-  containerConcurrency: z.number().int().min(0).optional().describe('A transformer\'s or explainer\'s --workers (KServe passes it to no predictor in raw mode).'),
-  serviceAccountName: z.string().optional().describe('Its Secrets (or the default ServiceAccount\'s) give the storage initializer its credentials.'),
+  containerConcurrency: z.number().int().min(0).optional().describe("A transformer's or explainer's --workers (KServe passes it to no predictor in raw mode)."),
+  serviceAccountName: z.string().optional().describe("Its Secrets (or the default ServiceAccount's) give the storage initializer its credentials."),
   storageUris: z
-    .array(z.looseObject({ uri: z.string().min(1), mountPath: z.string().regex(/^\//, 'an absolute path').max(255).optional().describe('Default /mnt/models.') }))
+    .array(
+      z.looseObject({ uri: z.string().min(1), mountPath: z.string().regex(/^\//, 'an absolute path').max(255).optional().describe('Default /mnt/models.') }),
+    )
     .optional()
     .describe('Several models (e.g. a base model and adapters), each downloaded to its mountPath.'),
   containers: z.array(containerSchema).optional(),
@@ -98,13 +121,13 @@ const componentFields = {
 };
 
 const predictorFields = z.looseObject({
-    ...componentFields,
-    name: z.string().max(63).regex(DNS1035_LABEL).optional().describe("A variant's name; required in spec.canary[]."),
-    ...Object.fromEntries(FRAMEWORK_KEYS.map((k) => [k, frameworkSchema.optional()])),
-    // KServe implementations no runtime here serves: typed so the CRD's one-of rule can count them.
-    pmml: frameworkSchema.optional(),
-    paddle: frameworkSchema.optional(),
-    model: modelSchema.optional(),
+  ...componentFields,
+  name: z.string().max(63).regex(DNS1035_LABEL).optional().describe("A variant's name; required in spec.canary[]."),
+  ...Object.fromEntries(FRAMEWORK_KEYS.map((k) => [k, frameworkSchema.optional()])),
+  // KServe implementations no runtime here serves: typed so the CRD's one-of rule can count them.
+  pmml: frameworkSchema.optional(),
+  paddle: frameworkSchema.optional(),
+  model: modelSchema.optional(),
 });
 const predictorSchema = predictorFields.meta(validations(predictorRules)) as z.ZodType<PredictorSpec>;
 const canaryPredictorSchema = predictorFields.meta(validations(canaryPredictorRules)) as z.ZodType<PredictorSpec>;
@@ -116,7 +139,7 @@ const artSchema = z.looseObject({
   ...containerSchema.shape,
   type: z.string().optional().describe('The attack, passed as --adversary_type (KServe knows SquareAttack).'),
   storageUri: z.string().optional().describe('Downloaded to /mnt/models and passed as --storage_uri.'),
-  runtimeVersion: z.string().optional().describe('Image tag (default: the art-explainer image\'s).'),
+  runtimeVersion: z.string().optional().describe("Image tag (default: the art-explainer image's)."),
   config: z.record(z.string(), z.string()).optional().describe('Each entry passed as --<key> <value>, keys sorted.'),
 });
 const explainerSchema = z.looseObject({ ...componentFields, art: artSchema.optional() }).meta(validations(componentRules));
@@ -146,10 +169,18 @@ export const inferenceserviceSpec = z
     const p = spec.predictor;
     const chosen = [...FRAMEWORK_KEYS.filter((k) => p[k] !== undefined), ...(p.model ? ['model'] : [])];
     if (chosen.length > 1) {
-      ctx.addIssue({ code: 'custom', path: ['predictor'], message: `${PREDICTOR_EXACTLY_ONE}: one of ${[...FRAMEWORK_KEYS, 'model'].join(', ')} (got ${chosen.join(', ')})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['predictor'],
+        message: `${PREDICTOR_EXACTLY_ONE}: one of ${[...FRAMEWORK_KEYS, 'model'].join(', ')} (got ${chosen.join(', ')})`,
+      });
     }
     if (chosen.length === 0 && !(p.containers && p.containers.length > 0)) {
-      ctx.addIssue({ code: 'custom', path: ['predictor'], message: `${PREDICTOR_EXACTLY_ONE}: needs a model, one of ${[...FRAMEWORK_KEYS, 'model'].join(', ')}, or containers` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['predictor'],
+        message: `${PREDICTOR_EXACTLY_ONE}: needs a model, one of ${[...FRAMEWORK_KEYS, 'model'].join(', ')}, or containers`,
+      });
     }
     const uri = modelOf(p)?.storageUri;
     const problem = uri === undefined ? undefined : storageUriProblem(uri);
@@ -162,7 +193,11 @@ export const inferenceserviceSpec = z
       // KServe mounts one emptyDir at the downloads' common parent: / would hide the whole image.
       const downloads = (spec[c]?.storageUris ?? []).filter((u) => !/^(pvc|oci):\/\//.test(u.uri)).map((u) => u.mountPath || MODEL_DIR);
       if (downloads.length > 1 && commonParentPath(downloads) === '/') {
-        ctx.addIssue({ code: 'custom', path: [c, 'storageUris'], message: `the mount paths ${downloads.join(', ')} share no parent directory but /: one emptyDir is mounted at their common parent` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [c, 'storageUris'],
+          message: `the mount paths ${downloads.join(', ')} share no parent directory but /: one emptyDir is mounted at their common parent`,
+        });
       }
     }
     for (const c of ['predictor', 'transformer', 'explainer'] as const) {
@@ -178,10 +213,18 @@ export const inferenceserviceSpec = z
       // KServe's validateLogger (component.go): a logger storage needs all three fields.
       const store = comp.logger?.storage;
       if (store && (store.path === undefined || store.parameters === undefined || store.key === undefined)) {
-        ctx.addIssue({ code: 'custom', path: [c, 'logger', 'storage'], message: 'invalid logger storage configuration: path, parameters and key are all required' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [c, 'logger', 'storage'],
+          message: 'invalid logger storage configuration: path, parameters and key are all required',
+        });
       }
       if (comp.scaleMetric === 'concurrency' || comp.scaleMetric === 'rps') {
-        ctx.addIssue({ code: 'custom', path: [c, 'scaleMetric'], message: `${unsupportedMetric(comp.scaleMetric)}: it needs Knative; a raw deployment scales on cpu or memory` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [c, 'scaleMetric'],
+          message: `${unsupportedMetric(comp.scaleMetric)}: it needs Knative; a raw deployment scales on cpu or memory`,
+        });
       }
       if (comp.minReplicas !== undefined && comp.maxReplicas !== undefined && comp.maxReplicas > 0 && comp.maxReplicas < comp.minReplicas) {
         ctx.addIssue({ code: 'custom', path: [c, 'maxReplicas'], message: `${MIN_ABOVE_MAX} (${comp.minReplicas} > ${comp.maxReplicas})` });

@@ -44,16 +44,27 @@ export { STORAGE_SECRET_FOUND };
 /** Ready ← every component and the way in; the traffic split and the storage Secret are reported beside it. */
 export const conditionTree = readyConditions(
   [
-    { type: PREDICTOR_READY, means: 'the predictor Deployment, judged as KServe judges it', reasons: { noRuntime: 'NoSupportingRuntime', unknownRuntime: 'RuntimeNotRecognized' } },
+    {
+      type: PREDICTOR_READY,
+      means: 'the predictor Deployment, judged as KServe judges it',
+      reasons: { noRuntime: 'NoSupportingRuntime', unknownRuntime: 'RuntimeNotRecognized' },
+    },
     {
       type: CANARY_PREDICTOR_READY,
       means:
-        '(while a canary runs) the -canary Deployment; with spec.canary[] and no such canary, ' +
-        "every entry's Deployment, reported without gating Ready",
+        '(while a canary runs) the -canary Deployment; with spec.canary[] and no such canary, ' + "every entry's Deployment, reported without gating Ready",
       reasons: { allReady: 'AllCanariesReady', notReady: 'CanariesNotReady' },
     },
-    { type: TRANSFORMER_READY, means: '(with a transformer) its Deployment; False when it has no containers', reasons: { unsupported: UNSUPPORTED_REASON.transformer } },
-    { type: EXPLAINER_READY, means: '(with an explainer) its Deployment; False when it is neither art nor containers', reasons: { unsupported: UNSUPPORTED_REASON.explainer } },
+    {
+      type: TRANSFORMER_READY,
+      means: '(with a transformer) its Deployment; False when it has no containers',
+      reasons: { unsupported: UNSUPPORTED_REASON.transformer },
+    },
+    {
+      type: EXPLAINER_READY,
+      means: '(with an explainer) its Deployment; False when it is neither art nor containers',
+      reasons: { unsupported: UNSUPPORTED_REASON.explainer },
+    },
     {
       type: INGRESS_READY,
       means: 'the Ingress exists or the HTTPRoutes are accepted; True when cluster-local; False when another parent routes a host',
@@ -75,10 +86,18 @@ export const conditionTree = readyConditions(
         means: '(with storage credentials) the ServiceAccount and Secrets they come from exist',
         reasons: { found: 'StorageSecretFound', notFound: 'StorageSecretNotFound', noServiceAccount: 'ServiceAccountNotFound', invalid: 'InvalidStorageSpec' },
       },
-      { type: TRAFFIC_SPLIT, means: '(with canaryTrafficPercent below 100) traffic is split by weight; False: no split is possible and the spec rolls out in place', reasons: { split: 'TrafficSplit', inPlace: 'RolledOutInPlace' } },
+      {
+        type: TRAFFIC_SPLIT,
+        means: '(with canaryTrafficPercent below 100) traffic is split by weight; False: no split is possible and the spec rolls out in place',
+        reasons: { split: 'TrafficSplit', inPlace: 'RolledOutInPlace' },
+      },
       { type: STOPPED, means: `annotation ${STOP_ANNOTATION} is "true" and nothing serves`, reasons: { stopped: STOPPED_REASON, serving: 'Serving' } },
       { type: IGNORED_FIELDS, means: '(when the spec has fields modelhooks does not act on) their JSON paths', reasons: { ignored: 'FieldsIgnored' } },
-      { type: KSERVE_CONFIG, means: "(when KServe's inferenceservice-config exists) the fields read from it; False names those that could not be", reasons: { read: 'ConfigRead', invalid: 'InvalidConfig' } },
+      {
+        type: KSERVE_CONFIG,
+        means: "(when KServe's inferenceservice-config exists) the fields read from it; False names those that could not be",
+        reasons: { read: 'ConfigRead', invalid: 'InvalidConfig' },
+      },
     ],
   },
 );
@@ -96,7 +115,11 @@ export function componentReadiness(d: KubeObject | undefined): Readiness {
   if ((typeof s.observedGeneration === 'number' ? s.observedGeneration : 0) < (d.metadata.generation ?? 0)) {
     return { status: 'Unknown', reason: 'RolloutPending', message: `Deployment ${name} has not observed its latest spec` };
   }
-  const of = (c: ObservedCondition | undefined, status: Readiness['status'], fallback: string): Readiness => ({ status, reason: c?.reason || fallback, message: c?.message ?? '' });
+  const of = (c: ObservedCondition | undefined, status: Readiness['status'], fallback: string): Readiness => ({
+    status,
+    reason: c?.reason || fallback,
+    message: c?.message ?? '',
+  });
   const available = findCondition(s.conditions, 'Available');
   const progressing = findCondition(s.conditions, 'Progressing');
   const failure = findCondition(s.conditions, 'ReplicaFailure');
@@ -179,7 +202,8 @@ export function statusFrom(input: Input, plan: Plan, observed: Observed, inputs:
   const urlOf = (role?: ComponentName) => (exposed ? `${config.ingress.urlScheme}://${hostOf(plan.hosts, role)}` : internalUrl(parent, role ?? plan.entry));
   const components = Object.fromEntries(
     plan.components.map(({ role }) => {
-      const traffic = role === 'predictor' && plan.split ? trafficOf(plan.canary, workloadName(parent, 'predictor'), workloadName(parent, 'canary')) : undefined;
+      const traffic =
+        role === 'predictor' && plan.split ? trafficOf(plan.canary, workloadName(parent, 'predictor'), workloadName(parent, 'canary')) : undefined;
       return [role, { ...(readiness.get(role)?.status === 'True' ? { url: urlOf(role) } : {}), ...(traffic ? { traffic } : {}) }];
     }),
   );
@@ -244,7 +268,8 @@ function exposureCondition(plan: Plan, observed: Observed): Cond {
   if (plan.exposure.why === 'disabled') {
     return condition.true(INGRESS_READY, 'IngressCreationDisabled', 'inferenceservice-config ingress.disableIngressCreation: no Ingress or HTTPRoute is made');
   }
-  if (plan.exposure.why === 'cluster-local') return condition.true(INGRESS_READY, 'ClusterLocal', 'networking.kserve.io/visibility is cluster-local: served inside the cluster only');
+  if (plan.exposure.why === 'cluster-local')
+    return condition.true(INGRESS_READY, 'ClusterLocal', 'networking.kserve.io/visibility is cluster-local: served inside the cluster only');
   return condition.false(INGRESS_READY, 'InvalidHost', `the domain template gives a host that is not a valid DNS name (${plan.hosts.service})`);
 }
 
@@ -298,6 +323,10 @@ export function stoppedStatus(input: Input): Record<string, unknown> {
 
 /** ModelMesh mode belongs to ModelMesh's controller: Ready says so. */
 export function unsupportedModeStatus(input: StampInput): Record<string, unknown> {
-  const ready = condition.false(READY, 'UnsupportedDeploymentMode', 'deploymentMode ModelMesh is not served by modelhooks (raw deployments only); nothing was changed');
+  const ready = condition.false(
+    READY,
+    'UnsupportedDeploymentMode',
+    'deploymentMode ModelMesh is not served by modelhooks (raw deployments only); nothing was changed',
+  );
   return { conditions: conditionsFor(input, [ready]), deploymentMode: 'ModelMesh' };
 }

@@ -37,5 +37,9 @@ export function resumedCondition(input: Input): Cond | undefined {
  */
 export function stoppedConditions(spec: InferenceServiceSpec, readyType: Record<ComponentName, string>, ingressReady: string): Cond[] {
   const components = componentsOf(spec).map((c) => condition.false(readyType[c], STOPPED_REASON, `${c} stopped by annotation ${STOP_ANNOTATION}`));
-  return [...components, condition.false(ingressReady, STOPPED_REASON, `the way in is deleted while annotation ${STOP_ANNOTATION} is "true"`), stoppedCondition()];
+  return [
+    ...components,
+    condition.false(ingressReady, STOPPED_REASON, `the way in is deleted while annotation ${STOP_ANNOTATION} is "true"`),
+    stoppedCondition(),
+  ];
 }

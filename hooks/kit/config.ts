@@ -16,7 +16,15 @@ export function imageVariable(key: string): string {
 
 /** The `MODELHOOKS_IMAGE_<KEY>` variables of a composition's images, for its config schema. */
 export function imageVariables(defaults: Record<string, string>): Record<string, z.ZodOptional<z.ZodString>> {
-  return Object.fromEntries(Object.entries(defaults).map(([k, image]) => [imageVariable(k), z.string().optional().meta({ description: `the ${k} image`, unset: image })]));
+  return Object.fromEntries(
+    Object.entries(defaults).map(([k, image]) => [
+      imageVariable(k),
+      z
+        .string()
+        .optional()
+        .meta({ description: `the ${k} image`, unset: image }),
+    ]),
+  );
 }
 
 /** One environment variable a config schema reads: what `serve --help` and the Helm chart list. */

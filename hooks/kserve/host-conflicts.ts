@@ -48,8 +48,18 @@ export function hostRules(namespace: string, sources: readonly string[], withRou
   const kinds = withRoutes ? [INGRESS, HTTP_ROUTE] : [INGRESS];
   const keys = [...new Set(sources.map(hostLabelKey))].sort();
   return kinds.flatMap((k) => [
-    { apiVersion: k.apiVersion, resource: k.resource, namespace, labelSelector: { matchExpressions: [{ key: MANAGED_BY_LABEL, operator: 'NotIn' as const, values: [MANAGED_BY] }] } },
-    ...keys.map((key) => ({ apiVersion: k.apiVersion, resource: k.resource, namespace, labelSelector: { matchExpressions: [{ key, operator: 'Exists' as const }] } })),
+    {
+      apiVersion: k.apiVersion,
+      resource: k.resource,
+      namespace,
+      labelSelector: { matchExpressions: [{ key: MANAGED_BY_LABEL, operator: 'NotIn' as const, values: [MANAGED_BY] }] },
+    },
+    ...keys.map((key) => ({
+      apiVersion: k.apiVersion,
+      resource: k.resource,
+      namespace,
+      labelSelector: { matchExpressions: [{ key, operator: 'Exists' as const }] },
+    })),
   ]);
 }
 
@@ -63,7 +73,8 @@ export interface HostConflict {
 
 function hostsOf(obj: KubeObject): string[] {
   const spec = isRecord(obj.spec) ? obj.spec : {};
-  if (obj.kind === INGRESS.kind) return (Array.isArray(spec.rules) ? spec.rules : []).flatMap((r) => (isRecord(r) && typeof r.host === 'string' ? [r.host] : []));
+  if (obj.kind === INGRESS.kind)
+    return (Array.isArray(spec.rules) ? spec.rules : []).flatMap((r) => (isRecord(r) && typeof r.host === 'string' ? [r.host] : []));
   return (Array.isArray(spec.hostnames) ? spec.hostnames : []).filter((h): h is string => typeof h === 'string');
 }
 

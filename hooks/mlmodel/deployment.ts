@@ -1,16 +1,6 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { childMeta, restrictedContainer, restrictedPod, type Parent } from '../kit/index.js';
-import {
-  COMPONENT_SERVER,
-  GRPC_PORT,
-  MODEL_VOLUME,
-  REST_PORT,
-  SERVER_MOUNT,
-  deploymentName,
-  labelsFor,
-  pvcName,
-  selectorFor,
-} from './names.js';
+import { COMPONENT_SERVER, GRPC_PORT, MODEL_VOLUME, REST_PORT, SERVER_MOUNT, deploymentName, labelsFor, pvcName, selectorFor } from './names.js';
 import type { MLModelSpec } from './spec.js';
 
 /** The official image runs as root but needs nothing of it; the model files belong to this user. */
@@ -42,12 +32,7 @@ export function deploymentFor(parent: Parent<MLModelSpec>, servingHash: string, 
               image,
               // The image's entrypoint adds its own --model_name/--model_base_path: call the server directly.
               command: ['/usr/bin/tensorflow_model_server'],
-              args: [
-                `--model_name=${modelName}`,
-                `--model_base_path=${SERVER_MOUNT}/${servingHash}`,
-                `--port=${GRPC_PORT}`,
-                `--rest_api_port=${REST_PORT}`,
-              ],
+              args: [`--model_name=${modelName}`, `--model_base_path=${SERVER_MOUNT}/${servingHash}`, `--port=${GRPC_PORT}`, `--rest_api_port=${REST_PORT}`],
               ports: [
                 { name: 'grpc', containerPort: GRPC_PORT, protocol: 'TCP' },
                 { name: 'http', containerPort: REST_PORT, protocol: 'TCP' },

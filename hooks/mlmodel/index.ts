@@ -1,4 +1,14 @@
-import { checkClaimUpdate, checkDeploymentUpdate, defineComposition, lastApplied, podsOf, podsRuleFor, STORAGE_CLASSES_RULE, type Composed, type SyncInput } from '../kit/index.js';
+import {
+  checkClaimUpdate,
+  checkDeploymentUpdate,
+  defineComposition,
+  lastApplied,
+  podsOf,
+  podsRuleFor,
+  STORAGE_CLASSES_RULE,
+  type Composed,
+  type SyncInput,
+} from '../kit/index.js';
 import { mlmodelConfig, type MLModelConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { downloadPodSelector, jobFor } from './job.js';

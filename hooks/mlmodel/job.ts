@@ -55,5 +55,9 @@ export function jobFor(parent: Parent<MLModelSpec>, hash: string, keepHash: stri
 /** The labels of the download pods of one model hash: what customize asks for, to say why they do not run. */
 export function downloadPodSelector(parent: Parameters<typeof labelsFor>[0], hash: string): Record<string, string> {
   const labels = labelsFor(parent, COMPONENT_DOWNLOAD);
-  return { 'app.kubernetes.io/instance': labels['app.kubernetes.io/instance'] as string, 'app.kubernetes.io/component': COMPONENT_DOWNLOAD, [MODEL_HASH_LABEL]: hash };
+  return {
+    'app.kubernetes.io/instance': labels['app.kubernetes.io/instance'] as string,
+    'app.kubernetes.io/component': COMPONENT_DOWNLOAD,
+    [MODEL_HASH_LABEL]: hash,
+  };
 }

@@ -70,7 +70,13 @@ const HASH = /^[0-9a-f]{8}$/;
 export function rememberedFrom(status: Record<string, unknown>): Remembered {
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const hash = (v: unknown) => (typeof v === 'string' && HASH.test(v) ? v : undefined);
-  return { downloadedHash: hash(status.downloadedHash), failedHash: hash(status.failedHash), failedJob: str(status.failedJob), phase: str(status.phase), message: str(status.message) };
+  return {
+    downloadedHash: hash(status.downloadedHash),
+    failedHash: hash(status.failedHash),
+    failedJob: str(status.failedJob),
+    phase: str(status.phase),
+    message: str(status.message),
+  };
 }
 
 /**
@@ -137,7 +143,8 @@ function downloadCondition(observed: Observation, downloaded: boolean, failed: b
   if (downloaded) return condition.true(MODEL_DOWNLOADED, 'ModelDownloaded', `model ${observed.hash} was downloaded from ${observed.modelURL}`);
   if (failed) {
     // A failed Job removed by hand leaves its reason only in the status we wrote before.
-    const remembered = observed.previous.phase === 'Failed' && observed.previous.message?.startsWith(`Job ${observed.jobName} failed: `) ? observed.previous.message : undefined;
+    const remembered =
+      observed.previous.phase === 'Failed' && observed.previous.message?.startsWith(`Job ${observed.jobName} failed: `) ? observed.previous.message : undefined;
     const message = observed.job ? `Job ${observed.jobName} failed: ${jobReason}` : (remembered ?? `Job ${observed.jobName} failed: the Job was removed`);
     return condition.false(MODEL_DOWNLOADED, 'DownloadFailed', message);
   }

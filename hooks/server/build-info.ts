@@ -6,7 +6,11 @@ import { packageVersion } from './version.js';
  * runs, to join on or to count during a rollout (the `*_build_info` convention of Prometheus's
  * own exporters).
  */
-export function registerBuildInfo(registry: Registry, version = versionOrUnknown(packageVersion), nodeVersion = process.version): Gauge<'version' | 'node_version'> {
+export function registerBuildInfo(
+  registry: Registry,
+  version = versionOrUnknown(packageVersion),
+  nodeVersion = process.version,
+): Gauge<'version' | 'node_version'> {
   const gauge = new Gauge({
     name: 'modelhooks_build_info',
     help: 'The modelhooks version and the Node.js version this server runs, as labels; always 1.',

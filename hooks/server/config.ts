@@ -19,22 +19,62 @@ const envSchema = z.object({
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
     .default('info')
     .describe('trace, debug (a JSON line per request), info, warn, error, fatal or silent'),
-  MODELHOOKS_CACHE_ENTRIES: z.coerce.number().int().min(0).default(65536).describe('answers kept for identical requests at most (0: no answer cache); MODELHOOKS_CACHE_BYTES binds first'),
-  MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(25).describe('after the drain, how long requests in flight may take before their connections close'),
+  MODELHOOKS_CACHE_ENTRIES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(65536)
+    .describe('answers kept for identical requests at most (0: no answer cache); MODELHOOKS_CACHE_BYTES binds first'),
+  MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .default(25)
+    .describe('after the drain, how long requests in flight may take before their connections close'),
   // Server operation and safety (README, Configuration).
   MODELHOOKS_CACHE_BYTES: z.string().regex(SIZE, 'a size such as 64mb').default('64mb').describe('bytes the answer cache may hold (answers, keys and ETags)'),
-  MODELHOOKS_MEMO_BYTES: z.string().regex(SIZE, 'a size such as 48mb').default('48mb').describe('bytes all memos together may hold (specs, runtimes, settled plans, parsed texts)'),
+  MODELHOOKS_MEMO_BYTES: z
+    .string()
+    .regex(SIZE, 'a size such as 48mb')
+    .default('48mb')
+    .describe('bytes all memos together may hold (specs, runtimes, settled plans, parsed texts)'),
   MODELHOOKS_DRAIN_SECONDS: z.coerce.number().min(0).default(10).describe('after SIGTERM, how long /readyz fails while everything is still served'),
   MODELHOOKS_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(30).describe('the longest time to receive a whole request'),
-  MODELHOOKS_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(10).describe("the longest time to receive a request's headers (at most the request timeout)"),
+  MODELHOOKS_HEADERS_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive()
+    .default(10)
+    .describe("the longest time to receive a request's headers (at most the request timeout)"),
   MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(95).describe("idle keep-alive connections close after this (above Go's 90 s)"),
-  MODELHOOKS_MAX_CONNECTIONS: z.coerce.number().int().positive().default(256).describe('connections open at once; beyond it, pending ones and then idle ones are closed to make room'),
-  MODELHOOKS_MAX_PENDING_CONNECTIONS: z.coerce.number().int().positive().default(64).describe('of those, connections that have not finished a TLS handshake or sent a first request; the oldest is closed beyond this'),
-  MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5).describe('a TLS handshake must finish within this (a plain socket: its first headers, MODELHOOKS_HEADERS_TIMEOUT_SECONDS)'),
-  MODELHOOKS_TLS_CERT_FILE: z.string().default('').meta({ description: 'HTTPS on PORT with this PEM certificate (and the key below); re-read every 5 s', unset: '(plain HTTP)' }),
+  MODELHOOKS_MAX_CONNECTIONS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256)
+    .describe('connections open at once; beyond it, pending ones and then idle ones are closed to make room'),
+  MODELHOOKS_MAX_PENDING_CONNECTIONS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64)
+    .describe('of those, connections that have not finished a TLS handshake or sent a first request; the oldest is closed beyond this'),
+  MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive()
+    .default(5)
+    .describe('a TLS handshake must finish within this (a plain socket: its first headers, MODELHOOKS_HEADERS_TIMEOUT_SECONDS)'),
+  MODELHOOKS_TLS_CERT_FILE: z
+    .string()
+    .default('')
+    .meta({ description: 'HTTPS on PORT with this PEM certificate (and the key below); re-read every 5 s', unset: '(plain HTTP)' }),
   MODELHOOKS_TLS_KEY_FILE: z.string().default('').meta({ description: "the certificate's PEM private key", unset: '(plain HTTP)' }),
-  MODELHOOKS_CLIENT_CA_FILE: z.string().default('').meta({ description: 'require client certificates this PEM CA signed (needs TLS and MODELHOOKS_METRICS_PORT)', unset: '(none)' }),
-  MODELHOOKS_TOKEN_FILE: z.string().default('').meta({ description: "require `Authorization: Bearer <the file's content>` on /hooks/*; re-read every 5 s", unset: '(none)' }),
+  MODELHOOKS_CLIENT_CA_FILE: z
+    .string()
+    .default('')
+    .meta({ description: 'require client certificates this PEM CA signed (needs TLS and MODELHOOKS_METRICS_PORT)', unset: '(none)' }),
+  MODELHOOKS_TOKEN_FILE: z
+    .string()
+    .default('')
+    .meta({ description: "require `Authorization: Bearer <the file's content>` on /hooks/*; re-read every 5 s", unset: '(none)' }),
   MODELHOOKS_METRICS_PORT: z.coerce
     .number()
     .int()
@@ -43,7 +83,10 @@ const envSchema = z.object({
     .default(0)
     .meta({ description: 'also serve only /metrics, /healthz and /readyz in plain HTTP on this port', unset: '(none)' }),
   // Multi-tenancy (README, Running modelhooks for many teams): the namespaces served.
-  MODELHOOKS_NAMESPACE_SELECTOR: z.string().default('').meta({ description: "a label selector a parent's Namespace must match to be served", unset: '(every namespace)' }),
+  MODELHOOKS_NAMESPACE_SELECTOR: z
+    .string()
+    .default('')
+    .meta({ description: "a label selector a parent's Namespace must match to be served", unset: '(every namespace)' }),
 });
 
 /** The built-in compositions' configurations, by composition name, as the server assembles them. */

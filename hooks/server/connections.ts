@@ -129,6 +129,12 @@ export function manageConnections(server: Server, limits: ConnectionLimits, tls:
     closeAll: () => {
       for (const socket of [...slots.keys()]) socket.destroy();
     },
-    counts: () => ({ unproven: byState.unproven.size, idle: byState.idle.size, busy: byState.busy.size, evicted: { ...stats.evicted }, refused: stats.refused }),
+    counts: () => ({
+      unproven: byState.unproven.size,
+      idle: byState.idle.size,
+      busy: byState.busy.size,
+      evicted: { ...stats.evicted },
+      refused: stats.refused,
+    }),
   };
 }

@@ -9,7 +9,18 @@ import { registerBuildInfo } from './build-info.js';
  * served is (cached + not_modified) / all answers, and the share Metacontroller already held
  * is (not_modified + computed_not_modified) / all answers.
  */
-export const OUTCOMES = ['ok', 'cached', 'not_modified', 'computed_not_modified', 'invalid_spec', 'bad_request', 'unauthorized', 'not_found', 'too_large', 'error'] as const;
+export const OUTCOMES = [
+  'ok',
+  'cached',
+  'not_modified',
+  'computed_not_modified',
+  'invalid_spec',
+  'bad_request',
+  'unauthorized',
+  'not_found',
+  'too_large',
+  'error',
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export interface HookMetrics {

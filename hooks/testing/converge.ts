@@ -31,7 +31,8 @@ export interface Converged {
 
 export function converge<Config>(composition: AnyComposition<Config>, options: ConvergeOptions<Config>): Converged {
   const { observe = 'ready', maxRounds = 10, ...run } = options;
-  const asObserved = observe === 'ready' ? (c: KubeObject) => ready(c, run.now ? { now: run.now } : {}) : observe === 'applied' ? (c: KubeObject) => c : observe;
+  const asObserved =
+    observe === 'ready' ? (c: KubeObject) => ready(c, run.now ? { now: run.now } : {}) : observe === 'applied' ? (c: KubeObject) => c : observe;
   const parent = run.parent as KubeObject;
   let result = runSync(composition, run);
   for (let round = 2; round <= maxRounds; round++) {
@@ -42,7 +43,9 @@ export function converge<Config>(composition: AnyComposition<Config>, options: C
     result = next;
     if (changes.length === 0) return { result, rounds: round };
     if (round === maxRounds) {
-      throw new Error(`${composition.name} did not converge in ${maxRounds} syncs; the last two answers differ at:\n  ${changes.slice(0, 20).join('\n  ')}${changes.length > 20 ? `\n  … and ${changes.length - 20} more` : ''}`);
+      throw new Error(
+        `${composition.name} did not converge in ${maxRounds} syncs; the last two answers differ at:\n  ${changes.slice(0, 20).join('\n  ')}${changes.length > 20 ? `\n  … and ${changes.length - 20} more` : ''}`,
+      );
     }
   }
   throw new Error(`converge: maxRounds must be at least 2, got ${maxRounds}`);

@@ -43,8 +43,22 @@ export function readyDeployment<T extends object>(desired: T, options: ReadyOpti
     observedGeneration: d.metadata.generation,
     ...counters({ replicas, updatedReplicas: replicas, readyReplicas: replicas, availableReplicas: replicas }),
     conditions: [
-      { type: 'Available', status: 'True', lastUpdateTime: now, lastTransitionTime: now, reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' },
-      { type: 'Progressing', status: 'True', lastUpdateTime: now, lastTransitionTime: now, reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${replicaSet}" has successfully progressed.` },
+      {
+        type: 'Available',
+        status: 'True',
+        lastUpdateTime: now,
+        lastTransitionTime: now,
+        reason: 'MinimumReplicasAvailable',
+        message: 'Deployment has minimum availability.',
+      },
+      {
+        type: 'Progressing',
+        status: 'True',
+        lastUpdateTime: now,
+        lastTransitionTime: now,
+        reason: 'NewReplicaSetAvailable',
+        message: `ReplicaSet "${replicaSet}" has successfully progressed.`,
+      },
     ],
   };
   return d;
@@ -54,7 +68,14 @@ export function readyDeployment<T extends object>(desired: T, options: ReadyOpti
 export function completedJob<T extends object>(desired: T, options: ReadyOptions = {}): T {
   const job = observedCopy(desired);
   const now = options.now ?? TEST_NOW;
-  const terminal = (type: string) => ({ type, status: 'True', lastProbeTime: now, lastTransitionTime: now, reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' });
+  const terminal = (type: string) => ({
+    type,
+    status: 'True',
+    lastProbeTime: now,
+    lastTransitionTime: now,
+    reason: 'CompletionsReached',
+    message: 'Reached expected number of succeeded pods',
+  });
   job.status = {
     startTime: now,
     completionTime: now,
@@ -91,7 +112,11 @@ export function readyService<T extends object>(desired: T): T {
   const clusterIP = svc.spec.clusterIP ?? `10.96.${(n >> 8) % 256}.${(n % 254) + 1}`;
   const withNodePort = type === 'NodePort' || type === 'LoadBalancer';
   const ports = Array.isArray(svc.spec.ports)
-    ? svc.spec.ports.map((p: Obj, i: number) => ({ protocol: 'TCP', ...p, ...(withNodePort && p.nodePort === undefined ? { nodePort: 30000 + ((octets('port') + i) % 2768) } : {}) }))
+    ? svc.spec.ports.map((p: Obj, i: number) => ({
+        protocol: 'TCP',
+        ...p,
+        ...(withNodePort && p.nodePort === undefined ? { nodePort: 30000 + ((octets('port') + i) % 2768) } : {}),
+      }))
     : svc.spec.ports;
   svc.spec = {
     ...svc.spec,
@@ -128,8 +153,20 @@ export function readyHpa<T extends object>(desired: T, options: ReadyOptions = {
     desiredReplicas: replicas,
     conditions: [
       { type: 'AbleToScale', status: 'True', lastTransitionTime: now, reason: 'ReadyForNewScale', message: 'recommended size matches current size' },
-      { type: 'ScalingActive', status: 'True', lastTransitionTime: now, reason: 'ValidMetricFound', message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)' },
-      { type: 'ScalingLimited', status: 'False', lastTransitionTime: now, reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' },
+      {
+        type: 'ScalingActive',
+        status: 'True',
+        lastTransitionTime: now,
+        reason: 'ValidMetricFound',
+        message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)',
+      },
+      {
+        type: 'ScalingLimited',
+        status: 'False',
+        lastTransitionTime: now,
+        reason: 'DesiredWithinRange',
+        message: 'the desired count is within the acceptable range',
+      },
     ],
   };
   return hpa;

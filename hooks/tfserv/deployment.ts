@@ -1,15 +1,7 @@
 import type { V1Container, V1Deployment, V1EnvVar, V1Probe, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
 import { childMeta, restrictedContainer, restrictedPod, type Parent } from '../kit/index.js';
 import type { ModelsFile } from './models-file.js';
-import {
-  CONFIG_CHECKSUM_ANNOTATION,
-  CONFIG_VOLUME,
-  CONTAINER_NAME,
-  SECRET_VOLUME,
-  deploymentName,
-  labelsFor,
-  selectorFor,
-} from './names.js';
+import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, CONTAINER_NAME, SECRET_VOLUME, deploymentName, labelsFor, selectorFor } from './names.js';
 import { joinPath, type TfservSpec } from './spec.js';
 
 /** The official image runs as root but needs nothing of it: any unprivileged user serves. */
@@ -69,9 +61,7 @@ function containerFor(spec: TfservSpec, image: string, models: ModelsFile): V1Co
 /** `/v1/models/<first model>` answers once that model is loaded; without a known name, the port must do. */
 export function readinessProbeFor(spec: TfservSpec, models: ModelsFile): V1Probe {
   const timing = { initialDelaySeconds: 5, periodSeconds: 10, failureThreshold: 3 };
-  return models.firstModel
-    ? { httpGet: { path: `/v1/models/${models.firstModel}`, port: 'rest' }, ...timing }
-    : { tcpSocket: { port: 'rest' }, ...timing };
+  return models.firstModel ? { httpGet: { path: `/v1/models/${models.firstModel}`, port: 'rest' }, ...timing } : { tcpSocket: { port: 'rest' }, ...timing };
 }
 
 /** GOOGLE_APPLICATION_CREDENTIALS only when a secret file is given (the original always set it). */

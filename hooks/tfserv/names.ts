@@ -27,4 +27,3 @@ export function labelsFor(p: Named, component: 'server' | 'service'): Record<str
     ...selectorFor(p),
   };
 }
-

@@ -4,8 +4,7 @@ import { DNS1123_SUBDOMAIN, quantity as quantityOf } from '../kit/index.js';
 
 const quantity = quantityOf('500m or 1Gi');
 
-const port = (description: string, fallback: number) =>
-  z.number().int().min(1).max(65535).default(fallback).describe(description);
+const port = (description: string, fallback: number) => z.number().int().min(1).max(65535).default(fallback).describe(description);
 
 /** An absolute directory below `/` (a mount path: no `..`). */
 const directory = (description: string) =>

@@ -68,7 +68,9 @@ export function statusFrom(
   refused: Refusal[] = [],
 ): Record<string, unknown> {
   const pods = deployment ? podsOf(input.related, selectorFor(input.parent)) : [];
-  const server = refusedCondition(DEPLOYMENT_READY, refused) ?? fromReadiness(DEPLOYMENT_READY, deploymentWorkloadReadiness(deploymentReadiness(deployment), deployment, pods));
+  const server =
+    refusedCondition(DEPLOYMENT_READY, refused) ??
+    fromReadiness(DEPLOYMENT_READY, deploymentWorkloadReadiness(deploymentReadiness(deployment), deployment, pods));
   const { conditions } = conditionTree.summarise(input, [configMapFound, server]);
   const counts = isRecord(deployment?.status) ? deployment.status : {};
   return {

@@ -39,6 +39,15 @@ export function certificateReadiness(cert: KubeObject | undefined): Readiness {
     return { status: 'Unknown', reason: 'CertificatePending', message: `cert-manager has not judged Certificate ${name} yet` };
   }
   const detail = ready.message ? `: ${ready.message}` : '';
-  if (ready.status === 'True') return { status: 'True', reason: 'CertificateIssued', message: `Certificate ${name} is issued into Secret ${String((cert.spec as { secretName?: string } | undefined)?.secretName ?? name)}` };
-  return { status: ready.status === 'False' ? 'False' : 'Unknown', reason: ready.reason || 'CertificateNotReady', message: `Certificate ${name} is not ready${detail}` };
+  if (ready.status === 'True')
+    return {
+      status: 'True',
+      reason: 'CertificateIssued',
+      message: `Certificate ${name} is issued into Secret ${String((cert.spec as { secretName?: string } | undefined)?.secretName ?? name)}`,
+    };
+  return {
+    status: ready.status === 'False' ? 'False' : 'Unknown',
+    reason: ready.reason || 'CertificateNotReady',
+    message: `Certificate ${name} is not ready${detail}`,
+  };
 }

@@ -31,16 +31,18 @@ export type TrustyAIConfig = { images: Record<keyof typeof TRUSTYAI_IMAGES, stri
 export const trustyaiConfig = z
   .looseObject({
     ...imageVariables(TRUSTYAI_IMAGES),
-    [MODELMESH_NAMESPACE_VARIABLE]: z
-      .string()
-      .refine(isDns1123Label, 'a namespace name')
-      .optional()
-      .meta({ description: "the namespace of ModelMesh's controller, whose model-serving-config TrustyAIServices there join", unset: DEFAULT_MODELMESH_NAMESPACE }),
+    [MODELMESH_NAMESPACE_VARIABLE]: z.string().refine(isDns1123Label, 'a namespace name').optional().meta({
+      description: "the namespace of ModelMesh's controller, whose model-serving-config TrustyAIServices there join",
+      unset: DEFAULT_MODELMESH_NAMESPACE,
+    }),
     [CERT_ISSUER_VARIABLE]: z
       .string()
       .refine((v) => v === '' || certIssuerOf(v).certIssuer !== undefined, 'ClusterIssuer/<name> or Issuer/<name> (a DNS subdomain name)')
       .optional()
-      .meta({ description: 'ClusterIssuer/<name> or Issuer/<name>: the issuer of TrustyAIService serving certificates (cert-manager component)', unset: '(none)' }),
+      .meta({
+        description: 'ClusterIssuer/<name> or Issuer/<name>: the issuer of TrustyAIService serving certificates (cert-manager component)',
+        unset: '(none)',
+      }),
   })
   .transform(
     (env): TrustyAIConfig => ({

@@ -65,7 +65,11 @@ export function modelMeshFor(input: SyncInput<TrustyAISpec, TrustyAIConfig>): Mo
     const ownerName = existing.metadata.ownerReferences?.find((o) => o.controller)?.name;
     const owner = ownerName ? `TrustyAIService ${ownerName}` : 'another TrustyAIService';
     return {
-      condition: condition.unknown(MODELMESH_READY, REASONS.waitingForConfigMapOwner, `${MODEL_SERVING_CONFIG} is written by ${owner}, which adds ${own} on its next sync`),
+      condition: condition.unknown(
+        MODELMESH_READY,
+        REASONS.waitingForConfigMapOwner,
+        `${MODEL_SERVING_CONFIG} is written by ${owner}, which adds ${own} on its next sync`,
+      ),
     };
   }
   return {
@@ -133,7 +137,12 @@ function readConfig(configMap: KubeObject | undefined): Document | undefined | s
   if (doc.contents === null) return undefined;
   if (!isMap(doc.contents)) return 'is not a YAML map';
   const processors: unknown = doc.toJS()?.payloadProcessors;
-  if (processors !== undefined && processors !== null && typeof processors !== 'string' && !(Array.isArray(processors) && processors.every((p) => typeof p === 'string'))) {
+  if (
+    processors !== undefined &&
+    processors !== null &&
+    typeof processors !== 'string' &&
+    !(Array.isArray(processors) && processors.every((p) => typeof p === 'string'))
+  ) {
     return `has payloadProcessors of the wrong type (${Array.isArray(processors) ? 'a list with an entry that is not a string' : `a ${typeof processors === 'object' ? 'map' : typeof processors}`}), where ModelMesh expects a list of URLs`;
   }
   return doc as Document;

@@ -80,7 +80,6 @@ export function deploymentFor(parent: Parent<TrustyAISpec>, opts: DeploymentOpti
   };
 }
 
-
 function podSpecFor(parent: Parent<TrustyAISpec>, opts: DeploymentOptions): V1PodSpec {
   const spec = parent.spec;
   const mounts: V1VolumeMount[] = [];
@@ -195,7 +194,10 @@ export function envFor(spec: TrustyAISpec, dbCa: boolean): V1EnvVar[] {
   }
   env.push({ name: 'SERVICE_METRICS_SCHEDULE', value: metrics.schedule }, { name: 'SERVICE_BATCH_SIZE', value: String(metrics.batchSize) });
   if (isMigration(spec)) {
-    env.push({ name: 'STORAGE_MIGRATION_CONFIG_FROM_FOLDER', value: folderOf(spec) }, { name: 'STORAGE_MIGRATION_CONFIG_FROM_FILENAME', value: spec.data?.filename ?? '' });
+    env.push(
+      { name: 'STORAGE_MIGRATION_CONFIG_FROM_FOLDER', value: folderOf(spec) },
+      { name: 'STORAGE_MIGRATION_CONFIG_FROM_FILENAME', value: spec.data?.filename ?? '' },
+    );
   }
   return env;
 }

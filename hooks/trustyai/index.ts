@@ -85,7 +85,8 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     { name: 'prometheus', description: 'Prometheus Operator: a ServiceMonitor', optionalChildren: ['servicemonitors'] },
     {
       name: 'cert-manager',
-      description: "cert-manager: the service's serving certificate `<n>-internal` (HTTPS on the Service's 443) from the issuer in MODELHOOKS_TRUSTYAI_CERT_ISSUER",
+      description:
+        "cert-manager: the service's serving certificate `<n>-internal` (HTTPS on the Service's 443) from the issuer in MODELHOOKS_TRUSTYAI_CERT_ISSUER",
       optionalChildren: ['certificates'],
     },
   ],
@@ -104,7 +105,8 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     ];
     const secret = parent.spec.storage.databaseConfigurations;
     // The credentials (key names only are read) and `<n>-db-ca`, whose presence turns on database TLS.
-    if (parent.spec.storage.format === 'DATABASE' && secret) rules.push({ apiVersion: 'v1', resource: 'secrets', namespace, names: [secret, dbCaName(parent)] });
+    if (parent.spec.storage.format === 'DATABASE' && secret)
+      rules.push({ apiVersion: 'v1', resource: 'secrets', namespace, names: [secret, dbCaName(parent)] });
     // Whether the claim may grow (storage.size) depends on its StorageClass (cluster-scoped: no namespace).
     if (usesClaim(parent.spec)) rules.push(STORAGE_CLASSES_RULE);
     // The service's pods: why they do not run (image pull, crash loop…) goes to DeploymentReady. By
@@ -141,8 +143,12 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
 
     // 3. Status from what was observed and what could not be applied.
     const status = statusFrom(input, {
-      deployment: observed.deployment, pvc: observed.pvc, dbSecret: observed.dbSecret, route: observed.route,
-      withRoute: platform.withRoute, servesHttps: servesHttps(platform, observed),
+      deployment: observed.deployment,
+      pvc: observed.pvc,
+      dbSecret: observed.dbSecret,
+      route: observed.route,
+      withRoute: platform.withRoute,
+      servesHttps: servesHttps(platform, observed),
       ...(platform.withCertificate ? { certificate: { observed: observed.certificate, issuerConfigured: platform.issuer !== undefined } } : {}),
       modelMesh: observed.modelMesh.condition,
       inferenceServices: inferenceServiceCounts(input),
@@ -158,7 +164,6 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
 
 /** The claim's fields that name what the spec asked for, when a change to them is refused. */
 const CLAIM_FIELDS = { size: 'spec.storage.size', volumeName: 'spec.storage.pv' };
-
 
 type Input = SyncInput<TrustyAISpec, TrustyAIConfig>;
 

@@ -7,7 +7,11 @@ const TRUSTYAI = { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIServ
 export const INFERENCE_SERVICE = { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', resource: 'inferenceservices' };
 
 /** Every InferenceService of the parent's namespace (and only of it). */
-export const inferenceServicesRule = (namespace: string): RelatedRule => ({ apiVersion: INFERENCE_SERVICE.apiVersion, resource: INFERENCE_SERVICE.resource, namespace });
+export const inferenceServicesRule = (namespace: string): RelatedRule => ({
+  apiVersion: INFERENCE_SERVICE.apiVersion,
+  resource: INFERENCE_SERVICE.resource,
+  namespace,
+});
 
 /**
  * Whether an InferenceService's predictor logs to this TrustyAIService: its logger URL's host is

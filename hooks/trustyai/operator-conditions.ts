@@ -34,10 +34,14 @@ export function degraded(ready: boolean, anyComponentUp: boolean): Cond {
 }
 
 export const pvcAvailable = (found: boolean): Cond =>
-  found ? condition.true(OPERATOR.pvcAvailable, 'PVCFound', 'PersistentVolumeClaim found') : condition.false(OPERATOR.pvcAvailable, 'PVCNotFound', 'PersistentVolumeClaim not found');
+  found
+    ? condition.true(OPERATOR.pvcAvailable, 'PVCFound', 'PersistentVolumeClaim found')
+    : condition.false(OPERATOR.pvcAvailable, 'PVCNotFound', 'PersistentVolumeClaim not found');
 
 export const routeAvailable = (admitted: boolean): Cond =>
-  admitted ? condition.true(OPERATOR.routeAvailable, 'RouteFound', 'Route found') : condition.false(OPERATOR.routeAvailable, 'RouteNotFound', 'Route not found');
+  admitted
+    ? condition.true(OPERATOR.routeAvailable, 'RouteFound', 'Route found')
+    : condition.false(OPERATOR.routeAvailable, 'RouteNotFound', 'Route not found');
 
 export type DatabaseState = 'available' | 'credentialsNotFound' | 'credentialsError' | 'connectionError';
 

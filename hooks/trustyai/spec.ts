@@ -12,10 +12,7 @@ const storage = z
       .describe('Mount path of the PVC (PVC mode, default /inputs); in DATABASE mode, with data.filename, the folder to migrate from.'),
     size: quantity('1Gi', '1Gi').describe('Size of the PVC (PVC mode).'),
     pv: z.string().optional().describe('Bind the PVC to this existing PersistentVolume (PVC mode).'),
-    databaseConfigurations: z
-      .string()
-      .optional()
-      .describe('Name of the Secret with the database connection keys (DATABASE mode).'),
+    databaseConfigurations: z.string().optional().describe('Name of the Secret with the database connection keys (DATABASE mode).'),
   })
   .describe('Storage of the inference data.');
 
@@ -60,12 +57,20 @@ export const trustyaiSpec = z
   })
   .superRefine((spec, ctx) => {
     if (spec.storage.format === 'DATABASE' && !spec.storage.databaseConfigurations) {
-      ctx.addIssue({ code: 'custom', path: ['storage', 'databaseConfigurations'], message: 'required when storage.format is DATABASE (the name of the Secret with the connection keys)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['storage', 'databaseConfigurations'],
+        message: 'required when storage.format is DATABASE (the name of the Secret with the connection keys)',
+      });
     }
     const m = spec.metrics ?? spec.trustyaiMetrics;
     if (!m) ctx.addIssue({ code: 'custom', path: ['metrics', 'schedule'], message: 'required (metrics.schedule or trustyaiMetrics.schedule)' });
     else if (!DURATION.test(m.schedule)) {
-      ctx.addIssue({ code: 'custom', path: [spec.metrics ? 'metrics' : 'trustyaiMetrics', 'schedule'], message: `"${m.schedule}" is not a duration such as 5s or 1m` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [spec.metrics ? 'metrics' : 'trustyaiMetrics', 'schedule'],
+        message: `"${m.schedule}" is not a duration such as 5s or 1m`,
+      });
     }
   });
 
@@ -97,5 +102,7 @@ export const trustyaiStatus = z.object({
   servesHttps: z
     .boolean()
     .optional()
-    .describe("Whether the service's pod serves HTTPS on 4443 (behind the Service's 443): where OpenShift's service CA or cert-manager issues its serving certificate. InferenceServices of the namespace log payloads to https://<name>.<ns>.svc.cluster.local then, else to http:// (port 80 → 8080)."),
+    .describe(
+      "Whether the service's pod serves HTTPS on 4443 (behind the Service's 443): where OpenShift's service CA or cert-manager issues its serving certificate. InferenceServices of the namespace log payloads to https://<name>.<ns>.svc.cluster.local then, else to http:// (port 80 → 8080).",
+    ),
 });

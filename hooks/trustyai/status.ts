@@ -121,8 +121,12 @@ export interface Observed {
 
 export function statusFrom(input: SyncInput<TrustyAISpec>, observed: Observed): Record<string, unknown> {
   const spec = input.parent.spec;
-  const deploymentCond = refusedCondition(DEPLOYMENT_READY, observed.refused?.deployment ?? []) ??
-    fromReadiness(DEPLOYMENT_READY, deploymentWorkloadReadiness(deploymentReadiness(observed.deployment), observed.deployment, deploymentPods(input.related, observed.deployment)));
+  const deploymentCond =
+    refusedCondition(DEPLOYMENT_READY, observed.refused?.deployment ?? []) ??
+    fromReadiness(
+      DEPLOYMENT_READY,
+      deploymentWorkloadReadiness(deploymentReadiness(observed.deployment), observed.deployment, deploymentPods(input.related, observed.deployment)),
+    );
   const storageCond = refusedCondition(STORAGE_READY, observed.refused?.storage ?? []) ?? storageCondition(spec, observed);
   const routeCond = observed.withRoute ? fromReadiness(ROUTE_READY, routeReadiness(observed.route)) : undefined;
   const blockers: Cond[] = [deploymentCond, storageCond, ...(routeCond ? [routeCond] : [])];
@@ -160,7 +164,11 @@ function certificateCondition(c: NonNullable<Observed['certificate']>): Cond {
     );
   }
   if (!c.issuerConfigured) {
-    return condition.false(SERVING_CERTIFICATE_READY, REASONS.issuerNotConfigured, `${CERT_ISSUER_VARIABLE} is not set on the hook server, so no Certificate is requested and the service serves plain HTTP only`);
+    return condition.false(
+      SERVING_CERTIFICATE_READY,
+      REASONS.issuerNotConfigured,
+      `${CERT_ISSUER_VARIABLE} is not set on the hook server, so no Certificate is requested and the service serves plain HTTP only`,
+    );
   }
   return fromReadiness(SERVING_CERTIFICATE_READY, certificateReadiness(c.observed));
 }
@@ -175,7 +183,8 @@ function databaseState(storage: Cond, deployment: Cond): DatabaseState {
 function storageCondition(spec: TrustyAISpec, observed: Observed): Cond {
   if (spec.storage.format === 'PVC') return fromReadiness(STORAGE_READY, pvcReadiness(observed.pvc));
   const secret = spec.storage.databaseConfigurations;
-  if (!observed.dbSecret) return condition.false(STORAGE_READY, REASONS.dbCredentialsNotFound, `Secret ${secret} with the database credentials was not found in the namespace`);
+  if (!observed.dbSecret)
+    return condition.false(STORAGE_READY, REASONS.dbCredentialsNotFound, `Secret ${secret} with the database credentials was not found in the namespace`);
   // Only the key names are read: a missing key would stop the pods with CreateContainerConfigError.
   const keys = new Set([...Object.keys(recordOf(observed.dbSecret.data)), ...Object.keys(recordOf(observed.dbSecret.stringData))]);
   const missing = DATABASE_KEYS.map(([, key]) => key).filter((key) => !keys.has(key));

@@ -10,7 +10,18 @@ import { distinctGeneration, requestBodies } from '../../bench/bodies.js';
 import { topSelfTime, type CpuProfile } from '../../bench/cpuprofile.js';
 import { hookProfile } from '../../bench/hook-profile.js';
 import { type BenchCase, benchCases, COMPOSITIONS, scaled, selectCases } from '../../bench/requests/index.js';
-import { type CaseResult, formatReport, type Measurement, medianRound, ratios, type Report, reportJson, soakGrowthMb, table, targetChecks } from '../../bench/report.js';
+import {
+  type CaseResult,
+  formatReport,
+  type Measurement,
+  medianRound,
+  ratios,
+  type Report,
+  reportJson,
+  soakGrowthMb,
+  table,
+  targetChecks,
+} from '../../bench/report.js';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/server/config.js';
 import { createApp } from '../../hooks/server/app.js';
@@ -18,7 +29,18 @@ import { createApp } from '../../hooks/server/app.js';
 describe('bench options', () => {
   it('defaults to a full run of every case', () => {
     const o = parseBenchArgs([]);
-    expect(o).toMatchObject({ quick: false, json: false, durationS: 3, warmupS: 1, concurrency: 16, only: [], soakRequests: 100_000, scaleFactor: 10, hookProfile: undefined, rounds: 3 });
+    expect(o).toMatchObject({
+      quick: false,
+      json: false,
+      durationS: 3,
+      warmupS: 1,
+      concurrency: 16,
+      only: [],
+      soakRequests: 100_000,
+      scaleFactor: 10,
+      hookProfile: undefined,
+      rounds: 3,
+    });
   });
 
   it('--quick shortens the scenarios unless a duration is given', () => {
@@ -36,8 +58,33 @@ describe('bench options', () => {
   });
 
   it('reads lists, flags and numbers', () => {
-    const o = parseBenchArgs(['--only', 'trustyai, inferenceservice/onnx', '--json', '--pin', '--scale', '--scale-factor', '4', '--soak', '--soak-requests', '500', '--hook-profile', 'mlmodel', '--iterations', '50']);
-    expect(o).toMatchObject({ only: ['trustyai', 'inferenceservice/onnx'], json: true, pin: true, scale: true, scaleFactor: 4, soak: true, soakRequests: 500, hookProfile: 'mlmodel', iterations: 50 });
+    const o = parseBenchArgs([
+      '--only',
+      'trustyai, inferenceservice/onnx',
+      '--json',
+      '--pin',
+      '--scale',
+      '--scale-factor',
+      '4',
+      '--soak',
+      '--soak-requests',
+      '500',
+      '--hook-profile',
+      'mlmodel',
+      '--iterations',
+      '50',
+    ]);
+    expect(o).toMatchObject({
+      only: ['trustyai', 'inferenceservice/onnx'],
+      json: true,
+      pin: true,
+      scale: true,
+      scaleFactor: 4,
+      soak: true,
+      soakRequests: 500,
+      hookProfile: 'mlmodel',
+      iterations: 50,
+    });
     expect(parseBenchArgs(['--help'])).toBe('help');
   });
 
@@ -48,7 +95,17 @@ describe('bench options', () => {
   });
 });
 
-const m = (cpu: number, extra: Partial<Measurement> = {}): Measurement => ({ requests: 100, errors: 0, rps: 1000, p50Ms: 1, p99Ms: 4, serverCpuUsPerRequest: cpu, clientCpuUsPerRequest: 50, rssMb: 80, ...extra });
+const m = (cpu: number, extra: Partial<Measurement> = {}): Measurement => ({
+  requests: 100,
+  errors: 0,
+  rps: 1000,
+  p50Ms: 1,
+  p99Ms: 4,
+  serverCpuUsPerRequest: cpu,
+  clientCpuUsPerRequest: 50,
+  rssMb: 80,
+  ...extra,
+});
 const caseResult = (name: string, cpu: [number, number, number, number], p99 = 4): CaseResult => ({
   name,
   requestBytes: 30_000,
@@ -57,7 +114,19 @@ const caseResult = (name: string, cpu: [number, number, number, number], p99 = 4
   paths: { floor: m(cpu[0]), distinct: m(cpu[1], { p99Ms: p99 }), identical: m(cpu[2]), notModified: m(cpu[3]) },
 });
 const report = (cases: CaseResult[], extra: Partial<Report> = {}): Report => ({
-  meta: { revision: 'abc123', node: 'v20.0.0', cpu: 'Test CPU', cores: 2, loadAverage: { before: 1, after: 1.5 }, pinned: true, concurrency: 16, durationS: 3, warmupS: 1, quick: false, rounds: 1 },
+  meta: {
+    revision: 'abc123',
+    node: 'v20.0.0',
+    cpu: 'Test CPU',
+    cores: 2,
+    loadAverage: { before: 1, after: 1.5 },
+    pinned: true,
+    concurrency: 16,
+    durationS: 3,
+    warmupS: 1,
+    quick: false,
+    rounds: 1,
+  },
   cases,
   scale: [],
   profiles: [],
@@ -75,7 +144,15 @@ describe('bench report', () => {
     const r = report([good, bad], {
       meta: { ...report([]).meta, pinned: false },
       scale: [{ name: 'x/good', factor: 10, base: { requestBytes: 1, cpuUsPerRequest: 100 }, scaled: { requestBytes: 10, cpuUsPerRequest: 1001 } }],
-      soak: { requests: 1000, errors: 0, rssMb: 119.9, heapUsedMb: 40, heapTotalMb: 60, externalMb: 10, rssSeriesMb: [90, 100, 110, 112, 114, 115, 116, 117, 118, 119.9] },
+      soak: {
+        requests: 1000,
+        errors: 0,
+        rssMb: 119.9,
+        heapUsedMb: 40,
+        heapTotalMb: 60,
+        externalMb: 10,
+        rssSeriesMb: [90, 100, 110, 112, 114, 115, 116, 117, 118, 119.9],
+      },
     });
     const checks = targetChecks(r);
     expect(checks.filter((c) => c.target.startsWith('x/good:')).map((c) => c.pass)).toEqual([true, true, true, true, false]);
@@ -87,18 +164,36 @@ describe('bench report', () => {
   });
 
   it('RSS that stops growing once the answer cache is full is flat', () => {
-    const soak = { requests: 100_000, errors: 0, rssMb: 110, heapUsedMb: 40, heapTotalMb: 60, externalMb: 10, rssSeriesMb: [80, 95, 104, 108, 109, 110, 109, 111, 110, 110] };
+    const soak = {
+      requests: 100_000,
+      errors: 0,
+      rssMb: 110,
+      heapUsedMb: 40,
+      heapTotalMb: 60,
+      externalMb: 10,
+      rssSeriesMb: [80, 95, 104, 108, 109, 110, 109, 111, 110, 110],
+    };
     expect(soakGrowthMb(soak)).toBe(2);
     expect(targetChecks(report([], { soak })).map((c) => c.pass)).toEqual([true, true]);
   });
 
   it('a missing figure is a MISS, never a PASS', () => {
     const checks = targetChecks(report([caseResult('x/none', [400, NaN, NaN, NaN], NaN)]));
-    expect(checks.map((c) => [c.measured, c.pass])).toEqual([['-×', false], ['-×', false], ['-×', false], ['- ms', false]]);
+    expect(checks.map((c) => [c.measured, c.pass])).toEqual([
+      ['-×', false],
+      ['-×', false],
+      ['-×', false],
+      ['- ms', false],
+    ]);
   });
 
   it('prints aligned tables with the revision, node and CPU, and the targets', () => {
-    expect(table([['a', 'bb'], ['ccc', 'd']])).toBe('a    bb\nccc   d');
+    expect(
+      table([
+        ['a', 'bb'],
+        ['ccc', 'd'],
+      ]),
+    ).toBe('a    bb\nccc   d');
     const text = formatReport(report([caseResult('x/y', [400, 800, 100, 50])]));
     expect(text).toContain('revision abc123, node v20.0.0, Test CPU × 2');
     expect(text).toMatch(/ours, distinct \(cache miss\) +800 +0\.50 /);
@@ -118,7 +213,7 @@ describe('bench rounds', () => {
   // rps tells the rounds apart: the reported one must be a whole round, not a mix of figures.
   const rounds = (cpu: number[]) => cpu.map((x, i) => m(x, { rps: 1000 + i }));
 
-  it('reports the round with the median CPU per request, and every round\'s figure in order', () => {
+  it("reports the round with the median CPU per request, and every round's figure in order", () => {
     const chosen = medianRound(rounds([500, 300, 400]));
     expect(chosen).toMatchObject({ serverCpuUsPerRequest: 400, rps: 1002, cpuUsPerRequestRounds: [500, 300, 400] });
     expect(medianRound(rounds([313, 583, 350, 410, 330]))).toMatchObject({ serverCpuUsPerRequest: 350, rps: 1002 });
@@ -140,7 +235,12 @@ describe('bench rounds', () => {
   it('the report and the JSON carry the rounds; ratios come from the median rounds', () => {
     const c: CaseResult = {
       ...caseResult('x/y', [0, 0, 0, 0]),
-      paths: { floor: medianRound(rounds([583, 313, 400])), distinct: medianRound(rounds([700, 800, 900])), identical: medianRound(rounds([100, 90, 200])), notModified: medianRound(rounds([50, 60, 40])) },
+      paths: {
+        floor: medianRound(rounds([583, 313, 400])),
+        distinct: medianRound(rounds([700, 800, 900])),
+        identical: medianRound(rounds([100, 90, 200])),
+        notModified: medianRound(rounds([50, 60, 40])),
+      },
     };
     const r = report([c], { meta: { ...report([]).meta, rounds: 3 } });
     expect(ratios(c)).toEqual({ distinct: 0.5, identical: 4, notModified: 8 });
@@ -190,7 +290,9 @@ describe('bench requests', () => {
   it('cover every composition with several variants of InferenceService and TrustyAIService', () => {
     expect(new Set(cases.map((c) => c.composition))).toEqual(new Set(COMPOSITIONS));
     expect([...COMPOSITIONS].sort()).toEqual(builtinCompositions.map((c) => c.name).sort());
-    expect(cases.map((c) => c.name)).toEqual(expect.arrayContaining(['inferenceservice/hf-llm', 'inferenceservice/onnx', 'inferenceservice/httproute-canary', 'trustyai/openshift']));
+    expect(cases.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['inferenceservice/hf-llm', 'inferenceservice/onnx', 'inferenceservice/httproute-canary', 'trustyai/openshift']),
+    );
   });
 
   it('observed children look as the cluster returns them', () => {

@@ -17,7 +17,8 @@ describe('the node flags the bench gives our server', () => {
     expect(deploymentNodeFlags(yaml)).toEqual(['--max-old-space-size=384', '--max-semi-space-size=4']);
   });
   it("also are the flags the Deployment's command gives node before the script", () => {
-    const yaml = 'kind: Deployment\nspec: {template: {spec: {containers: [{name: a, command: [node, --initial-old-space-size=48, dist/hooks/cli/main.js], args: [serve], env: [{name: NODE_OPTIONS, value: --max-semi-space-size=4}]}]}}}';
+    const yaml =
+      'kind: Deployment\nspec: {template: {spec: {containers: [{name: a, command: [node, --initial-old-space-size=48, dist/hooks/cli/main.js], args: [serve], env: [{name: NODE_OPTIONS, value: --max-semi-space-size=4}]}]}}}';
     expect(deploymentNodeFlags(yaml)).toEqual(['--max-semi-space-size=4', '--initial-old-space-size=48']);
     expect(deploymentNodeFlags('kind: Deployment\nspec: {template: {spec: {containers: [{name: a, command: [node, --expose-gc]}]}}}')).toEqual(['--expose-gc']);
     expect(deploymentNodeFlags('kind: Deployment\nspec: {template: {spec: {containers: [{name: a, command: [/bin/sh, -c, x]}]}}}')).toEqual([]);
@@ -26,7 +27,9 @@ describe('the node flags the bench gives our server', () => {
     expect(deploymentNodeFlags('kind: Deployment\nspec: {template: {spec: {containers: [{name: a}]}}}')).toEqual([]);
   });
   it('can be chosen instead (--node-flags), none at all included', () => {
-    expect(parseBenchArgs(['--node-flags=--max-semi-space-size=2 --max-old-space-size=200'])).toMatchObject({ nodeFlags: ['--max-semi-space-size=2', '--max-old-space-size=200'] });
+    expect(parseBenchArgs(['--node-flags=--max-semi-space-size=2 --max-old-space-size=200'])).toMatchObject({
+      nodeFlags: ['--max-semi-space-size=2', '--max-old-space-size=200'],
+    });
     expect(parseBenchArgs(['--node-flags', ''])).toMatchObject({ nodeFlags: [] });
     expect(parseBenchArgs([])).toMatchObject({ nodeFlags: undefined });
   });

@@ -26,7 +26,11 @@ const componentsDir = path.join(deployDir, 'components');
 const rel = (abs: string) => path.relative(root, abs) || '.';
 
 const subdirs = (dir: string) =>
-  existsSync(dir) ? readdirSync(dir).filter((d) => statSync(path.join(dir, d)).isDirectory()).sort() : [];
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((d) => statSync(path.join(dir, d)).isDirectory())
+        .sort()
+    : [];
 const components = subdirs(componentsDir);
 const variants = variantNames(builtinCompositions).filter((v) => v !== DEFAULT_VARIANT);
 /** The components that secure the hooks (deploy/components/tls-*): one at most, not variants. */
@@ -58,7 +62,10 @@ const find = (objects: KubeObject[], kind: string, name?: string) =>
 
 function one(objects: KubeObject[], kind: string, name?: string): Obj {
   const found = find(objects, kind, name);
-  expect(found.map((o) => `${kind}/${o.metadata.name}`), `exactly one ${kind}${name ? `/${name}` : ''}`).toHaveLength(1);
+  expect(
+    found.map((o) => `${kind}/${o.metadata.name}`),
+    `exactly one ${kind}${name ? `/${name}` : ''}`,
+  ).toHaveLength(1);
   return found[0] as Obj;
 }
 
@@ -123,7 +130,12 @@ describe('deploy/ kustomizations', () => {
     expect(() => build(deployDir, { components: ['components/tls-cert-manager', 'components/tls-openshift-service-ca'] })).toThrow(
       /may not add resource with an already registered id: ConfigMap\/modelhooks-enable-one-tls-component-only\.modelhooks-system/,
     );
-    for (const c of tlsComponents) expect(build(deployDir, { components: [`components/${c}`] }).filter((o) => o.kind === 'ConfigMap' && (o.metadata as { name?: string }).name === 'modelhooks-enable-one-tls-component-only')).toHaveLength(1);
+    for (const c of tlsComponents)
+      expect(
+        build(deployDir, { components: [`components/${c}`] }).filter(
+          (o) => o.kind === 'ConfigMap' && (o.metadata as { name?: string }).name === 'modelhooks-enable-one-tls-component-only',
+        ),
+      ).toHaveLength(1);
   });
 
   it('docs/install.md\'s "Securing the hooks" names the TLS components and what they need, as they are', () => {
@@ -155,14 +167,25 @@ describe('deploy/ kustomizations', () => {
     expect(image(build(deployDir, { ...edits, images: [IMAGE] }))).toBe('registry.example.com/modelhooks:1.2.3');
   });
 
-  it.each(targets.map((t) => [t.name, t.enabled, t.edits] as const))('%s: the CompositeControllers are the kit\'s for these variants', (_name, enabled, edits) => {
-    const controllers = find(build(deployDir, edits), 'CompositeController');
-    const tls = enabled.some((c) => tlsComponents.includes(c));
-    const expected = builtinCompositions.map((c) => compositeControllerFor(c, enabled.filter((e) => variants.includes(e)), { hookBaseUrl: tls ? IN_CLUSTER_HTTPS_HOOK_URL : IN_CLUSTER_HOOK_URL }));
-    // The TLS components add spec.endpointConfigs (checked below) and change nothing else.
-    expect(controllers.map((cc) => ({ ...cc, spec: { ...cc.spec, endpointConfigs: undefined } }))).toEqual(expected.map((cc: any) => ({ ...cc, spec: { ...cc.spec, endpointConfigs: undefined } })));
-    expect(controllers.every((cc) => (cc.spec.endpointConfigs !== undefined) === tls)).toBe(true);
-  });
+  it.each(targets.map((t) => [t.name, t.enabled, t.edits] as const))(
+    "%s: the CompositeControllers are the kit's for these variants",
+    (_name, enabled, edits) => {
+      const controllers = find(build(deployDir, edits), 'CompositeController');
+      const tls = enabled.some((c) => tlsComponents.includes(c));
+      const expected = builtinCompositions.map((c) =>
+        compositeControllerFor(
+          c,
+          enabled.filter((e) => variants.includes(e)),
+          { hookBaseUrl: tls ? IN_CLUSTER_HTTPS_HOOK_URL : IN_CLUSTER_HOOK_URL },
+        ),
+      );
+      // The TLS components add spec.endpointConfigs (checked below) and change nothing else.
+      expect(controllers.map((cc) => ({ ...cc, spec: { ...cc.spec, endpointConfigs: undefined } }))).toEqual(
+        expected.map((cc: any) => ({ ...cc, spec: { ...cc.spec, endpointConfigs: undefined } })),
+      );
+      expect(controllers.every((cc) => (cc.spec.endpointConfigs !== undefined) === tls)).toBe(true);
+    },
+  );
 
   it('base puts everything in the namespace of IN_CLUSTER_HOOK_URL and nothing else', () => {
     const k = readKustomization(baseDir);
@@ -179,7 +202,12 @@ describe('deploy/ kustomizations', () => {
 
   it('deploy/examples creates every namespace examples/ names', () => {
     const examples = readdirSync(path.join(root, 'examples')).filter((f) => /\.ya?ml$/.test(f));
-    const named = new Set(examples.flatMap((f) => loadYamlFile(path.join(root, 'examples', f))).map((o) => (o.metadata as { namespace?: string }).namespace).filter((n) => n !== undefined));
+    const named = new Set(
+      examples
+        .flatMap((f) => loadYamlFile(path.join(root, 'examples', f)))
+        .map((o) => (o.metadata as { namespace?: string }).namespace)
+        .filter((n) => n !== undefined),
+    );
     expect(named.size).toBeGreaterThan(0);
     const created = find(build(path.join(deployDir, 'examples')), 'Namespace').map((n) => n.metadata.name);
     expect(created.sort()).toEqual([...named].sort());
@@ -195,7 +223,7 @@ describe('deploy/ kustomizations', () => {
     expect(image(own)).toBe('registry.example.com/modelhooks:0.1.0');
   });
 
-  it('deploy/metacontroller raises the client-go rate limit of Metacontroller\'s StatefulSet', () => {
+  it("deploy/metacontroller raises the client-go rate limit of Metacontroller's StatefulSet", () => {
     const [sts] = build(path.join(root, 'test/deploy/fixtures/metacontroller')) as Obj[];
     const args = sts?.spec.template.spec.containers[0].args;
     expect(args).toEqual(['--zap-log-level=4', '--discovery-interval=20s', '--client-go-qps=50', '--client-go-burst=100']);
@@ -367,25 +395,37 @@ describe.skipIf(!existsSync(kustomizeBin))('test/deploy/kustomize.ts against the
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
   const kustomize = (cwd: string, ...args: string[]) => execFileSync(kustomizeBin, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
   const key = (o: any) => `${o.kind} ${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
-  const objectsOf = (yaml: string) => new Map(parseAllDocuments(yaml).map((d) => d.toJS()).filter(isObject).map((o) => [key(o), o]));
+  const objectsOf = (yaml: string) =>
+    new Map(
+      parseAllDocuments(yaml)
+        .map((d) => d.toJS())
+        .filter(isObject)
+        .map((o) => [key(o), o]),
+    );
   const same = (real: Map<string, unknown>, modelled: KubeObject[]) => {
     const model = new Map(modelled.map((o) => [key(o), o]));
     expect([...model.keys()].sort()).toEqual([...real.keys()].sort());
     for (const [k, o] of model) expect(o, k).toEqual(real.get(k));
   };
 
-  it.each(targets.map((t, i) => [t.name, t, i] as const))('%s: `kustomize edit add component` and `edit set image`, then build, make the same objects', (_name, target, i) => {
-    const copy = path.join(scratch, String(i));
-    for (const dir of ['deploy', 'crds', 'compositions']) cpSync(path.join(root, dir), path.join(copy, dir), { recursive: true });
-    const deploy = path.join(copy, 'deploy');
-    if (target.enabled.length > 0) kustomize(deploy, 'edit', 'add', 'component', ...target.edits.components);
-    kustomize(deploy, 'edit', 'set', 'image', `${IMAGE.name}=${IMAGE.newName}:${IMAGE.newTag}`);
-    same(objectsOf(kustomize(deploy, 'build', '.')), build(deployDir, { ...target.edits, images: [IMAGE] }));
-  });
+  it.each(targets.map((t, i) => [t.name, t, i] as const))(
+    '%s: `kustomize edit add component` and `edit set image`, then build, make the same objects',
+    (_name, target, i) => {
+      const copy = path.join(scratch, String(i));
+      for (const dir of ['deploy', 'crds', 'compositions']) cpSync(path.join(root, dir), path.join(copy, dir), { recursive: true });
+      const deploy = path.join(copy, 'deploy');
+      if (target.enabled.length > 0) kustomize(deploy, 'edit', 'add', 'component', ...target.edits.components);
+      kustomize(deploy, 'edit', 'set', 'image', `${IMAGE.name}=${IMAGE.newName}:${IMAGE.newTag}`);
+      same(objectsOf(kustomize(deploy, 'build', '.')), build(deployDir, { ...target.edits, images: [IMAGE] }));
+    },
+  );
 
-  it.each([['deploy/examples'], ['test/deploy/fixtures/metacontroller'], ['test/deploy/fixtures/own-kustomization'], ['crds']])('builds %s to the same objects', (dir) => {
-    same(objectsOf(kustomize(root, 'build', dir)), build(path.join(root, dir)));
-  });
+  it.each([['deploy/examples'], ['test/deploy/fixtures/metacontroller'], ['test/deploy/fixtures/own-kustomization'], ['crds']])(
+    'builds %s to the same objects',
+    (dir) => {
+      same(objectsOf(kustomize(root, 'build', dir)), build(path.join(root, dir)));
+    },
+  );
 });
 
 describe('deploy/ files', () => {
@@ -415,7 +455,11 @@ function tlsChecks(objects: KubeObject[], tls: string, server: any, pod: any): v
 
   it('mounts the Secrets read-only, and its *_FILE settings name files that are in them', () => {
     const files = ['MODELHOOKS_TLS_CERT_FILE', 'MODELHOOKS_TLS_KEY_FILE', 'MODELHOOKS_CLIENT_CA_FILE', 'MODELHOOKS_TOKEN_FILE'].filter((n) => env[n]);
-    expect(files).toEqual(tls === 'tls-cert-manager' ? ['MODELHOOKS_TLS_CERT_FILE', 'MODELHOOKS_TLS_KEY_FILE', 'MODELHOOKS_CLIENT_CA_FILE'] : ['MODELHOOKS_TLS_CERT_FILE', 'MODELHOOKS_TLS_KEY_FILE', 'MODELHOOKS_TOKEN_FILE']);
+    expect(files).toEqual(
+      tls === 'tls-cert-manager'
+        ? ['MODELHOOKS_TLS_CERT_FILE', 'MODELHOOKS_TLS_KEY_FILE', 'MODELHOOKS_CLIENT_CA_FILE']
+        : ['MODELHOOKS_TLS_CERT_FILE', 'MODELHOOKS_TLS_KEY_FILE', 'MODELHOOKS_TOKEN_FILE'],
+    );
     for (const name of files) {
       const file = env[name] as string;
       const mount = (server.volumeMounts as any[]).find((m) => path.posix.dirname(file) === m.mountPath);
@@ -446,7 +490,11 @@ function tlsChecks(objects: KubeObject[], tls: string, server: any, pod: any): v
         expect(entry.caBundle.secretRef).toEqual({ name: ca.spec.secretName, namespace: ca.metadata.namespace, key: 'ca.crt' });
         const client = certificates.find((c) => c.spec.secretName === entry.clientTLS.secretRef.name) as Obj;
         expect(client.spec.usages).toContain('client auth');
-        expect(entry.clientTLS).toEqual({ secretRef: { name: client.spec.secretName, namespace: client.metadata.namespace }, certKey: 'tls.crt', privateKeyKey: 'tls.key' });
+        expect(entry.clientTLS).toEqual({
+          secretRef: { name: client.spec.secretName, namespace: client.metadata.namespace },
+          certKey: 'tls.crt',
+          privateKeyKey: 'tls.key',
+        });
         // The server trusts the CA that signed the client certificate: both come from the same Issuer.
         const serving = certificates.find((c) => c.spec.secretName === pod.volumes.find((v: any) => v.name === 'tls').secret.secretName) as Obj;
         expect(serving.spec.issuerRef).toEqual(client.spec.issuerRef);
@@ -468,7 +516,7 @@ function tlsChecks(objects: KubeObject[], tls: string, server: any, pod: any): v
     }
   });
 
-  it('has the CompositeControllers valid against Metacontroller\'s CRD (v4.17 fields)', () => {
+  it("has the CompositeControllers valid against Metacontroller's CRD (v4.17 fields)", () => {
     for (const cc of find(objects, 'CompositeController')) expectValid(cc);
   });
 }

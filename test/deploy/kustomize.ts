@@ -142,7 +142,10 @@ function matches(obj: KubeObject, t: PatchTarget): boolean {
 }
 
 function apply(obj: KubeObject, op: Operation): void {
-  const tokens = op.path.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = op.path
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = tokens.pop();
   if (last === undefined) throw new Error(`patch path "${op.path}" names the whole object`);
   if (!['add', 'remove', 'replace', 'test'].includes(op.op)) throw new Error(`patch op "${op.op}" is not modelled`);
@@ -154,7 +157,8 @@ function apply(obj: KubeObject, op: Operation): void {
   if (op.op === 'test') {
     const actual = Array.isArray(node) ? node[Number(last)] : isObject(node) ? node[last] : undefined;
     // kustomize fails the build when a test op does not hold.
-    if (JSON.stringify(actual) !== JSON.stringify(op.value)) throw new Error(`patch test "${op.path}": ${JSON.stringify(actual)} is not ${JSON.stringify(op.value)}`);
+    if (JSON.stringify(actual) !== JSON.stringify(op.value))
+      throw new Error(`patch test "${op.path}": ${JSON.stringify(actual)} is not ${JSON.stringify(op.value)}`);
     return;
   }
   if (Array.isArray(node)) {

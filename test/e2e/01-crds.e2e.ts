@@ -6,7 +6,10 @@ const ours = ourCrds();
 
 describe('CRDs', () => {
   it('crds/ holds our generated CRDs', () => {
-    expect(ours.map((c) => c.metadata.name), 'crds/ is empty or missing: run `npm run manifests`').not.toHaveLength(0);
+    expect(
+      ours.map((c) => c.metadata.name),
+      'crds/ is empty or missing: run `npm run manifests`',
+    ).not.toHaveLength(0);
   });
 
   describe('are accepted by the API server and Established', () => {

@@ -58,7 +58,9 @@ describe('compositions/', () => {
       });
 
       it(`calls every hook over ${enabled.includes('https') ? 'https' : 'http'}`, () => {
-        const urls = manifests.flatMap((m) => Object.values((m.spec as { hooks: Record<string, { webhook: { url: string } }> }).hooks).map((h) => h.webhook.url));
+        const urls = manifests.flatMap((m) =>
+          Object.values((m.spec as { hooks: Record<string, { webhook: { url: string } }> }).hooks).map((h) => h.webhook.url),
+        );
         expect(urls.length).toBeGreaterThan(manifests.length);
         for (const url of urls) expect(new URL(url).protocol).toBe(enabled.includes('https') ? 'https:' : 'http:');
       });

@@ -23,7 +23,8 @@ const app = createApp({ compositions: builtinCompositions, config: serverConfig 
 const appsByConfig = new Map<object, typeof app>();
 const appFor = (hooks: object | undefined) => {
   if (!hooks || JSON.stringify(hooks) === JSON.stringify(serverConfig.hooks)) return app;
-  if (!appsByConfig.has(hooks)) appsByConfig.set(hooks, createApp({ compositions: builtinCompositions, config: { ...serverConfig, hooks: hooks as HookConfig } }));
+  if (!appsByConfig.has(hooks))
+    appsByConfig.set(hooks, createApp({ compositions: builtinCompositions, config: { ...serverConfig, hooks: hooks as HookConfig } }));
   return appsByConfig.get(hooks) as typeof app;
 };
 const sources = [objectsIn(fromRoot('examples')), objectsIn(path.join(vendorDir, 'samples'))];
@@ -66,8 +67,14 @@ describe.each(builtinCompositions.map((c) => [c.name, c] as const))('%s: hook an
   beforeAll(() => installCrds(k));
 
   it('has golden cases and examples', () => {
-    expect(cases.filter((c) => !c.asStored), 'no golden case').not.toHaveLength(0);
-    expect(cases.filter((c) => c.asStored), 'no example or sample').not.toHaveLength(0);
+    expect(
+      cases.filter((c) => !c.asStored),
+      'no golden case',
+    ).not.toHaveLength(0);
+    expect(
+      cases.filter((c) => c.asStored),
+      'no example or sample',
+    ).not.toHaveLength(0);
   });
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_, c) => {
@@ -92,7 +99,9 @@ describe.each(builtinCompositions.map((c) => [c.name, c] as const))('%s: hook an
 });
 
 async function post(url: string, body: unknown, server = app): Promise<unknown> {
-  const res = await request(server).post(url).send(body as object);
+  const res = await request(server)
+    .post(url)
+    .send(body as object);
   expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(200);
   return res.body;
 }

@@ -15,16 +15,10 @@ import type { KubeObject } from './support/kube.js';
 const components = subdirs(fromRoot('deploy', 'components'));
 const tlsComponents = components.filter((c) => c.startsWith('tls-'));
 const variants = components.filter((c) => !tlsComponents.includes(c));
-const combinations = [
-  [],
-  ...components.map((c) => [c]),
-  ['openshift', 'prometheus'],
-  ...tlsComponents.map((tls) => [...variants, tls]),
-];
+const combinations = [[], ...components.map((c) => [c]), ['openshift', 'prometheus'], ...tlsComponents.map((tls) => [...variants, tls])];
 const others = ['crds', 'deploy/examples', 'test/deploy/fixtures/own-kustomization', 'test/deploy/fixtures/metacontroller'];
 
-const kustomize = (cwd: string, ...args: string[]) =>
-  execFileSync(path.join(binDir(), 'kustomize'), args, { cwd, encoding: 'utf8', stdio: 'pipe' });
+const kustomize = (cwd: string, ...args: string[]) => execFileSync(path.join(binDir(), 'kustomize'), args, { cwd, encoding: 'utf8', stdio: 'pipe' });
 
 const objectsOf = (yaml: string) =>
   parseAllDocuments(yaml)
@@ -75,7 +69,9 @@ describe('deploy/ (kustomize)', () => {
       const deployment = objects.find((o) => o.kind === 'Deployment') as { spec: { template: { spec: { containers: { image: string }[] } } } } | undefined;
       expect(deployment?.spec.template.spec.containers[0]?.image).toBe('registry.example.com/modelhooks:1.2.3');
       const kinds = new Set(
-        objects.filter((o) => o.kind === 'CompositeController').flatMap((o) => ((o.spec as { childResources: { resource: string }[] }).childResources ?? []).map((r) => r.resource)),
+        objects
+          .filter((o) => o.kind === 'CompositeController')
+          .flatMap((o) => ((o.spec as { childResources: { resource: string }[] }).childResources ?? []).map((r) => r.resource)),
       );
       expect(kinds.has('routes')).toBe(enabled.includes('openshift'));
       expect(kinds.has('servicemonitors')).toBe(enabled.includes('prometheus'));
@@ -88,7 +84,10 @@ describe('deploy/ (kustomize)', () => {
         for (const hook of Object.values(spec.hooks)) expect(hook.webhook.url.startsWith('https://')).toBe(Boolean(tls));
         const entry = spec.endpointConfigs?.[0];
         if (!tls) expect(entry).toBeUndefined();
-        else expect(Object.keys(entry ?? {}).sort()).toEqual(tls === 'tls-cert-manager' ? ['caBundle', 'clientTLS', 'host'] : ['authorization', 'caBundle', 'host']);
+        else
+          expect(Object.keys(entry ?? {}).sort()).toEqual(
+            tls === 'tls-cert-manager' ? ['caBundle', 'clientTLS', 'host'] : ['authorization', 'caBundle', 'host'],
+          );
       }
     },
   );

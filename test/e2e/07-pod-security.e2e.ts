@@ -35,7 +35,12 @@ describe("the API server's Pod Security Admission agrees with podSecurityViolati
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'probe', namespace: namespaceFor(level) },
-      spec: { automountServiceAccountToken: false, ...row.pod, containers, ...(row.pod.initContainers ? { initContainers: (row.pod.initContainers as Array<Record<string, unknown>>).map(valid) } : {}) },
+      spec: {
+        automountServiceAccountToken: false,
+        ...row.pod,
+        containers,
+        ...(row.pod.initContainers ? { initContainers: (row.pod.initContainers as Array<Record<string, unknown>>).map(valid) } : {}),
+      },
     };
     const error = await k.dryRunCreate(pod).then(
       () => undefined,
@@ -64,7 +69,12 @@ describe("the API server's Pod Security Admission agrees with podSecurityViolati
 // InferenceService answers InvalidSpec instead of a Deployment the API server would refuse.
 describe('the API server refuses the security fields podSecurityTypeProblems refuses', () => {
   const k = kube();
-  const container = (sc: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ name: 'c', image: 'example.com/i:1', securityContext: sc, ...extra });
+  const container = (sc: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    name: 'c',
+    image: 'example.com/i:1',
+    securityContext: sc,
+    ...extra,
+  });
   const cases: Array<[string, Record<string, unknown>, string]> = [
     ['privileged: "true"', { containers: [container({ privileged: 'true' })] }, 'p.containers[0].securityContext.privileged'],
     ['runAsNonRoot: "false"', { containers: [container({ runAsNonRoot: 'false' })] }, 'p.containers[0].securityContext.runAsNonRoot'],
@@ -75,7 +85,12 @@ describe('the API server refuses the security fields podSecurityTypeProblems ref
   ];
   it.each(cases)('%s', async (_what, spec, path) => {
     expect(podSecurityTypeProblems(spec, 'p').map((p) => p.path)).toEqual([path]);
-    const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'typed', namespace: namespaceFor('privileged') }, spec: { automountServiceAccountToken: false, ...spec } };
+    const pod: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'typed', namespace: namespaceFor('privileged') },
+      spec: { automountServiceAccountToken: false, ...spec },
+    };
     const error = await k.dryRunCreate(pod).then(
       () => undefined,
       (e: unknown) => e,

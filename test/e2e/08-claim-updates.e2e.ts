@@ -33,10 +33,34 @@ const withSize = (live: KubeObject, size: string): KubeObject => {
 };
 
 const cases = [
-  { name: 'fixed-grow', className: 'e2e-fixed', bound: true, from: '1Gi', to: '2Gi', naive: /only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize/, answered: '1Gi' },
+  {
+    name: 'fixed-grow',
+    className: 'e2e-fixed',
+    bound: true,
+    from: '1Gi',
+    to: '2Gi',
+    naive: /only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize/,
+    answered: '1Gi',
+  },
   { name: 'grow', className: 'e2e-grow', bound: true, from: '1Gi', to: '2Gi', naive: undefined, answered: '2Gi' },
-  { name: 'shrink', className: 'e2e-grow', bound: true, from: '2Gi', to: '1Gi', naive: /field can not be less than (previous value|status.capacity)/, answered: '2Gi' },
-  { name: 'pending-grow', className: 'e2e-grow', bound: false, from: '1Gi', to: '2Gi', naive: /spec is immutable after creation except resources.requests/, answered: '1Gi' },
+  {
+    name: 'shrink',
+    className: 'e2e-grow',
+    bound: true,
+    from: '2Gi',
+    to: '1Gi',
+    naive: /field can not be less than (previous value|status.capacity)/,
+    answered: '2Gi',
+  },
+  {
+    name: 'pending-grow',
+    className: 'e2e-grow',
+    bound: false,
+    from: '1Gi',
+    to: '2Gi',
+    naive: /spec is immutable after creation except resources.requests/,
+    answered: '1Gi',
+  },
 ];
 
 describe('claim updates the API server accepts', () => {

@@ -38,7 +38,12 @@ describe('two parents want the same child name', () => {
 
   it('the first converges; the second reports ChildNameConflict and nothing is deleted', async () => {
     await k.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'models', namespace: NS }, data: { 'models.conf': models } } as KubeObject);
-    const a = await k.apply({ apiVersion: 'servapi.dev-state.com/v1alpha1', kind: 'Tfserv', metadata: { name: 'foo', namespace: NS }, spec: { configMap: 'models' } } as KubeObject);
+    const a = await k.apply({
+      apiVersion: 'servapi.dev-state.com/v1alpha1',
+      kind: 'Tfserv',
+      metadata: { name: 'foo', namespace: NS },
+      spec: { configMap: 'models' },
+    } as KubeObject);
     const answerA = await sync(tfserv, a);
     const childrenA = answerA.children as KubeObject[];
     expect(childrenA.map((c) => `${c.kind}/${c.metadata.name}`)).toContain('Deployment/foo');

@@ -18,7 +18,13 @@ const NS = 'e2e-adopt';
 const config = defaultHookConfig();
 
 function operatorObjects(name: string, version: string, owner: Record<string, unknown>): KubeObject[] {
-  const labels = { app: name, 'app.kubernetes.io/instance': name, 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'trustyai', 'app.kubernetes.io/version': version };
+  const labels = {
+    app: name,
+    'app.kubernetes.io/instance': name,
+    'app.kubernetes.io/name': name,
+    'app.kubernetes.io/part-of': 'trustyai',
+    'app.kubernetes.io/version': version,
+  };
   const metadata = { name, namespace: NS, labels, ownerReferences: [owner] };
   return [
     {
@@ -60,7 +66,12 @@ function operatorObjects(name: string, version: string, owner: Record<string, un
       kind: 'Service',
       metadata: {
         ...metadata,
-        annotations: { 'prometheus.io/path': '/q/metrics', 'prometheus.io/scheme': 'http', 'prometheus.io/scrape': 'true', 'service.beta.openshift.io/serving-cert-secret-name': `${name}-internal` },
+        annotations: {
+          'prometheus.io/path': '/q/metrics',
+          'prometheus.io/scheme': 'http',
+          'prometheus.io/scrape': 'true',
+          'service.beta.openshift.io/serving-cert-secret-name': `${name}-internal`,
+        },
       },
       spec: {
         ports: [
@@ -96,9 +107,21 @@ describe("the operator's Deployment and Services are adopted in place", () => {
       apiVersion: 'trustyai.opendatahub.io/v1',
       kind: 'TrustyAIService',
       metadata: { name, namespace: NS },
-      spec: { storage: { format: 'PVC', folder: '/inputs', size: '1Gi' }, data: { filename: 'data.csv', format: 'CSV' }, metrics: { schedule: '5s', batchSize: 5000 }, replicas: 1 },
+      spec: {
+        storage: { format: 'PVC', folder: '/inputs', size: '1Gi' },
+        data: { filename: 'data.csv', format: 'CSV' },
+        metrics: { schedule: '5s', batchSize: 5000 },
+        replicas: 1,
+      },
     } as KubeObject);
-    const owner = { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', name, uid: parent.metadata.uid, controller: true, blockOwnerDeletion: true };
+    const owner = {
+      apiVersion: 'trustyai.opendatahub.io/v1',
+      kind: 'TrustyAIService',
+      name,
+      uid: parent.metadata.uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    };
     const created = [];
     for (const obj of operatorObjects(name, version, owner)) created.push(await k.create(obj));
     const [deployment, service] = created as [KubeObject, KubeObject];
@@ -116,7 +139,10 @@ describe("the operator's Deployment and Services are adopted in place", () => {
     expect((svc.spec as { selector: unknown }).selector).toEqual((service.spec as { selector: unknown }).selector);
 
     // The teeth: the selector an earlier modelhooks used is refused by the same API server.
-    const earlier = { ...wanted, spec: { ...wanted.spec, selector: { matchLabels: { 'app.kubernetes.io/instance': name, 'app.kubernetes.io/component': 'trustyai-service' } } } };
+    const earlier = {
+      ...wanted,
+      spec: { ...wanted.spec, selector: { matchLabels: { 'app.kubernetes.io/instance': name, 'app.kubernetes.io/component': 'trustyai-service' } } },
+    };
     const refused = await update(k, after, earlier as HookObject).then(
       () => undefined,
       (e: unknown) => e,

@@ -14,7 +14,12 @@ const isvc = (name: string, spec: Record<string, unknown>): KubeObject => ({
   metadata: { name, namespace: ns },
   spec,
 });
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 50);
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 50);
 
 describe('InferenceService admission (CEL rules of the CRD)', () => {
   const k = kube();
@@ -23,7 +28,7 @@ describe('InferenceService admission (CEL rules of the CRD)', () => {
     await k.ensureNamespace(ns);
   });
 
-  it.each(admissionCases.filter((c) => c.rejected).map((c) => [c.name, c] as const))('rejects %s with KServe\'s message', async (_, c) => {
+  it.each(admissionCases.filter((c) => c.rejected).map((c) => [c.name, c] as const))("rejects %s with KServe's message", async (_, c) => {
     const error = await k.dryRunCreate(isvc(slug(c.name), c.spec)).then(
       () => undefined,
       (e: unknown) => e,

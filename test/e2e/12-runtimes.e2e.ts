@@ -109,7 +109,16 @@ describe('serving runtimes from the cluster', () => {
 
   it('has the docs samples', () =>
     expect(samples.map((c) => c.name)).toEqual(
-      expect.arrayContaining(['sample-sklearn', 'sample-sklearn-v2', 'sample-xgboost-v2', 'sample-tensorflow-prometheus', 'sample-torchserve', 'sample-triton', 'sample-huggingface-llama2', 'sample-transformer']),
+      expect.arrayContaining([
+        'sample-sklearn',
+        'sample-sklearn-v2',
+        'sample-xgboost-v2',
+        'sample-tensorflow-prometheus',
+        'sample-torchserve',
+        'sample-triton',
+        'sample-huggingface-llama2',
+        'sample-transformer',
+      ]),
     ));
 
   it.each(samples.map((c) => [c.name, c] as const))('no runtimes in the cluster: %s runs on the built-in runtime, its Deployment accepted', async (_, c) => {

@@ -39,7 +39,12 @@ describe('opt-in namespaces (MODELHOOKS_NAMESPACE_SELECTOR)', () => {
 
   it('an unlabelled namespace gets NamespaceNotEnabled and no children; labelling it makes the parent converge', async () => {
     await k.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'models', namespace: NS }, data: { 'models.conf': models } } as KubeObject);
-    const parent = await k.apply({ apiVersion: 'servapi.dev-state.com/v1alpha1', kind: 'Tfserv', metadata: { name: 'tenant', namespace: NS }, spec: { configMap: 'models' } } as KubeObject);
+    const parent = await k.apply({
+      apiVersion: 'servapi.dev-state.com/v1alpha1',
+      kind: 'Tfserv',
+      metadata: { name: 'tenant', namespace: NS },
+      spec: { configMap: 'models' },
+    } as KubeObject);
 
     const before = await sync(parent);
     // The Namespace itself came back from the API server, cluster-scoped, by name.
@@ -48,15 +53,28 @@ describe('opt-in namespaces (MODELHOOKS_NAMESPACE_SELECTOR)', () => {
     expect(before.children).toEqual([]);
 
     // The admin opts the namespace in and names a registry mirror for it.
-    await k.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS, labels: { 'modelhooks.dev/enabled': 'true' }, annotations: { 'modelhooks.dev/image-registry': 'mirror.corp:5000' } } } as KubeObject);
+    await k.apply({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: NS, labels: { 'modelhooks.dev/enabled': 'true' }, annotations: { 'modelhooks.dev/image-registry': 'mirror.corp:5000' } },
+    } as KubeObject);
     const after = await sync(parent);
     expect(after.ready?.reason).not.toBe('NamespaceNotEnabled');
     expect(after.children.map((c) => `${c.kind}/${c.metadata.name}`).sort()).toEqual(['Deployment/tenant', 'Service/tenant-service']);
-    const owner = { apiVersion: parent.apiVersion, kind: parent.kind, name: parent.metadata.name, uid: parent.metadata.uid as string, controller: true, blockOwnerDeletion: true };
+    const owner = {
+      apiVersion: parent.apiVersion,
+      kind: parent.kind,
+      name: parent.metadata.name,
+      uid: parent.metadata.uid as string,
+      controller: true,
+      blockOwnerDeletion: true,
+    };
     const applied: KubeObject[] = [];
     for (const child of after.children) applied.push(await k.apply({ ...child, metadata: { ...child.metadata, ownerReferences: [owner] } }));
     const deployment = await k.get('apps/v1', 'Deployment', 'tenant', NS);
-    expect((deployment.spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec.containers[0]?.image).toBe('mirror.corp:5000/tensorflow/serving:2.18.0');
+    expect((deployment.spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec.containers[0]?.image).toBe(
+      'mirror.corp:5000/tensorflow/serving:2.18.0',
+    );
 
     // Converged: synced again with its children observed, it asks for the same children.
     const again = await sync(parent, applied);

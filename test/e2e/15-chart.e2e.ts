@@ -28,17 +28,25 @@ const rank = (o: KubeObject) => (o.kind === 'Namespace' ? 0 : o.kind === 'Custom
 
 /** `--set` arguments for nested values. */
 function setArgs(values: Record<string, unknown>, prefix = ''): string[] {
-  return Object.entries(values).flatMap(([k, v]) => (typeof v === 'object' && v !== null ? setArgs(v as Record<string, unknown>, `${prefix}${k}.`) : ['--set', `${prefix}${k}=${String(v)}`]));
+  return Object.entries(values).flatMap(([k, v]) =>
+    typeof v === 'object' && v !== null ? setArgs(v as Record<string, unknown>, `${prefix}${k}.`) : ['--set', `${prefix}${k}=${String(v)}`],
+  );
 }
 
 describe('charts/modelhooks (helm) and dist/install.yaml', () => {
   const k = kube();
   const scratch = mkdtempSync(path.join(tmpdir(), 'modelhooks-e2e-chart-'));
   // helm writes its cache and config under these; none of $HOME.
-  const env = { ...process.env, HELM_CACHE_HOME: path.join(scratch, 'helm/cache'), HELM_CONFIG_HOME: path.join(scratch, 'helm/config'), HELM_DATA_HOME: path.join(scratch, 'helm/data') };
+  const env = {
+    ...process.env,
+    HELM_CACHE_HOME: path.join(scratch, 'helm/cache'),
+    HELM_CONFIG_HOME: path.join(scratch, 'helm/config'),
+    HELM_DATA_HOME: path.join(scratch, 'helm/data'),
+  };
   let helmBin = '';
   const helm = (...args: string[]) => execFileSync(helmBin, args, { encoding: 'utf8', stdio: 'pipe', env, maxBuffer: 64 << 20 });
-  const kustomize = (cwd: string, ...args: string[]) => execFileSync(path.join(binDir(), 'kustomize'), args, { cwd, encoding: 'utf8', stdio: 'pipe', maxBuffer: 64 << 20 });
+  const kustomize = (cwd: string, ...args: string[]) =>
+    execFileSync(path.join(binDir(), 'kustomize'), args, { cwd, encoding: 'utf8', stdio: 'pipe', maxBuffer: 64 << 20 });
   const template = (...args: string[]) => objectsOf(helm('template', 'modelhooks', chart, '--include-crds', ...args));
 
   beforeAll(async () => {
@@ -87,7 +95,9 @@ describe('charts/modelhooks (helm) and dist/install.yaml', () => {
       '--set',
       'config.MODELHOOKS_NAMESPACE_SELECTOR=modelhooks.dev/enabled=true',
     );
-    const deployment = objects.find((o) => o.kind === 'Deployment') as unknown as { spec: { replicas: number; template: { spec: { containers: { image: string; resources: unknown; env: { name: string; value: string }[] }[] } } } };
+    const deployment = objects.find((o) => o.kind === 'Deployment') as unknown as {
+      spec: { replicas: number; template: { spec: { containers: { image: string; resources: unknown; env: { name: string; value: string }[] }[] } } };
+    };
     const c = deployment.spec.template.spec.containers[0] as (typeof deployment.spec.template.spec.containers)[number];
     expect(c.image).toBe('registry.example.com/modelhooks:1.2.3');
     expect(deployment.spec.replicas).toBe(3);
@@ -106,8 +116,14 @@ describe('charts/modelhooks (helm) and dist/install.yaml', () => {
 
   it.each([
     ['the defaults', {}],
-    ['every toggle, TLS by cert-manager', valuesOf({ flags: { 'cert-manager': true, 'gateway-api': true, openshift: true, prometheus: true }, tls: 'cert-manager' })],
-    ['every toggle, TLS by the OpenShift service CA', valuesOf({ flags: { 'cert-manager': true, 'gateway-api': true, openshift: true, prometheus: true }, tls: 'openshift-service-ca' })],
+    [
+      'every toggle, TLS by cert-manager',
+      valuesOf({ flags: { 'cert-manager': true, 'gateway-api': true, openshift: true, prometheus: true }, tls: 'cert-manager' }),
+    ],
+    [
+      'every toggle, TLS by the OpenShift service CA',
+      valuesOf({ flags: { 'cert-manager': true, 'gateway-api': true, openshift: true, prometheus: true }, tls: 'openshift-service-ca' }),
+    ],
   ] as const)('helm template with %s is accepted by the API server', async (_name, values) => {
     const objects = template(...setArgs(values as Record<string, unknown>)).sort((a, b) => rank(a) - rank(b));
     const applied = await dryRunApply(objects);

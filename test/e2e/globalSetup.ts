@@ -18,8 +18,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     const counts = readCounts(cluster.dir);
     await cluster.stop();
-    const version = (bin: string, ...args: string[]) =>
-      execFileSync(path.join(build.binDir, bin), args, { encoding: 'utf8' }).trim().split('\n')[0];
+    const version = (bin: string, ...args: string[]) => execFileSync(path.join(build.binDir, bin), args, { encoding: 'utf8' }).trim().split('\n')[0];
     console.log(
       [
         '',

@@ -13,7 +13,10 @@ const answer = fc.record(
   {
     status: fc.jsonValue({ maxDepth: 3 }),
     // Each child frozen through deepFreeze, or not.
-    children: fc.array(fc.tuple(child, fc.boolean()).map(([c, freeze]) => (freeze ? deepFreeze(c) : c)), { maxLength: 6 }),
+    children: fc.array(
+      fc.tuple(child, fc.boolean()).map(([c, freeze]) => (freeze ? deepFreeze(c) : c)),
+      { maxLength: 6 },
+    ),
     resyncAfterSeconds: fc.option(fc.integer(), { nil: undefined }),
     finalized: fc.boolean(),
   },

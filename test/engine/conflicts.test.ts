@@ -9,11 +9,26 @@ import { trustyai } from '../../hooks/trustyai/index.js';
 import { key, NS, ownedBy, parentOf, secondParent } from '../support/two-parents.js';
 
 const modelsConf = 'model_config_list { config { name: "m" base_path: "/models/m" model_platform: "tensorflow" } }';
-const tfsConfigMap: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'models', namespace: NS }, data: { 'models.conf': modelsConf } } as KubeObject;
+const tfsConfigMap: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'models', namespace: NS },
+  data: { 'models.conf': modelsConf },
+} as KubeObject;
 const tfs = (name: string) => ({ composition: tfserv, parent: parentOf(tfserv, name, { configMap: 'models' }), related: [tfsConfigMap] });
-const trusty = (name: string) => ({ composition: trustyai, parent: parentOf(trustyai, name, { storage: { format: 'PVC', folder: '/inputs', size: '1Gi' }, data: { filename: 'data.csv', format: 'CSV' }, metrics: { schedule: '5s' } }) });
+const trusty = (name: string) => ({
+  composition: trustyai,
+  parent: parentOf(trustyai, name, {
+    storage: { format: 'PVC', folder: '/inputs', size: '1Gi' },
+    data: { filename: 'data.csv', format: 'CSV' },
+    metrics: { schedule: '5s' },
+  }),
+});
 const model = (name: string) => ({ composition: mlmodel, parent: parentOf(mlmodel, name, { modelURL: 'https://example.com/m.tar.gz' }) });
-const isvc = (name: string) => ({ composition: inferenceservice, parent: parentOf(inferenceservice, name, { predictor: { sklearn: { storageUri: 'gs://b/m' } } }) });
+const isvc = (name: string) => ({
+  composition: inferenceservice,
+  parent: parentOf(inferenceservice, name, { predictor: { sklearn: { storageUri: 'gs://b/m' } } }),
+});
 
 describe('customize asks for same-named objects of each child kind, in the namespace', () => {
   it('Tfserv foo asks for Deployment foo and Service foo-service in its namespace', () => {
@@ -34,9 +49,27 @@ describe('ChildNameConflict', () => {
   const cases: Array<{ what: string; a: Side; b: Side; taken: string; owner: string }> = [
     { what: 'Tfserv foo, then TrustyAIService foo: Deployment foo', a: tfs('foo'), b: trusty('foo'), taken: 'Deployment/foo', owner: 'Tfserv/foo' },
     { what: 'TrustyAIService foo, then Tfserv foo: Deployment foo', a: trusty('foo'), b: tfs('foo'), taken: 'Deployment/foo', owner: 'TrustyAIService/foo' },
-    { what: 'TrustyAIService foo, then MLModel foo: PVC foo-pvc', a: trusty('foo'), b: model('foo'), taken: 'PersistentVolumeClaim/foo-pvc', owner: 'TrustyAIService/foo' },
-    { what: 'MLModel foo, then TrustyAIService foo: PVC foo-pvc', a: model('foo'), b: trusty('foo'), taken: 'PersistentVolumeClaim/foo-pvc', owner: 'MLModel/foo' },
-    { what: 'Tfserv foo-predictor, then InferenceService foo: Deployment foo-predictor', a: tfs('foo-predictor'), b: isvc('foo'), taken: 'Deployment/foo-predictor', owner: 'Tfserv/foo-predictor' },
+    {
+      what: 'TrustyAIService foo, then MLModel foo: PVC foo-pvc',
+      a: trusty('foo'),
+      b: model('foo'),
+      taken: 'PersistentVolumeClaim/foo-pvc',
+      owner: 'TrustyAIService/foo',
+    },
+    {
+      what: 'MLModel foo, then TrustyAIService foo: PVC foo-pvc',
+      a: model('foo'),
+      b: trusty('foo'),
+      taken: 'PersistentVolumeClaim/foo-pvc',
+      owner: 'MLModel/foo',
+    },
+    {
+      what: 'Tfserv foo-predictor, then InferenceService foo: Deployment foo-predictor',
+      a: tfs('foo-predictor'),
+      b: isvc('foo'),
+      taken: 'Deployment/foo-predictor',
+      owner: 'Tfserv/foo-predictor',
+    },
   ];
   for (const c of cases) {
     it(`${c.what}: left out, Ready=False names kind, name and owner; the other children converge`, () => {

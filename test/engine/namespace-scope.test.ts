@@ -66,7 +66,8 @@ const parent = (spec: Record<string, unknown> = {}) => ({ apiVersion: 'echo.dev/
 
 describe('customize rules are scoped by the kit', () => {
   // The kit's own first rule, the parent's Namespace (tenancy.ts), is checked in test/engine/tenancy.test.ts.
-  const customize = (rules: RelatedRule[]) => (runHook(echo(rules), 'customize', parseHookRequest({ parent: parent() }), ctx).relatedResources as RelatedRule[]).slice(1);
+  const customize = (rules: RelatedRule[]) =>
+    (runHook(echo(rules), 'customize', parseHookRequest({ parent: parent() }), ctx).relatedResources as RelatedRule[]).slice(1);
 
   it('sends on every namespaced rule that names the parent namespace', () => {
     const rules = [
@@ -78,9 +79,16 @@ describe('customize rules are scoped by the kit', () => {
   });
   it('refuses a namespaced rule without a namespace (Metacontroller v2 would select every namespace), empty or absent', () => {
     expect(() => customize([{ apiVersion: 'v1', resource: 'secrets', names: ['s'] }])).toThrow(HookContractError);
-    expect(() => customize([{ apiVersion: 'x.dev/v1', resource: 'widgets', namespace: '' }])).toThrow(/widgets \(x.dev\/v1\) names no namespace.*name the parent's, ns/);
+    expect(() => customize([{ apiVersion: 'x.dev/v1', resource: 'widgets', namespace: '' }])).toThrow(
+      /widgets \(x.dev\/v1\) names no namespace.*name the parent's, ns/,
+    );
     // One bad rule refuses the whole answer, whatever comes before it.
-    expect(() => customize([{ apiVersion: 'v1', resource: 'configmaps', namespace: 'ns' }, { apiVersion: 'v1', resource: 'secrets' }])).toThrow(HookContractError);
+    expect(() =>
+      customize([
+        { apiVersion: 'v1', resource: 'configmaps', namespace: 'ns' },
+        { apiVersion: 'v1', resource: 'secrets' },
+      ]),
+    ).toThrow(HookContractError);
   });
   it('leaves the cluster-scoped resources it lists without a namespace', () => {
     expect([...CLUSTER_SCOPED_RESOURCES].sort()).toEqual(['clusterservingruntimes', 'namespaces', 'storageclasses']);
@@ -142,7 +150,9 @@ describe('the test stand-in offers objects as Metacontroller v2 does', () => {
 describe('system objects (composition.systemObjects): one object of a fixed namespace, by name', () => {
   const system = [{ kind: 'ConfigMap', namespace: 'kserve', name: 'cfg' }];
   it('lets exactly the named object through and nothing else of that namespace', () => {
-    const wire = { 'ConfigMap.v1': { 'kserve/cfg': cm('kserve'), 'kserve/other': cm('kserve', 'other'), 'team-b/cfg': cm('team-b'), 'team-a/cfg': cm('team-a') } };
+    const wire = {
+      'ConfigMap.v1': { 'kserve/cfg': cm('kserve'), 'kserve/other': cm('kserve', 'other'), 'team-b/cfg': cm('team-b'), 'team-a/cfg': cm('team-a') },
+    };
     const index = ObjectIndex.fromWire(wire, 'team-a', system);
     expect(index.list('v1', 'ConfigMap').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['kserve/cfg', 'team-a/cfg']);
     expect(index.get('v1', 'ConfigMap', 'cfg', 'kserve')?.data).toEqual({ from: 'kserve' });

@@ -88,7 +88,10 @@ describe('the server refuses a parent the API server would not store (400 naming
     metadata: { name: 'isvc', namespace: 'team-a', ...metadata },
     spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storageUri: 'gs://b/m' } } },
   });
-  const post = (metadata: Record<string, unknown>) => request(app).post('/hooks/inferenceservice/sync').send(syncRequest(inferenceservice, { parent: parent(metadata) }));
+  const post = (metadata: Record<string, unknown>) =>
+    request(app)
+      .post('/hooks/inferenceservice/sync')
+      .send(syncRequest(inferenceservice, { parent: parent(metadata) }));
 
   it('a non-string annotation value (was a 500 in stop.ts)', async () => {
     const res = await post({ annotations: { 'serving.kserve.io/stop': true } }).expect(400);
@@ -101,7 +104,10 @@ describe('the server refuses a parent the API server would not store (400 naming
   });
 
   it('a __proto__ annotation key', async () => {
-    const body = JSON.stringify(syncRequest(inferenceservice, { parent: parent({ annotations: { placeholder: 'x' } }) })).replace('"placeholder"', '"__proto__"');
+    const body = JSON.stringify(syncRequest(inferenceservice, { parent: parent({ annotations: { placeholder: 'x' } }) })).replace(
+      '"placeholder"',
+      '"__proto__"',
+    );
     const res = await request(app).post('/hooks/inferenceservice/sync').set('Content-Type', 'application/json').send(body).expect(400);
     expect(res.text).toMatch(/^parent\.metadata\.annotations\["__proto__"\]: not an annotation key/);
   });

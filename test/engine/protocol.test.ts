@@ -18,7 +18,13 @@ const demo = defineComposition({
   },
 });
 
-const parent = (spec: unknown, status?: unknown) => ({ apiVersion: 'demo.dev/v1', kind: 'Demo', metadata: { name: 'd', namespace: 'ns', generation: 4 }, spec, ...(status ? { status } : {}) });
+const parent = (spec: unknown, status?: unknown) => ({
+  apiVersion: 'demo.dev/v1',
+  kind: 'Demo',
+  metadata: { name: 'd', namespace: 'ns', generation: 4 },
+  spec,
+  ...(status ? { status } : {}),
+});
 
 describe('parseHookRequest', () => {
   const bad: Array<[string, unknown, string]> = [
@@ -50,7 +56,14 @@ describe('runHook', () => {
   const observed: KubeObject = {
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    metadata: { name: 'd', namespace: 'ns', resourceVersion: '9', annotations: { [LAST_APPLIED_ANNOTATION]: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'd', namespace: 'ns' }, data: { a: '1' } }) } },
+    metadata: {
+      name: 'd',
+      namespace: 'ns',
+      resourceVersion: '9',
+      annotations: {
+        [LAST_APPLIED_ANNOTATION]: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'd', namespace: 'ns' }, data: { a: '1' } }),
+      },
+    },
     data: { a: '1', added: 'by someone' },
   };
 
@@ -70,7 +83,9 @@ describe('runHook', () => {
 
   it('customize without a customize function asks for the parent Namespace only (tenancy.ts reads it)', () => {
     const ns = parseHookRequest({ parent: parent({}) }).parent.metadata.namespace ?? 'default';
-    expect(runHook(demo, 'customize', parseHookRequest({ parent: parent({}) }), ctx)).toEqual({ relatedResources: [{ apiVersion: 'v1', resource: 'namespaces', names: [ns] }] });
+    expect(runHook(demo, 'customize', parseHookRequest({ parent: parent({}) }), ctx)).toEqual({
+      relatedResources: [{ apiVersion: 'v1', resource: 'namespaces', names: [ns] }],
+    });
   });
 
   it('finalize without a finalize function keeps the children and says finalized', () => {
@@ -112,13 +127,24 @@ describe('runHook', () => {
 
 describe('lastApplied', () => {
   it('without the annotation, drops server-owned fields', () => {
-    const obj: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'n', uid: 'u', resourceVersion: '1', managedFields: [] }, spec: { ports: [] }, status: { loadBalancer: {} } };
+    const obj: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's', namespace: 'n', uid: 'u', resourceVersion: '1', managedFields: [] },
+      spec: { ports: [] },
+      status: { loadBalancer: {} },
+    };
     expect(lastApplied(obj)).toEqual({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'n' }, spec: { ports: [] } });
   });
 
-  const applied = (name: string, text: string): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'n', annotations: { [LAST_APPLIED_ANNOTATION]: text } }, spec: { ports: [{ port: 9 }] } });
+  const applied = (name: string, text: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: 'n', annotations: { [LAST_APPLIED_ANNOTATION]: text } },
+    spec: { ports: [{ port: 9 }] },
+  });
 
-  it('reads the annotation under each object\'s own name and namespace', () => {
+  it("reads the annotation under each object's own name and namespace", () => {
     const text = JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', labels: { a: 'b' } }, spec: { ports: [{ port: 80 }] } });
     const a = lastApplied(applied('s', text));
     const b = lastApplied(applied('t', text));
@@ -128,7 +154,12 @@ describe('lastApplied', () => {
 
   it('an annotation that is not JSON of an object with metadata: the object without server-owned fields', () => {
     for (const text of ['{not json', '[]', '{"spec":{}}']) {
-      expect(lastApplied(applied('s', text))).toEqual({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'n' }, spec: { ports: [{ port: 9 }] } });
+      expect(lastApplied(applied('s', text))).toEqual({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 's', namespace: 'n' },
+        spec: { ports: [{ port: 9 }] },
+      });
     }
   });
 });
@@ -145,4 +176,3 @@ describe('ObjectIndex', () => {
     expect(idx.get('apps/v1', 'Deployment', 'x')?.kind).toBe('Deployment');
   });
 });
-

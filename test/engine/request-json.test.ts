@@ -8,7 +8,11 @@ import { runSync } from '../../hooks/testing/index.js';
 /** What a hook must see: JSON.parse's body with metadata.managedFields of each request object undefined, written here apart from the code. */
 function expected(text: string): unknown {
   const body = JSON.parse(text);
-  const objects = [body.controller, body.parent, ...[body.children, body.related].flatMap((m) => Object.values(m ?? {}).flatMap((g) => Object.values((g as object) ?? {})))];
+  const objects = [
+    body.controller,
+    body.parent,
+    ...[body.children, body.related].flatMap((m) => Object.values(m ?? {}).flatMap((g) => Object.values((g as object) ?? {}))),
+  ];
   for (const o of objects) if (o?.metadata && typeof o.metadata === 'object' && o.metadata.managedFields !== undefined) o.metadata.managedFields = undefined;
   return body;
 }
@@ -17,7 +21,10 @@ function expected(text: string): unknown {
 const entry = (manager: string) => ({
   apiVersion: 'apps/v1',
   fieldsType: 'FieldsV1',
-  fieldsV1: { 'f:metadata': { 'f:annotations': { '.': {}, 'f:deployment.kubernetes.io/revision': {} } }, 'f:status': { 'f:conditions': { 'k:{"type":"Available"}': { '.': {}, 'f:status': {} } } } },
+  fieldsV1: {
+    'f:metadata': { 'f:annotations': { '.': {}, 'f:deployment.kubernetes.io/revision': {} } },
+    'f:status': { 'f:conditions': { 'k:{"type":"Available"}': { '.': {}, 'f:status': {} } } },
+  },
   manager,
   operation: 'Update',
   subresource: 'status',
@@ -27,7 +34,13 @@ const entry = (manager: string) => ({
 const object = (kind: string, name: string, extra: Record<string, unknown> = {}) => ({
   apiVersion: 'v1',
   kind,
-  metadata: { annotations: { note: 'x' }, managedFields: [entry('kube-controller-manager'), entry('metacontroller')], name, namespace: 'team-a', uid: `uid-${name}` },
+  metadata: {
+    annotations: { note: 'x' },
+    managedFields: [entry('kube-controller-manager'), entry('metacontroller')],
+    name,
+    namespace: 'team-a',
+    uid: `uid-${name}`,
+  },
   ...extra,
 });
 
@@ -60,15 +73,55 @@ describe('parseRequestText: the body without metadata.managedFields', () => {
   // Each row: a body that must read exactly as `expected` says, and why it is there.
   const table: [string, string][] = [
     ['pretty-printed (JSON whitespace around the key, the colon and inside the array)', JSON.stringify(request(), null, 2)],
-    ['"managedFields" inside a string (a last-applied annotation) stays in the string', JSON.stringify(request({ parent: object('Parent', 'p', { metadata: { name: 'p', namespace: 'team-a', annotations: { a: '{"metadata":{"managedFields":[1]}}', b: ',"managedFields":[' } } }) }))],
-    ['a CRD field named managedFields outside metadata is kept (the text is parsed again, whole)', JSON.stringify(request({ parent: object('Parent', 'p', { spec: { managedFields: [{ keep: true }] } }) }))],
-    ['managedFields in a pod template, not a request object, is kept', JSON.stringify(request({ parent: object('Parent', 'p', { spec: { template: { metadata: { managedFields: [entry('x')] } } } }) }))],
-    ['a metadata.managedFields that is not an array reads undefined too', JSON.stringify(request({ related: { 'Secret.v1': { 'team-a/s': { kind: 'Secret', metadata: { name: 's', managedFields: null } } } } }))],
-    ['a forged metadata.managedFields where an array was also cut from another field', JSON.stringify(request({ controller: { metadata: { name: 'c', managedFields: 0 } }, parent: object('Parent', 'p', { spec: { managedFields: [] } }) }))],
-    ['the same key twice in one metadata (JSON.parse keeps the last)', `{"parent":{"kind":"P","metadata":{"managedFields":[1],"name":"p","managedFields":[2]}}}`],
-    ['arrays nested deeper than the scanner goes', JSON.stringify(request({ parent: object('Parent', 'p', { metadata: { name: 'p', managedFields: JSON.parse(`${'['.repeat(200)}${']'.repeat(200)}`) } }) }))],
-    ['numbers, literals and escapes of every kind inside the array', `{"parent":{"metadata":{"name":"p","managedFields":[-0.5e+3,0,12,1E9,true,false,null,"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9é",{}, [ ] ,{"a" : [ {} ] }]}}}`],
-    ['characters of two, three and four bytes before, inside and after the arrays (offsets are bytes)', JSON.stringify(request({ parent: object('Parent', 'p', { spec: { note: 'é€😀' } }), related: { 'Secret.v1': { 'team-a/ü': { kind: 'Secret', metadata: { name: 'ü€', managedFields: [{ manager: '😀' }] }, data: { k: '€' } } } } }))],
+    [
+      '"managedFields" inside a string (a last-applied annotation) stays in the string',
+      JSON.stringify(
+        request({
+          parent: object('Parent', 'p', {
+            metadata: { name: 'p', namespace: 'team-a', annotations: { a: '{"metadata":{"managedFields":[1]}}', b: ',"managedFields":[' } },
+          }),
+        }),
+      ),
+    ],
+    [
+      'a CRD field named managedFields outside metadata is kept (the text is parsed again, whole)',
+      JSON.stringify(request({ parent: object('Parent', 'p', { spec: { managedFields: [{ keep: true }] } }) })),
+    ],
+    [
+      'managedFields in a pod template, not a request object, is kept',
+      JSON.stringify(request({ parent: object('Parent', 'p', { spec: { template: { metadata: { managedFields: [entry('x')] } } } }) })),
+    ],
+    [
+      'a metadata.managedFields that is not an array reads undefined too',
+      JSON.stringify(request({ related: { 'Secret.v1': { 'team-a/s': { kind: 'Secret', metadata: { name: 's', managedFields: null } } } } })),
+    ],
+    [
+      'a forged metadata.managedFields where an array was also cut from another field',
+      JSON.stringify(request({ controller: { metadata: { name: 'c', managedFields: 0 } }, parent: object('Parent', 'p', { spec: { managedFields: [] } }) })),
+    ],
+    [
+      'the same key twice in one metadata (JSON.parse keeps the last)',
+      `{"parent":{"kind":"P","metadata":{"managedFields":[1],"name":"p","managedFields":[2]}}}`,
+    ],
+    [
+      'arrays nested deeper than the scanner goes',
+      JSON.stringify(
+        request({ parent: object('Parent', 'p', { metadata: { name: 'p', managedFields: JSON.parse(`${'['.repeat(200)}${']'.repeat(200)}`) } }) }),
+      ),
+    ],
+    [
+      'numbers, literals and escapes of every kind inside the array',
+      `{"parent":{"metadata":{"name":"p","managedFields":[-0.5e+3,0,12,1E9,true,false,null,"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9é",{}, [ ] ,{"a" : [ {} ] }]}}}`,
+    ],
+    [
+      'characters of two, three and four bytes before, inside and after the arrays (offsets are bytes)',
+      JSON.stringify(
+        request({
+          parent: object('Parent', 'p', { spec: { note: 'é€😀' } }),
+          related: { 'Secret.v1': { 'team-a/ü': { kind: 'Secret', metadata: { name: 'ü€', managedFields: [{ manager: '😀' }] }, data: { k: '€' } } } },
+        }),
+      ),
+    ],
     ['no managedFields at all', JSON.stringify({ parent: { kind: 'P', metadata: { name: 'p' } }, children: null, related: {} })],
     ['a body that is not an object', '[{"metadata":{"managedFields":[1]}}]'],
   ];
@@ -100,7 +153,9 @@ describe('parseRequestText: the body without metadata.managedFields', () => {
       controller: objectArb(),
       parent: objectArb(),
       children: fc.dictionary(fc.constantFrom('Deployment.apps/v1', 'Service.v1'), fc.dictionary(fc.string(), objectArb(), { maxKeys: 3 }), { maxKeys: 2 }),
-      related: fc.dictionary(fc.constantFrom('Secret.v1', 'Pod.v1'), fc.oneof(fc.constant(null), fc.dictionary(fc.string(), objectArb(), { maxKeys: 3 })), { maxKeys: 2 }),
+      related: fc.dictionary(fc.constantFrom('Secret.v1', 'Pod.v1'), fc.oneof(fc.constant(null), fc.dictionary(fc.string(), objectArb(), { maxKeys: 3 })), {
+        maxKeys: 2,
+      }),
       finalizing: fc.boolean(),
     })
     .chain((body) => fc.constantFrom(0, 1, '\t', ' \n ').map((indent) => JSON.stringify(body, null, indent)));
@@ -123,7 +178,10 @@ describe('parseRequestText: the body without metadata.managedFields', () => {
       fc.record({
         text: fc.constant(text),
         // Half the changes land in a managedFields array, where the scanner alone reads them.
-        at: fc.oneof(fc.nat(text.length - 1), fc.nat(text.length - 1).map((n) => inManagedFields(text, n))),
+        at: fc.oneof(
+          fc.nat(text.length - 1),
+          fc.nat(text.length - 1).map((n) => inManagedFields(text, n)),
+        ),
         change: fc.oneof(fc.constant(''), fc.constantFrom(...'[]{}",:0-.eE\\ tfnu1a'.split(''))),
         insert: fc.boolean(),
       }),
@@ -160,7 +218,12 @@ describe('runSync (the testing helpers and `modelhooks render`) drops them as th
         return { status: {}, children: [] };
       },
     });
-    const parent = { apiVersion: 'x.dev/v1', kind: 'X', metadata: { name: 'p', namespace: 'ns', managedFields: [entry('kubectl')] }, spec: { managedFields: ['kept'] } };
+    const parent = {
+      apiVersion: 'x.dev/v1',
+      kind: 'X',
+      metadata: { name: 'p', namespace: 'ns', managedFields: [entry('kubectl')] },
+      spec: { managedFields: ['kept'] },
+    };
     const observed = [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns', managedFields: [entry('modelhooks')] } }];
     runSync(echo, { parent, observed: observed as never });
     expect(seen).toEqual([undefined, ['kept'], undefined]);
@@ -173,7 +236,10 @@ function objectArb() {
   return fc.record(
     {
       kind: fc.constantFrom('Deployment', 'Secret'),
-      metadata: fc.record({ name: fc.string(), managedFields: fields, annotations: fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.constant('{"managedFields":[1]}'))) }, { requiredKeys: ['name'] }),
+      metadata: fc.record(
+        { name: fc.string(), managedFields: fields, annotations: fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.constant('{"managedFields":[1]}'))) },
+        { requiredKeys: ['name'] },
+      ),
       spec: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.record({ managedFields: fields })),
     },
     { requiredKeys: ['metadata'] },

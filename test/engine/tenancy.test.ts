@@ -6,13 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/server/config.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import {
-  containerImages,
-  imagesNotAllowed,
-  mirroredImage,
-  namespaceSettings,
-  withNamespaceSettings,
-} from '../../hooks/engine/namespace-settings.js';
+import { containerImages, imagesNotAllowed, mirroredImage, namespaceSettings, withNamespaceSettings } from '../../hooks/engine/namespace-settings.js';
 import { IMAGE_NOT_ALLOWED, INVALID_NAMESPACE_SETTINGS, NAMESPACE_NOT_ENABLED } from '../../hooks/engine/tenancy.js';
 import { tfserv } from '../../hooks/tfserv/index.js';
 import { runCustomize, runSync } from '../../hooks/testing/index.js';
@@ -70,7 +64,7 @@ describe('MODELHOOKS_NAMESPACE_SELECTOR', () => {
     const out = sync([namespace('team-a')], { namespaceSelector: selector, observed: existing, spec: { replicas: 5 } });
     expect(out.condition('Ready')?.reason).toBe(NAMESPACE_NOT_ENABLED);
     expect(out.children.map((c) => `${c.kind}/${c.metadata.name}`).sort()).toEqual(['Deployment/resnet', 'Service/resnet-service']);
-    expect((out.child<{ spec: { replicas: number } }>('Deployment', 'resnet'))?.spec.replicas).toBe(1);
+    expect(out.child<{ spec: { replicas: number } }>('Deployment', 'resnet')?.spec.replicas).toBe(1);
   });
   it('a matching namespace is served as without a selector', () => {
     const out = sync([namespace('team-a', { 'modelhooks.dev/enabled': 'true' })], { namespaceSelector: selector });
@@ -87,7 +81,7 @@ describe('MODELHOOKS_NAMESPACE_SELECTOR', () => {
   it('without a selector a Namespace not observed changes nothing: the server settings apply', () => {
     expect(sync([]).children).toEqual(sync([namespace('team-a')]).children);
   });
-  it('only the parent\'s own Namespace counts: another enabled Namespace offered does not enable it', () => {
+  it("only the parent's own Namespace counts: another enabled Namespace offered does not enable it", () => {
     const out = sync([namespace('team-b', { 'modelhooks.dev/enabled': 'true' })], { namespaceSelector: selector });
     expect(out.condition('Ready')?.reason).toBe(NAMESPACE_NOT_ENABLED);
   });
@@ -95,15 +89,19 @@ describe('MODELHOOKS_NAMESPACE_SELECTOR', () => {
 
 describe('namespace settings', () => {
   it('reads every annotation', () => {
-    const ns = namespace('team-a', {}, {
-      'modelhooks.dev/ingress-domain': 'team-a.ml.corp',
-      'modelhooks.dev/domain-template': '{{ .Name }}.{{ .Namespace }}.{{ .IngressDomain }}',
-      'modelhooks.dev/ingress-class': 'nginx-internal',
-      'modelhooks.dev/gateway': 'team-a/gw',
-      'modelhooks.dev/url-scheme': 'https',
-      'modelhooks.dev/image-registry': 'mirror.corp:5000/hub',
-      'modelhooks.dev/allowed-images': 'mirror.corp:5000/, ghcr.io/team-a/',
-    });
+    const ns = namespace(
+      'team-a',
+      {},
+      {
+        'modelhooks.dev/ingress-domain': 'team-a.ml.corp',
+        'modelhooks.dev/domain-template': '{{ .Name }}.{{ .Namespace }}.{{ .IngressDomain }}',
+        'modelhooks.dev/ingress-class': 'nginx-internal',
+        'modelhooks.dev/gateway': 'team-a/gw',
+        'modelhooks.dev/url-scheme': 'https',
+        'modelhooks.dev/image-registry': 'mirror.corp:5000/hub',
+        'modelhooks.dev/allowed-images': 'mirror.corp:5000/, ghcr.io/team-a/',
+      },
+    );
     expect(namespaceSettings(ns)).toEqual({
       settings: {
         ingressDomain: 'team-a.ml.corp',
@@ -144,10 +142,24 @@ describe('namespace settings', () => {
     expect(withNamespaceSettings(c, { ingressDomain: 'd.corp', gateway: { namespace: 'a', name: 'b' } })).toEqual(c);
   });
   it('overlays ingress, gateway and images, leaving the server config untouched', () => {
-    const server = { images: { a: 'kserve/x:1' }, ingress: { domain: 'example.com', className: '', domainTemplate: 't', urlScheme: 'http' }, gateway: { namespace: 'kserve', name: 'gw' } };
+    const server = {
+      images: { a: 'kserve/x:1' },
+      ingress: { domain: 'example.com', className: '', domainTemplate: 't', urlScheme: 'http' },
+      gateway: { namespace: 'kserve', name: 'gw' },
+    };
     const before = structuredClone(server);
-    const got = withNamespaceSettings(server, { ingressDomain: 'd.corp', ingressClass: 'nginx', urlScheme: 'https', gateway: { namespace: 'a', name: 'b' }, imageRegistry: 'mirror.corp' });
-    expect(got).toEqual({ images: { a: 'mirror.corp/kserve/x:1' }, ingress: { domain: 'd.corp', className: 'nginx', domainTemplate: 't', urlScheme: 'https' }, gateway: { namespace: 'a', name: 'b' } });
+    const got = withNamespaceSettings(server, {
+      ingressDomain: 'd.corp',
+      ingressClass: 'nginx',
+      urlScheme: 'https',
+      gateway: { namespace: 'a', name: 'b' },
+      imageRegistry: 'mirror.corp',
+    });
+    expect(got).toEqual({
+      images: { a: 'mirror.corp/kserve/x:1' },
+      ingress: { domain: 'd.corp', className: 'nginx', domainTemplate: 't', urlScheme: 'https' },
+      gateway: { namespace: 'a', name: 'b' },
+    });
     expect(server).toEqual(before);
   });
 });
@@ -163,7 +175,7 @@ describe('image-registry: images the server chooses come from the mirror', () =>
     ['tensorflow/serving@sha256:abc', 'mirror.corp/tensorflow/serving@sha256:abc'],
   ];
   for (const [image, want] of cases) it(`${image} → ${want}`, () => expect(mirroredImage(image, 'mirror.corp')).toBe(want));
-  it('Tfserv: the default server image is mirrored, spec.image (the tenant\'s own) is not', () => {
+  it("Tfserv: the default server image is mirrored, spec.image (the tenant's own) is not", () => {
     const ns = namespace('team-a', {}, { 'modelhooks.dev/image-registry': 'mirror.corp' });
     const image = (out: ReturnType<typeof sync>) => containerImages(out.child('Deployment', 'resnet') as KubeObject).map((c) => c.image);
     expect(image(sync([ns]))).toEqual(['mirror.corp/tensorflow/serving:2.18.0']);
@@ -179,10 +191,15 @@ describe('allowed-images', () => {
     spec: { template: { spec: { ...(init ? { initContainers: [{ name: 'init', image: init }] } : {}), containers: [{ name: 'main', image }] } } },
   });
   it('finds every container image, init containers included', () => {
-    expect(containerImages(deployment('a/b:1', 'c/d:2'))).toEqual([{ container: 'init', image: 'c/d:2' }, { container: 'main', image: 'a/b:1' }]);
+    expect(containerImages(deployment('a/b:1', 'c/d:2'))).toEqual([
+      { container: 'init', image: 'c/d:2' },
+      { container: 'main', image: 'a/b:1' },
+    ]);
   });
   it('lists the containers whose image starts with no allowed prefix', () => {
-    expect(imagesNotAllowed([deployment('mirror.corp/a:1', 'docker.io/evil:1')], ['mirror.corp/'])).toEqual([{ child: 'Deployment/d', container: 'init', image: 'docker.io/evil:1' }]);
+    expect(imagesNotAllowed([deployment('mirror.corp/a:1', 'docker.io/evil:1')], ['mirror.corp/'])).toEqual([
+      { child: 'Deployment/d', container: 'init', image: 'docker.io/evil:1' },
+    ]);
   });
   it('a tenant image outside the prefixes: Ready=False/ImageNotAllowed, the running children kept as they run', () => {
     const allowed = namespace('team-a', {}, { 'modelhooks.dev/allowed-images': 'tensorflow/' });

@@ -59,7 +59,14 @@ async function serve() {
     new Promise((resolve, reject) => {
       const bytes = Buffer.from(body);
       const req = http.request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/hooks/trustyai/sync', agent: false, headers: { 'content-length': String(bytes.length), ...headers } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/hooks/trustyai/sync',
+          agent: false,
+          headers: { 'content-length': String(bytes.length), ...headers },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -83,7 +90,8 @@ async function serve() {
   return { post, outcomes, answerer, metrics };
 }
 
-const named = (answer: Answer) => (JSON.parse(answer.body) as { children: { metadata: { labels?: Record<string, string> } }[] }).children.map((c) => JSON.stringify(c)).join();
+const named = (answer: Answer) =>
+  (JSON.parse(answer.body) as { children: { metadata: { labels?: Record<string, string> } }[] }).children.map((c) => JSON.stringify(c)).join();
 
 describe('the answer cache is keyed by a digest of the body', () => {
   it('the same bytes hit (and 304 with the ETag), other bytes get their own answer', async () => {

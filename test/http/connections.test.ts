@@ -22,7 +22,14 @@ import { certificates } from '../support/certificates.js';
 
 const logger = createLogger('silent');
 const body = JSON.stringify(
-  syncRequest(trustyai, { parent: { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', metadata: { name: 's', namespace: 'ns' }, spec: { storage: { format: 'PVC' }, metrics: { schedule: '5s' } } } }),
+  syncRequest(trustyai, {
+    parent: {
+      apiVersion: 'trustyai.opendatahub.io/v1',
+      kind: 'TrustyAIService',
+      metadata: { name: 's', namespace: 'ns' },
+      spec: { storage: { format: 'PVC' }, metrics: { schedule: '5s' } },
+    },
+  }),
 );
 const SHORT = {
   MODELHOOKS_HOST: '127.0.0.1',
@@ -50,7 +57,9 @@ afterEach(async () => {
 
 async function serve(env: Record<string, string>): Promise<{ port: number; listeners: Listeners }> {
   const config = loadConfig({ ...SHORT, ...env });
-  const listeners = await listen(createApp({ compositions: builtinCompositions, config, logger }), undefined, { ...config, port: 0 }, logger, { draining: false });
+  const listeners = await listen(createApp({ compositions: builtinCompositions, config, logger }), undefined, { ...config, port: 0 }, logger, {
+    draining: false,
+  });
   running = listeners;
   return { port: (listeners.main.address() as net.AddressInfo).port, listeners };
 }
@@ -130,7 +139,9 @@ describe('a timeout on every phase of a connection', () => {
     const { socket, closed } = await rawSocket(port);
     let answer = '';
     socket.on('data', (d) => (answer += String(d)));
-    socket.write(`POST /hooks/trustyai/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `POST /hooks/trustyai/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     await closed;
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
   });
@@ -151,7 +162,14 @@ describe('a timeout on every phase of a connection', () => {
 });
 
 describe('connection slots (MODELHOOKS_MAX_CONNECTIONS): sockets that prove nothing cannot keep a client out', () => {
-  const SLOTS = { MODELHOOKS_MAX_CONNECTIONS: '4', MODELHOOKS_MAX_PENDING_CONNECTIONS: '2', MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS: '30', MODELHOOKS_HEADERS_TIMEOUT_SECONDS: '30', MODELHOOKS_REQUEST_TIMEOUT_SECONDS: '30', MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS: '30' };
+  const SLOTS = {
+    MODELHOOKS_MAX_CONNECTIONS: '4',
+    MODELHOOKS_MAX_PENDING_CONNECTIONS: '2',
+    MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS: '30',
+    MODELHOOKS_HEADERS_TIMEOUT_SECONDS: '30',
+    MODELHOOKS_REQUEST_TIMEOUT_SECONDS: '30',
+    MODELHOOKS_KEEPALIVE_TIMEOUT_SECONDS: '30',
+  };
 
   it('mutual TLS: never-handshaking sockets beyond the pending budget are closed oldest first, and a real client is served', async () => {
     const { port, listeners } = await serve({ ...mtls(), ...SLOTS });

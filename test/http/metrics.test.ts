@@ -29,7 +29,12 @@ const SAMPLES: Array<[string, string, Outcome, number]> = [
 function reference(samples: typeof SAMPLES) {
   const registry = new Registry();
   const labelNames = ['composition', 'hook', 'outcome'] as const;
-  const requests = new Counter({ name: 'modelhooks_hook_requests_total', help: 'Hook requests by composition, hook and outcome.', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'modelhooks_hook_requests_total',
+    help: 'Hook requests by composition, hook and outcome.',
+    labelNames,
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'modelhooks_hook_request_duration_seconds',
     help: 'Time to answer a hook request, from the first byte read to the last byte written.',

@@ -31,13 +31,19 @@ describe('a parent without a valid namespace is refused, for every composition',
     ] as const) {
       it(`${composition.name}: 400 when the namespace is ${what}`, async () => {
         for (const hook of ['sync', 'finalize', 'customize']) {
-          const res = await request(app).post(`/hooks/${composition.name}/${hook}`).send({ parent: parent(metadata), children }).expect(400);
+          const res = await request(app)
+            .post(`/hooks/${composition.name}/${hook}`)
+            .send({ parent: parent(metadata), children })
+            .expect(400);
           expect(res.text).toMatch(/^parent\.metadata\.namespace: must be a namespace name/);
         }
       });
     }
     it(`${composition.name}: a valid namespace is answered`, async () => {
-      await request(app).post(`/hooks/${composition.name}/sync`).send({ parent: parent({ namespace: 'team-a' }) }).expect(200);
+      await request(app)
+        .post(`/hooks/${composition.name}/sync`)
+        .send({ parent: parent({ namespace: 'team-a' }) })
+        .expect(200);
     });
   }
 });

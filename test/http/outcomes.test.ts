@@ -32,7 +32,13 @@ function setup(env: Record<string, string> = {}) {
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger('info', { write: (l: string) => void lines.push(JSON.parse(l)) });
   const config = loadConfig({ MODELHOOKS_LOG_LEVEL: 'info', ...env });
-  const app = createApp({ compositions: [broken, ...builtinCompositions], config, logger, now: () => '2026-05-05T05:05:05Z', token: { current: () => 's3cret' } });
+  const app = createApp({
+    compositions: [broken, ...builtinCompositions],
+    config,
+    logger,
+    now: () => '2026-05-05T05:05:05Z',
+    token: { current: () => 's3cret' },
+  });
   const post = (path: string) => request(app).post(path).set('Authorization', 'Bearer s3cret');
   const count = async (labels: string) => {
     const text = (await request(app).get('/metrics').expect(200)).text;
@@ -47,8 +53,14 @@ describe('outcomes: one metric sample per hook request, labelled with its route'
     const first = await setup().post('/hooks/trustyai/sync').send(body()).expect(200);
     // Another app (a restarted or another replica): its cache is empty, Metacontroller holds the ETag.
     const { post, count } = setup();
-    await post('/hooks/trustyai/sync').set('If-None-Match', first.headers.etag as string).send(body()).expect(304);
-    await post('/hooks/trustyai/sync').set('If-None-Match', first.headers.etag as string).send(body()).expect(304);
+    await post('/hooks/trustyai/sync')
+      .set('If-None-Match', first.headers.etag as string)
+      .send(body())
+      .expect(304);
+    await post('/hooks/trustyai/sync')
+      .set('If-None-Match', first.headers.etag as string)
+      .send(body())
+      .expect(304);
     expect(await count('composition="trustyai",hook="sync",outcome="computed_not_modified"')).toBe(1);
     expect(await count('composition="trustyai",hook="sync",outcome="not_modified"')).toBe(1);
     expect(await count('composition="trustyai",hook="sync",outcome="ok"')).toBe(0);
@@ -58,7 +70,10 @@ describe('outcomes: one metric sample per hook request, labelled with its route'
     const { app, post, count } = setup();
     const first = await post('/hooks/trustyai/sync').send(body()).expect(200);
     await post('/hooks/trustyai/sync').send(body()).expect(200);
-    await post('/hooks/trustyai/sync').set('If-None-Match', first.headers.etag as string).send(body()).expect(304);
+    await post('/hooks/trustyai/sync')
+      .set('If-None-Match', first.headers.etag as string)
+      .send(body())
+      .expect(304);
     await post('/hooks/trustyai/customize').send({ parent }).expect(200);
     for (const outcome of ['ok', 'cached', 'not_modified']) expect(await count(`composition="trustyai",hook="sync",outcome="${outcome}"`), outcome).toBe(1);
     const text = (await request(app).get('/metrics')).text;
@@ -71,7 +86,10 @@ describe('outcomes: one metric sample per hook request, labelled with its route'
     const { post, count } = setup();
     const first = await post('/hooks/trustyai/sync').send(body(invalid)).expect(200);
     await post('/hooks/trustyai/sync').send(body(invalid)).expect(200);
-    await post('/hooks/trustyai/sync').set('If-None-Match', first.headers.etag as string).send(body(invalid)).expect(304);
+    await post('/hooks/trustyai/sync')
+      .set('If-None-Match', first.headers.etag as string)
+      .send(body(invalid))
+      .expect(304);
     expect(await count('composition="trustyai",hook="sync",outcome="invalid_spec"')).toBe(3);
     expect(await count('composition="trustyai",hook="sync",outcome="ok"')).toBe(0);
   });
@@ -80,7 +98,9 @@ describe('outcomes: one metric sample per hook request, labelled with its route'
     const { post, count } = setup();
     await post('/hooks/trustyai/sync').set('content-type', 'application/json').send('{').expect(400);
     await post('/hooks/trustyai/sync').send({ parent: 1 }).expect(400);
-    await post('/hooks/trustyai/sync').send({ parent: { ...parent, metadata: { name: 'x' } } }).expect(400);
+    await post('/hooks/trustyai/sync')
+      .send({ parent: { ...parent, metadata: { name: 'x' } } })
+      .expect(400);
     expect(await count('composition="trustyai",hook="sync",outcome="bad_request"')).toBe(3);
   });
 
@@ -107,19 +127,34 @@ describe('outcomes: one metric sample per hook request, labelled with its route'
 
   it('too_large, labelled with the composition and hook of its path', async () => {
     const { post, count } = setup({ MODELHOOKS_BODY_LIMIT: '1kb' });
-    await post('/hooks/trustyai/finalize').send({ ...body(), padding: 'x'.repeat(4096) }).expect(413);
+    await post('/hooks/trustyai/finalize')
+      .send({ ...body(), padding: 'x'.repeat(4096) })
+      .expect(413);
     expect(await count('composition="trustyai",hook="finalize",outcome="too_large"')).toBe(1);
     expect(await count('composition="unknown",hook="unknown",outcome="too_large"')).toBe(0);
   });
 
   it('error for a bug in a hook', async () => {
     const { post, count } = setup();
-    await post('/hooks/broken/sync').send({ parent: { apiVersion: 'x.dev/v1', kind: 'X', metadata: { name: 'p', namespace: 'ns' }, spec: {} } }).expect(500);
+    await post('/hooks/broken/sync')
+      .send({ parent: { apiVersion: 'x.dev/v1', kind: 'X', metadata: { name: 'p', namespace: 'ns' }, spec: {} } })
+      .expect(500);
     expect(await count('composition="broken",hook="sync",outcome="error"')).toBe(1);
   });
 
   it('every outcome is one of the documented ones', () => {
-    expect([...OUTCOMES].sort()).toEqual(['bad_request', 'cached', 'computed_not_modified', 'error', 'invalid_spec', 'not_found', 'not_modified', 'ok', 'too_large', 'unauthorized']);
+    expect([...OUTCOMES].sort()).toEqual([
+      'bad_request',
+      'cached',
+      'computed_not_modified',
+      'error',
+      'invalid_spec',
+      'not_found',
+      'not_modified',
+      'ok',
+      'too_large',
+      'unauthorized',
+    ]);
   });
 
   it('health and metrics requests are not hook requests', async () => {
@@ -142,14 +177,24 @@ describe('request log: one info line per refusal and per InvalidSpec answer', ()
     await post('/hooks/trustyai/sync').send(body(invalid)).expect(200); // cached: logged again
     expect(lines).toHaveLength(2);
     for (const line of lines) {
-      expect(line).toMatchObject({ level: 'info', msg: 'invalid spec', composition: 'trustyai', hook: 'sync', parent: 'team-a/bad', outcome: 'invalid_spec', status: 200 });
+      expect(line).toMatchObject({
+        level: 'info',
+        msg: 'invalid spec',
+        composition: 'trustyai',
+        hook: 'sync',
+        parent: 'team-a/bad',
+        outcome: 'invalid_spec',
+        status: 200,
+      });
       expect(line.reason).toContain('spec.storage.format');
       expect(line.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(typeof line.durationMs).toBe('number');
     }
 
     lines.length = 0;
-    await post('/hooks/trustyai/sync').send({ parent: { ...parent, metadata: { name: 'svc', namespace: 'Not_A_Namespace' } } }).expect(400);
+    await post('/hooks/trustyai/sync')
+      .send({ parent: { ...parent, metadata: { name: 'svc', namespace: 'Not_A_Namespace' } } })
+      .expect(400);
     await post('/hooks/nope/sync').send({}).expect(404);
     await request(setup().app).post('/hooks/trustyai/sync').send(body()); // another app's log
     expect(lines.map((l) => [l.msg, l.status, l.outcome, l.composition, l.hook])).toEqual([
@@ -161,8 +206,12 @@ describe('request log: one info line per refusal and per InvalidSpec answer', ()
 
   it('logs the parent of a 500 and of a 413 by path', async () => {
     const { post, lines } = setup({ MODELHOOKS_BODY_LIMIT: '1kb' });
-    await post('/hooks/broken/sync').send({ parent: { apiVersion: 'x.dev/v1', kind: 'X', metadata: { name: 'p', namespace: 'ns' }, spec: {} } }).expect(500);
-    await post('/hooks/trustyai/sync').send({ ...body(), padding: 'x'.repeat(4096) }).expect(413);
+    await post('/hooks/broken/sync')
+      .send({ parent: { apiVersion: 'x.dev/v1', kind: 'X', metadata: { name: 'p', namespace: 'ns' }, spec: {} } })
+      .expect(500);
+    await post('/hooks/trustyai/sync')
+      .send({ ...body(), padding: 'x'.repeat(4096) })
+      .expect(413);
     const refused = lines.filter((l) => l.msg === 'request refused');
     expect(refused.map((l) => [l.status, l.composition, l.parent])).toEqual([
       [500, 'broken', 'ns/p'],

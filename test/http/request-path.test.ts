@@ -74,7 +74,12 @@ function send(server: http.Server, s: Sent): Promise<Got> {
 }
 
 /** The headers of a plain-text answer of `text`, as the client sees them (agent: false closes). */
-const textHeaders = (text: string, ...before: string[]) => [...before, 'Content-Type: text/plain; charset=utf-8', `Content-Length: ${Buffer.byteLength(text)}`, 'Connection: close'];
+const textHeaders = (text: string, ...before: string[]) => [
+  ...before,
+  'Content-Type: text/plain; charset=utf-8',
+  `Content-Length: ${Buffer.byteLength(text)}`,
+  'Connection: close',
+];
 
 let server: http.Server;
 let lines: Record<string, unknown>[];
@@ -85,7 +90,9 @@ beforeAll(async () => {
   state = { draining: false };
   const logger = createLogger('info', { write: (l: string) => void lines.push(JSON.parse(l)) });
   const config = loadConfig({ MODELHOOKS_LOG_LEVEL: 'info', MODELHOOKS_BODY_LIMIT: '8kb' });
-  server = http.createServer(createApp({ compositions: builtinCompositions, config, logger, state, now: () => '2026-05-05T05:05:05Z', token: { current: () => TOKEN } }));
+  server = http.createServer(
+    createApp({ compositions: builtinCompositions, config, logger, state, now: () => '2026-05-05T05:05:05Z', token: { current: () => TOKEN } }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   answer = await send(server, { path: '/hooks/trustyai/sync', body: sync });
 });
@@ -96,7 +103,12 @@ describe('a hook answer', () => {
     expect(answer.status).toBe(200);
     const etag = answer.headers[0]?.slice('ETag: '.length) as string;
     expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
-    expect(answer.headers).toEqual([`ETag: ${etag}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(answer.body)}`, 'Connection: close']);
+    expect(answer.headers).toEqual([
+      `ETag: ${etag}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(answer.body)}`,
+      'Connection: close',
+    ]);
     expect(JSON.parse(answer.body).children.length).toBeGreaterThan(0);
   });
 
@@ -114,7 +126,11 @@ describe('a hook answer', () => {
   it('is 304 with only its ETag for If-None-Match holding it, weak or in a list', async () => {
     const etag = answer.headers[0]?.slice('ETag: '.length) as string;
     for (const match of [etag, `"x", W/${etag}`]) {
-      expect(await send(server, { path: '/hooks/trustyai/sync', body: sync, headers: { 'if-none-match': match } })).toEqual({ status: 304, headers: [`ETag: ${etag}`, 'Connection: close'], body: '' });
+      expect(await send(server, { path: '/hooks/trustyai/sync', body: sync, headers: { 'if-none-match': match } })).toEqual({
+        status: 304,
+        headers: [`ETag: ${etag}`, 'Connection: close'],
+        body: '',
+      });
     }
   });
 });
@@ -127,18 +143,43 @@ describe('refusals: plain text, one log line each', () => {
     ['GET on a hook path', { method: 'GET', path: '/hooks/trustyai/sync' }, 404, 'not found'],
     ['an extra path segment', { path: '/hooks/trustyai/sync/extra', body: sync }, 404, 'not found'],
     ['an upper-case path (matched as sent)', { path: '/HOOKS/trustyai/sync', body: sync, anonymous: true }, 404, 'not found'],
-    ['an escaped composition (not decoded)', { path: '/hooks/trusty%61i/sync', body: sync }, 404, 'unknown composition "trusty%61i"; known: trustyai, tfserv, mlmodel, inferenceservice, inferencegraph'],
+    [
+      'an escaped composition (not decoded)',
+      { path: '/hooks/trusty%61i/sync', body: sync },
+      404,
+      'unknown composition "trusty%61i"; known: trustyai, tfserv, mlmodel, inferenceservice, inferencegraph',
+    ],
     ['an unknown hook', { path: '/hooks/trustyai/nope', body: sync }, 404, 'unknown hook "nope"; hooks are sync, customize, finalize'],
     ['another path', { method: 'GET', path: '/nope' }, 404, 'not found'],
     ['POST on a health route', { path: '/healthz', body: '{}' }, 404, 'not found'],
     ['OPTIONS', { method: 'OPTIONS', path: '/healthz' }, 404, 'not found'],
-    ['not JSON', { path: '/hooks/trustyai/sync', body: sync, headers: { 'content-type': 'text/plain' } }, 415, 'body: Content-Type text/plain is not JSON; hooks take application/json'],
-    ['an unknown encoding', { path: '/hooks/trustyai/sync', body: sync, headers: { 'content-encoding': 'zip' } }, 415, 'body: unsupported content encoding "zip"'],
-    ['a gzip header on a plain body', { path: '/hooks/trustyai/sync', body: sync, headers: { 'content-encoding': 'gzip' } }, 400, 'body: incorrect header check'],
+    [
+      'not JSON',
+      { path: '/hooks/trustyai/sync', body: sync, headers: { 'content-type': 'text/plain' } },
+      415,
+      'body: Content-Type text/plain is not JSON; hooks take application/json',
+    ],
+    [
+      'an unknown encoding',
+      { path: '/hooks/trustyai/sync', body: sync, headers: { 'content-encoding': 'zip' } },
+      415,
+      'body: unsupported content encoding "zip"',
+    ],
+    [
+      'a gzip header on a plain body',
+      { path: '/hooks/trustyai/sync', body: sync, headers: { 'content-encoding': 'gzip' } },
+      400,
+      'body: incorrect header check',
+    ],
     ['no body', { path: '/hooks/trustyai/sync' }, 400, 'body: malformed JSON (Unexpected end of JSON input)'],
     ['too large by its Content-Length', { path: '/hooks/trustyai/sync', body: large }, 413, 'body: larger than the limit of 8kb (MODELHOOKS_BODY_LIMIT)'],
     ['too large, chunked', { path: '/hooks/trustyai/sync', body: large, chunked: true }, 413, 'body: larger than the limit of 8kb (MODELHOOKS_BODY_LIMIT)'],
-    ['too large once inflated', { path: '/hooks/trustyai/sync', body: gzipSync(large), headers: { 'content-encoding': 'gzip' } }, 413, 'body: larger than the limit of 8kb (MODELHOOKS_BODY_LIMIT)'],
+    [
+      'too large once inflated',
+      { path: '/hooks/trustyai/sync', body: gzipSync(large), headers: { 'content-encoding': 'gzip' } },
+      413,
+      'body: larger than the limit of 8kb (MODELHOOKS_BODY_LIMIT)',
+    ],
   ])('%s', async (_, sent, status, text) => {
     const before = lines.length;
     const got = await send(server, sent);
@@ -149,7 +190,14 @@ describe('refusals: plain text, one log line each', () => {
   it('a client that goes away in the middle of its body costs nothing but that request', async () => {
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/hooks/trustyai/sync', headers: { authorization: `Bearer ${TOKEN}`, 'content-length': '5000' }, agent: false });
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/hooks/trustyai/sync',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-length': '5000' },
+        agent: false,
+      });
       req.on('error', () => resolve());
       req.write('{"parent":');
       setTimeout(() => req.destroy(), 20);
@@ -189,10 +237,20 @@ describe('while draining', () => {
       const agent = new http.Agent({ keepAlive: true });
       const connection = (path: string, method: string, body?: string) =>
         new Promise<string | undefined>((resolve, reject) => {
-          const req = http.request({ host: '127.0.0.1', port, method, path, agent, headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-length': String(body.length) } : {}) } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.headers.connection));
-          });
+          const req = http.request(
+            {
+              host: '127.0.0.1',
+              port,
+              method,
+              path,
+              agent,
+              headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-length': String(body.length) } : {}) },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.headers.connection));
+            },
+          );
           req.on('error', reject);
           req.end(body);
         });

@@ -29,7 +29,11 @@ const related = (value: string): KubeObject[] => [
   {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name: 's3', namespace: NS, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ stringData: { AWS_SECRET_ACCESS_KEY: value } }) } },
+    metadata: {
+      name: 's3',
+      namespace: NS,
+      annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ stringData: { AWS_SECRET_ACCESS_KEY: value } }) },
+    },
     data: { AWS_ACCESS_KEY_ID: b64('AKID'), AWS_SECRET_ACCESS_KEY: b64(value) },
   } as KubeObject,
   { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unlisted', namespace: NS }, data: { token: b64(value) } } as KubeObject,
@@ -38,7 +42,17 @@ const related = (value: string): KubeObject[] => [
 /** A response that only records what is written. */
 function response(): ServerResponse & { written: string[] } {
   const written: string[] = [];
-  return { written, statusCode: 200, setHeader() {}, writeHead() { return this; }, end(b?: Buffer) { if (b) written.push(b.toString()); } } as unknown as ServerResponse & { written: string[] };
+  return {
+    written,
+    statusCode: 200,
+    setHeader() {},
+    writeHead() {
+      return this;
+    },
+    end(b?: Buffer) {
+      if (b) written.push(b.toString());
+    },
+  } as unknown as ServerResponse & { written: string[] };
 }
 
 describe('no Secret value reaches the answer cache', () => {

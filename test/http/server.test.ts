@@ -35,7 +35,11 @@ describe('POST /hooks/<composition>/sync', () => {
   it('answers 304 without a body when If-None-Match holds the ETag, 200 when it does not', async () => {
     const app = appWith();
     const first = await request(app).post('/hooks/trustyai/sync').send(body()).expect(200);
-    const again = await request(app).post('/hooks/trustyai/sync').set('If-None-Match', first.headers.etag as string).send(body()).expect(304);
+    const again = await request(app)
+      .post('/hooks/trustyai/sync')
+      .set('If-None-Match', first.headers.etag as string)
+      .send(body())
+      .expect(304);
     expect(again.text).toBe('');
     expect(again.headers.etag).toBe(first.headers.etag);
     await request(app).post('/hooks/trustyai/sync').set('If-None-Match', '"stale"').send(body()).expect(200);
@@ -43,7 +47,11 @@ describe('POST /hooks/<composition>/sync', () => {
 
   it('the ETag depends only on the answer, so every replica computes the same one', async () => {
     const a = await request(appWith()).post('/hooks/trustyai/sync').send(body()).expect(200);
-    const b = await request(appWith()).post('/hooks/trustyai/sync').send(JSON.stringify(body(), null, 2)).set('content-type', 'application/json').expect(200);
+    const b = await request(appWith())
+      .post('/hooks/trustyai/sync')
+      .send(JSON.stringify(body(), null, 2))
+      .set('content-type', 'application/json')
+      .expect(200);
     expect(a.headers.etag).toBe(b.headers.etag);
   });
 
@@ -74,7 +82,19 @@ describe('POST /hooks/<composition>/sync', () => {
   // Metacontroller sends every object with server-side apply's managedFields (kit/request-json.ts).
   const managed = <T extends { metadata: object }>(o: T): T => ({
     ...o,
-    metadata: { ...o.metadata, managedFields: [{ apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { '.': {}, 'f:phase': {} } }, manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' }] },
+    metadata: {
+      ...o.metadata,
+      managedFields: [
+        {
+          apiVersion: 'v1',
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:status': { '.': {}, 'f:phase': {} } },
+          manager: 'kube-controller-manager',
+          operation: 'Update',
+          subresource: 'status',
+        },
+      ],
+    },
   });
 
   it('answers a request whose objects carry managedFields exactly as one without them', async () => {
@@ -104,7 +124,10 @@ describe('POST /hooks/<composition>/sync', () => {
     });
     const x = managed({ apiVersion: 'x.dev/v1', kind: 'X', metadata: { name: 'p', namespace: 'ns' }, spec: { managedFields: ['kept'] } });
     const map = { 'ConfigMap.v1': { 'ns/c': managed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' } }) } };
-    await request(appWith({}, [echo])).post('/hooks/echo/sync').send({ parent: x, children: map }).expect(200);
+    await request(appWith({}, [echo]))
+      .post('/hooks/echo/sync')
+      .send({ parent: x, children: map })
+      .expect(200);
     expect(seen).toEqual([undefined, ['kept'], undefined]);
   });
 
@@ -122,7 +145,10 @@ describe('POST /hooks/<composition>/sync', () => {
 
   it('finalize answers finalized: true and keeps the children', async () => {
     const first = await request(appWith()).post('/hooks/trustyai/sync').send(body()).expect(200);
-    const res = await request(appWith()).post('/hooks/trustyai/finalize').send({ ...body(parent, first.body.children), finalizing: true }).expect(200);
+    const res = await request(appWith())
+      .post('/hooks/trustyai/finalize')
+      .send({ ...body(parent, first.body.children), finalizing: true })
+      .expect(200);
     expect(res.body.finalized).toBe(true);
     expect(res.body.children).toHaveLength(first.body.children.length);
   });
@@ -142,7 +168,10 @@ describe('errors', () => {
     expect(res.text).toMatch(/^body: malformed JSON/);
   });
   it('400 naming the field for a request of the wrong shape', async () => {
-    const res = await request(appWith()).post('/hooks/trustyai/sync').send({ parent: { apiVersion: 'v1', kind: 'X', metadata: {} } }).expect(400);
+    const res = await request(appWith())
+      .post('/hooks/trustyai/sync')
+      .send({ parent: { apiVersion: 'v1', kind: 'X', metadata: {} } })
+      .expect(400);
     expect(res.text).toBe('parent.metadata.name: must be a non-empty string');
   });
   it('404 for an unknown composition or hook, naming what exists', async () => {
@@ -151,7 +180,10 @@ describe('errors', () => {
     await request(appWith()).get('/nothing').expect(404);
   });
   it('413 over the body limit, which is configurable', async () => {
-    const res = await request(appWith({ MODELHOOKS_BODY_LIMIT: '1kb' })).post('/hooks/trustyai/sync').send(body(parent, [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big', namespace: 'team-a' }, data: { x: 'y'.repeat(4096) } }])).expect(413);
+    const res = await request(appWith({ MODELHOOKS_BODY_LIMIT: '1kb' }))
+      .post('/hooks/trustyai/sync')
+      .send(body(parent, [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big', namespace: 'team-a' }, data: { x: 'y'.repeat(4096) } }]))
+      .expect(413);
     expect(res.text).toContain('MODELHOOKS_BODY_LIMIT');
   });
   it('500 for a bug in a hook, logged with the parent, and the server keeps serving', async () => {
@@ -167,7 +199,10 @@ describe('errors', () => {
       },
     });
     const app = appWith({}, [broken, ...builtinCompositions], logger);
-    const res = await request(app).post('/hooks/broken/sync').send({ parent: { apiVersion: 'x.dev/v1', kind: 'X', metadata: { name: 'p', namespace: 'ns' }, spec: {} } }).expect(500);
+    const res = await request(app)
+      .post('/hooks/broken/sync')
+      .send({ parent: { apiVersion: 'x.dev/v1', kind: 'X', metadata: { name: 'p', namespace: 'ns' }, spec: {} } })
+      .expect(500);
     expect(res.text).not.toContain('boom');
     const log = JSON.parse(lines[0] as string);
     expect(log).toMatchObject({ level: 50, parent: 'ns/p', composition: 'broken', hook: 'sync' });

@@ -26,7 +26,14 @@ interface Outcome {
 function post(agent: http.Agent, port: string, body: string): Promise<Omit<Outcome, 'startedAt'>> {
   return new Promise((resolve) => {
     const req = http.request(
-      { host: '127.0.0.1', port, agent, method: 'POST', path: '/hooks/trustyai/sync', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port,
+        agent,
+        method: 'POST',
+        path: '/hooks/trustyai/sync',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: String(res.headers.connection) }));
@@ -54,7 +61,12 @@ describe('shutdown under keep-alive load (the real `modelhooks serve`)', () => {
     for (let i = 0; i < 600 && !logs.includes('serving hooks') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
     expect(logs).toContain('serving hooks');
 
-    const parent = { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', metadata: { name: 'svc', namespace: 'team-a' }, spec: { storage: { format: 'PVC' }, metrics: { schedule: '5s' } } };
+    const parent = {
+      apiVersion: 'trustyai.opendatahub.io/v1',
+      kind: 'TrustyAIService',
+      metadata: { name: 'svc', namespace: 'team-a' },
+      spec: { storage: { format: 'PVC' }, metrics: { schedule: '5s' } },
+    };
     const body = JSON.stringify(syncRequest(trustyai, { parent }));
     const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
     const outcomes: Outcome[] = [];
@@ -77,7 +89,9 @@ describe('shutdown under keep-alive load (the real `modelhooks serve`)', () => {
     for (let i = 0; i < 5; i++) {
       await new Promise((r) => setTimeout(r, 200));
       const status = await new Promise<number>((resolve) => {
-        http.get({ host: '127.0.0.1', port, path: '/readyz', agent: false }, (res) => (res.resume(), resolve(res.statusCode ?? 0))).on('error', () => resolve(0));
+        http
+          .get({ host: '127.0.0.1', port, path: '/readyz', agent: false }, (res) => (res.resume(), resolve(res.statusCode ?? 0)))
+          .on('error', () => resolve(0));
       });
       readiness.push({ at: Date.now(), status });
     }

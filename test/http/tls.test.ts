@@ -23,11 +23,14 @@ interface Answer {
 
 function post(options: https.RequestOptions, body: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', method: 'POST', path: '/hooks/trustyai/sync', ...options, headers: { 'content-type': 'application/json', ...options.headers } }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += String(d)));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = https.request(
+      { host: '127.0.0.1', method: 'POST', path: '/hooks/trustyai/sync', ...options, headers: { 'content-type': 'application/json', ...options.headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += String(d)));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -53,7 +56,12 @@ describe('TLS with client certificates, a bearer token and a plain metrics port'
   const state = { draining: false };
   const body = JSON.stringify(
     syncRequest(trustyai, {
-      parent: { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', metadata: { name: 'svc', namespace: 'team-a' }, spec: { storage: { format: 'PVC' }, metrics: { schedule: '5s' } } },
+      parent: {
+        apiVersion: 'trustyai.opendatahub.io/v1',
+        kind: 'TrustyAIService',
+        metadata: { name: 'svc', namespace: 'team-a' },
+        spec: { storage: { format: 'PVC' }, metrics: { schedule: '5s' } },
+      },
     }),
   );
 
@@ -107,15 +115,25 @@ describe('TLS with client certificates, a bearer token and a plain metrics port'
   it('serves /metrics, /healthz and /readyz in plain HTTP on the metrics port, and no hook there', async () => {
     expect((await get(`http://127.0.0.1:${ports.metrics}/healthz`)).text).toBe('ok');
     expect((await get(`http://127.0.0.1:${ports.metrics}/readyz`)).status).toBe(200);
-    expect((await get(`http://127.0.0.1:${ports.metrics}/metrics`)).text).toContain('modelhooks_hook_requests_total{composition="trustyai",hook="sync",outcome="unauthorized"}');
+    expect((await get(`http://127.0.0.1:${ports.metrics}/metrics`)).text).toContain(
+      'modelhooks_hook_requests_total{composition="trustyai",hook="sync",outcome="unauthorized"}',
+    );
     const hook = await new Promise<number>((resolve, reject) => {
-      http.request({ host: '127.0.0.1', port: ports.metrics, method: 'POST', path: '/hooks/trustyai/sync' }, (res) => resolve(res.statusCode ?? 0)).on('error', reject).end(body);
+      http
+        .request({ host: '127.0.0.1', port: ports.metrics, method: 'POST', path: '/hooks/trustyai/sync' }, (res) => resolve(res.statusCode ?? 0))
+        .on('error', reject)
+        .end(body);
     });
     expect(hook).toBe(404);
   });
 
   it('sets the timeouts; the slots are shared by hooks/server/connections.ts, not refused by Node', () => {
-    expect([running.main.requestTimeout, running.main.headersTimeout, running.main.keepAliveTimeout, running.main.maxConnections]).toEqual([30_000, 10_000, 95_000, undefined]);
+    expect([running.main.requestTimeout, running.main.headersTimeout, running.main.keepAliveTimeout, running.main.maxConnections]).toEqual([
+      30_000,
+      10_000,
+      95_000,
+      undefined,
+    ]);
     expect(running.connections().refused).toBe(0);
     expect(running.health?.headersTimeout).toBe(10_000);
   });
@@ -131,8 +149,32 @@ describe('TLS with client certificates, a bearer token and a plain metrics port'
         req.end();
       });
     expect(await subject()).toBe('server');
-    execFileSync('openssl', ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=renewed', '-keyout', 'renewed.key', '-out', 'renewed.csr'], { cwd: dir, stdio: 'pipe' });
-    execFileSync('openssl', ['x509', '-req', '-in', 'renewed.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'server.ext', '-out', 'renewed.crt'], { cwd: dir, stdio: 'pipe' });
+    execFileSync(
+      'openssl',
+      ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=renewed', '-keyout', 'renewed.key', '-out', 'renewed.csr'],
+      { cwd: dir, stdio: 'pipe' },
+    );
+    execFileSync(
+      'openssl',
+      [
+        'x509',
+        '-req',
+        '-in',
+        'renewed.csr',
+        '-CA',
+        'ca.crt',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-days',
+        '2',
+        '-extfile',
+        'server.ext',
+        '-out',
+        'renewed.crt',
+      ],
+      { cwd: dir, stdio: 'pipe' },
+    );
     writeFileSync(certs.file('server.key'), readFileSync(certs.file('renewed.key')));
     writeFileSync(certs.file('server.crt'), readFileSync(certs.file('renewed.crt')));
     let seen = '';

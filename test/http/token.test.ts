@@ -62,7 +62,12 @@ describe('bearer token', () => {
       [{ MODELHOOKS_TLS_CERT_FILE: '/nonexistent/tls.crt', MODELHOOKS_TLS_KEY_FILE: '/nonexistent/tls.key' }, /MODELHOOKS_TLS_CERT_FILE: cannot read/],
     ] as const) {
       let err = '';
-      const code = await main(['serve', '--port', '1'], { out: () => undefined, err: (t) => void (err += t), env: { MODELHOOKS_LOG_LEVEL: 'silent', ...env }, cwd: '.' });
+      const code = await main(['serve', '--port', '1'], {
+        out: () => undefined,
+        err: (t) => void (err += t),
+        env: { MODELHOOKS_LOG_LEVEL: 'silent', ...env },
+        cwd: '.',
+      });
       expect(code).toBe(1);
       expect(err).toMatch(message);
     }

@@ -26,13 +26,18 @@ describe('Dockerfile and engines', () => {
     expect([...majors]).toEqual(['26']);
   });
 
-  it('`engines` claims 20, 22, 24 and 26; the machine\'s and the image\'s among them', () => {
+  it("`engines` claims 20, 22, 24 and 26; the machine's and the image's among them", () => {
     const imageMajor = Number(/^node:(\d+)-/.exec(stages[0]?.image ?? '')?.[1]);
     expect(satisfies(process.version), `${process.version} within ${engines}`).toBe(true);
     expect(claimed.map(([major]) => major)).toContain(imageMajor);
     // 24.11.0 is 24's first LTS release (the floors of 20 and 22 are as before); 26.10.0 is the newest
     // 26 the npm registry's `node` package serves here, the one test/image/smoke.sh runs.
-    expect(claimed).toEqual([[20, 19, 0], [22, 19, 0], [24, 11, 0], [26, 10, 0]]);
+    expect(claimed).toEqual([
+      [20, 19, 0],
+      [22, 19, 0],
+      [24, 11, 0],
+      [26, 10, 0],
+    ]);
   });
 
   it('test/image/smoke.sh runs every major `engines` claims (so none is claimed that CI does not run)', () => {

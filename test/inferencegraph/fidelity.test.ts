@@ -8,7 +8,10 @@ import { config, graph, run, sklearn } from './support.js';
  * pkg/controller/v1beta1/inferenceservice/reconcilers/.
  */
 
-const parent = graph({ nodes: { root: { routerType: 'Sequence', steps: [{ serviceName: 'sklearn-iris' }] } } }, { labels: { team: 'a' }, annotations: { note: 'x' } });
+const parent = graph(
+  { nodes: { root: { routerType: 'Sequence', steps: [{ serviceName: 'sklearn-iris' }] } } },
+  { labels: { team: 'a' }, annotations: { note: 'x' } },
+);
 const out = run(parent, { related: [sklearn('sklearn-iris')] });
 const d = out.child('Deployment', 'g') as any;
 const pod = d.spec.template.spec;
@@ -26,25 +29,127 @@ interface Row {
 const rows: Row[] = [
   { field: 'Deployment name: the graph name', cite: 'raw_ig.go constructForRawDeployment (Name: graph.Name)', actual: () => d.metadata.name, expected: 'g' },
   { field: 'container name: the graph name', cite: 'raw_ig.go createInferenceGraphPodSpec (Name: graph.Name)', actual: () => c.name, expected: 'g' },
-  { field: 'container args', cite: 'raw_ig.go createInferenceGraphPodSpec (Args: --graph-json, json.Marshal(graph.Spec))', actual: () => c.args[0], expected: '--graph-json' },
-  { field: 'image: the router entry of inferenceservice-config', cite: 'config/configmap/inferenceservice.yaml router.image (kserve/router, the release tag)', actual: () => c.image, expected: 'kserve/router:v0.20.0' },
-  { field: 'imagePullPolicy', cite: 'config/configmap/inferenceservice.yaml router.imagePullPolicy', actual: () => c.imagePullPolicy, expected: 'IfNotPresent' },
-  { field: 'resources without spec.resources', cite: 'knative_reconciler.go constructResourceRequirements; inferenceservice.yaml router cpu/memory', actual: () => c.resources, expected: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '100m', memory: '100Mi' } } },
-  { field: 'readiness probe', cite: 'pkg/constants/constants.go GetRouterReadinessProbe (RouterReadinessEndpoint /readyz, RouterPort 8080)', actual: () => c.readinessProbe, expected: { httpGet: { path: '/readyz', port: 8080, scheme: 'HTTP' }, initialDelaySeconds: 5, timeoutSeconds: 2, periodSeconds: 5, successThreshold: 1, failureThreshold: 3 } },
-  { field: 'container security context', cite: 'raw_ig.go createInferenceGraphPodSpec (SecurityContext)', actual: () => ({ ...c.securityContext }), expected: { privileged: false, runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } },
-  { field: 'no service account token', cite: 'raw_ig.go createInferenceGraphPodSpec (AutomountServiceAccountToken false)', actual: () => pod.automountServiceAccountToken, expected: false },
-  { field: 'no container ports (the Service targets 8080)', cite: 'raw_ig.go createInferenceGraphPodSpec (no Ports)', actual: () => c.ports, expected: undefined },
-  { field: 'no env without router headers config', cite: 'raw_ig.go createInferenceGraphPodSpec (PROPAGATE_HEADERS only with headers.propagate)', actual: () => c.env, expected: undefined },
-  { field: 'selector app: isvc.<n>', cite: 'reconcilers/deployment/deployment_reconciler.go createRawDefaultDeployment (GetRawServiceLabel)', actual: () => d.spec.selector.matchLabels, expected: { app: 'isvc.g' } },
-  { field: 'label serving.kserve.io/inferencegraph', cite: 'raw_ig.go constructForRawDeployment (constants.InferenceGraphLabel)', actual: () => d.spec.template.metadata.labels['serving.kserve.io/inferencegraph'], expected: 'g' },
-  { field: "the graph's labels on the pods", cite: 'raw_ig.go constructForRawDeployment (labels := graph.Labels)', actual: () => d.spec.template.metadata.labels.team, expected: 'a' },
-  { field: "the graph's annotations on the Deployment", cite: 'raw_ig.go constructForRawDeployment (annotations := graph.Annotations)', actual: () => d.metadata.annotations, expected: { note: 'x' } },
-  { field: 'replicas left to the HPA', cite: 'deployment_reconciler.go createRawDefaultDeployment (Replicas only for autoscalerClass none)', actual: () => d.spec.replicas, expected: undefined },
-  { field: 'Service name', cite: 'reconcilers/service/service_reconciler.go createDefaultSvc (ObjectMeta: componentMeta)', actual: () => svc.metadata.name, expected: 'g' },
-  { field: 'Service port 80 → 8080 (port named http here; KServe names it after the graph)', cite: 'service_reconciler.go createDefaultSvc (no container ports: CommonDefaultHttpPort → InferenceServiceDefaultHttpPort)', actual: () => svc.spec.ports.map((p: any) => [p.port, p.targetPort, p.protocol]), expected: [[80, 8080, 'TCP']] },
-  { field: 'Service selector', cite: 'service_reconciler.go createDefaultSvc (GetRawServiceLabel)', actual: () => svc.spec.selector, expected: { app: 'isvc.g' } },
-  { field: 'HPA min and max', cite: 'reconcilers/hpa/hpa_reconciler.go createHPA (DefaultMinReplicas 1; max at least min)', actual: () => [hpa.spec.minReplicas, hpa.spec.maxReplicas], expected: [1, 1] },
-  { field: 'HPA metric: cpu 80 %', cite: 'hpa_reconciler.go getHPAMetrics (DefaultCPUUtilization)', actual: () => hpa.spec.metrics, expected: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }] },
+  {
+    field: 'container args',
+    cite: 'raw_ig.go createInferenceGraphPodSpec (Args: --graph-json, json.Marshal(graph.Spec))',
+    actual: () => c.args[0],
+    expected: '--graph-json',
+  },
+  {
+    field: 'image: the router entry of inferenceservice-config',
+    cite: 'config/configmap/inferenceservice.yaml router.image (kserve/router, the release tag)',
+    actual: () => c.image,
+    expected: 'kserve/router:v0.20.0',
+  },
+  {
+    field: 'imagePullPolicy',
+    cite: 'config/configmap/inferenceservice.yaml router.imagePullPolicy',
+    actual: () => c.imagePullPolicy,
+    expected: 'IfNotPresent',
+  },
+  {
+    field: 'resources without spec.resources',
+    cite: 'knative_reconciler.go constructResourceRequirements; inferenceservice.yaml router cpu/memory',
+    actual: () => c.resources,
+    expected: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '100m', memory: '100Mi' } },
+  },
+  {
+    field: 'readiness probe',
+    cite: 'pkg/constants/constants.go GetRouterReadinessProbe (RouterReadinessEndpoint /readyz, RouterPort 8080)',
+    actual: () => c.readinessProbe,
+    expected: {
+      httpGet: { path: '/readyz', port: 8080, scheme: 'HTTP' },
+      initialDelaySeconds: 5,
+      timeoutSeconds: 2,
+      periodSeconds: 5,
+      successThreshold: 1,
+      failureThreshold: 3,
+    },
+  },
+  {
+    field: 'container security context',
+    cite: 'raw_ig.go createInferenceGraphPodSpec (SecurityContext)',
+    actual: () => ({ ...c.securityContext }),
+    expected: { privileged: false, runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+  },
+  {
+    field: 'no service account token',
+    cite: 'raw_ig.go createInferenceGraphPodSpec (AutomountServiceAccountToken false)',
+    actual: () => pod.automountServiceAccountToken,
+    expected: false,
+  },
+  {
+    field: 'no container ports (the Service targets 8080)',
+    cite: 'raw_ig.go createInferenceGraphPodSpec (no Ports)',
+    actual: () => c.ports,
+    expected: undefined,
+  },
+  {
+    field: 'no env without router headers config',
+    cite: 'raw_ig.go createInferenceGraphPodSpec (PROPAGATE_HEADERS only with headers.propagate)',
+    actual: () => c.env,
+    expected: undefined,
+  },
+  {
+    field: 'selector app: isvc.<n>',
+    cite: 'reconcilers/deployment/deployment_reconciler.go createRawDefaultDeployment (GetRawServiceLabel)',
+    actual: () => d.spec.selector.matchLabels,
+    expected: { app: 'isvc.g' },
+  },
+  {
+    field: 'label serving.kserve.io/inferencegraph',
+    cite: 'raw_ig.go constructForRawDeployment (constants.InferenceGraphLabel)',
+    actual: () => d.spec.template.metadata.labels['serving.kserve.io/inferencegraph'],
+    expected: 'g',
+  },
+  {
+    field: "the graph's labels on the pods",
+    cite: 'raw_ig.go constructForRawDeployment (labels := graph.Labels)',
+    actual: () => d.spec.template.metadata.labels.team,
+    expected: 'a',
+  },
+  {
+    field: "the graph's annotations on the Deployment",
+    cite: 'raw_ig.go constructForRawDeployment (annotations := graph.Annotations)',
+    actual: () => d.metadata.annotations,
+    expected: { note: 'x' },
+  },
+  {
+    field: 'replicas left to the HPA',
+    cite: 'deployment_reconciler.go createRawDefaultDeployment (Replicas only for autoscalerClass none)',
+    actual: () => d.spec.replicas,
+    expected: undefined,
+  },
+  {
+    field: 'Service name',
+    cite: 'reconcilers/service/service_reconciler.go createDefaultSvc (ObjectMeta: componentMeta)',
+    actual: () => svc.metadata.name,
+    expected: 'g',
+  },
+  {
+    field: 'Service port 80 → 8080 (port named http here; KServe names it after the graph)',
+    cite: 'service_reconciler.go createDefaultSvc (no container ports: CommonDefaultHttpPort → InferenceServiceDefaultHttpPort)',
+    actual: () => svc.spec.ports.map((p: any) => [p.port, p.targetPort, p.protocol]),
+    expected: [[80, 8080, 'TCP']],
+  },
+  {
+    field: 'Service selector',
+    cite: 'service_reconciler.go createDefaultSvc (GetRawServiceLabel)',
+    actual: () => svc.spec.selector,
+    expected: { app: 'isvc.g' },
+  },
+  {
+    field: 'HPA min and max',
+    cite: 'reconcilers/hpa/hpa_reconciler.go createHPA (DefaultMinReplicas 1; max at least min)',
+    actual: () => [hpa.spec.minReplicas, hpa.spec.maxReplicas],
+    expected: [1, 1],
+  },
+  {
+    field: 'HPA metric: cpu 80 %',
+    cite: 'hpa_reconciler.go getHPAMetrics (DefaultCPUUtilization)',
+    actual: () => hpa.spec.metrics,
+    expected: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+  },
 ];
 
 describe('InferenceGraph router: children as KServe v0.20 raw mode builds them', () => {
@@ -55,7 +160,11 @@ describe('InferenceGraph router: the spec reaches the pod and the HPA', () => {
   const spec = {
     nodes: { root: { routerType: 'Switch', steps: [{ serviceUrl: 'http://a/b', condition: 'x' }] } },
     resources: { limits: { cpu: '2' } },
-    affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'gpu', operator: 'DoesNotExist' }] }] } } },
+    affinity: {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'gpu', operator: 'DoesNotExist' }] }] },
+      },
+    },
     tolerations: [{ key: 'router', operator: 'Exists', effect: 'NoSchedule' }],
     nodeSelector: { pool: 'routers' },
     nodeName: 'node-1',
@@ -67,7 +176,13 @@ describe('InferenceGraph router: the spec reaches the pod and the HPA', () => {
   const o = run(graph(spec));
   const p = (o.child('Deployment', 'g') as any).spec.template.spec;
   it('affinity, tolerations, nodeSelector, nodeName, serviceAccountName (raw_ig.go createInferenceGraphPodSpec)', () => {
-    expect([p.affinity, p.tolerations, p.nodeSelector, p.nodeName, p.serviceAccountName]).toEqual([spec.affinity, spec.tolerations, spec.nodeSelector, spec.nodeName, spec.serviceAccountName]);
+    expect([p.affinity, p.tolerations, p.nodeSelector, p.nodeName, p.serviceAccountName]).toEqual([
+      spec.affinity,
+      spec.tolerations,
+      spec.nodeSelector,
+      spec.nodeName,
+      spec.serviceAccountName,
+    ]);
   });
   it("the spec's resources replace all four defaults (knative_reconciler.go constructResourceRequirements)", () => {
     expect(p.containers[0].resources).toEqual({ limits: { cpu: '2' } });
@@ -86,13 +201,23 @@ describe('InferenceGraph router: the spec reaches the pod and the HPA', () => {
 describe('InferenceGraph status', () => {
   it('url http://<n>-<ns>.<domain> once the router is available (raw_kube_reconciler.go createRawURL; raw_ig.go PropagateRawStatus)', () => {
     expect(out.status.url).toBeUndefined();
-    const applied = out.children.map((ch) => (ch.kind === 'Deployment' ? { ...ch, metadata: { ...ch.metadata, generation: 1 }, status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, availableReplicas: 1, conditions: [{ type: 'Available', status: 'True' }] } } : ch));
+    const applied = out.children.map((ch) =>
+      ch.kind === 'Deployment'
+        ? {
+            ...ch,
+            metadata: { ...ch.metadata, generation: 1 },
+            status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, availableReplicas: 1, conditions: [{ type: 'Available', status: 'True' }] },
+          }
+        : ch,
+    );
     const ready = run(parent, { related: [sklearn('sklearn-iris')], observed: applied });
     expect(ready.status.url).toBe('http://g-kserve-test.example.com');
     expect(ready.condition('Ready')?.status).toBe('True');
   });
   it('serving.kserve.io/deploymentMode Serverless: UnsupportedDeploymentMode, nothing changed (controller.go: Knative mode builds a Knative Service)', () => {
-    const kn = run(graph(parent.spec as Record<string, unknown>, { annotations: { 'serving.kserve.io/deploymentMode': 'Serverless' } }), { observed: [svcOf(out)] });
+    const kn = run(graph(parent.spec as Record<string, unknown>, { annotations: { 'serving.kserve.io/deploymentMode': 'Serverless' } }), {
+      observed: [svcOf(out)],
+    });
     expect(kn.condition('Ready')).toMatchObject({ status: 'False', reason: 'UnsupportedDeploymentMode' });
     expect(kn.children.map((ch) => `${ch.kind}/${ch.metadata.name}`)).toEqual(['Service/g']);
   });
@@ -101,7 +226,16 @@ describe('InferenceGraph status', () => {
 describe('InferenceGraph exposure', () => {
   const host = 'g-kserve-test.example.com';
   it('an Ingress of another parent routing the graph host: IngressReady and Ready False/HostConflict naming it', () => {
-    const other = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'g-old', namespace: 'kserve-test', ownerReferences: [{ apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', name: 'g', uid: 'other', controller: true }] }, spec: { rules: [{ host }] } };
+    const other = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: {
+        name: 'g-old',
+        namespace: 'kserve-test',
+        ownerReferences: [{ apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', name: 'g', uid: 'other', controller: true }],
+      },
+      spec: { rules: [{ host }] },
+    };
     const o = run(parent, { related: [sklearn('sklearn-iris'), other] });
     expect(o.condition('IngressReady')).toMatchObject({ status: 'False', reason: 'HostConflict' });
     expect(o.condition('IngressReady')?.message).toContain(`host ${host} is already routed by Ingress/g-old (owner: InferenceService/g)`);
@@ -110,14 +244,27 @@ describe('InferenceGraph exposure', () => {
   it('a domain template giving an invalid host: IngressReady False/InvalidHost, the running Ingress kept', () => {
     const ing = out.child('Ingress', 'g') as any;
     const observed = [{ ...ing, metadata: { ...ing.metadata, annotations: { 'metacontroller.k8s.io/last-applied-configuration': JSON.stringify(ing) } } }];
-    const o = run(parent, { related: [sklearn('sklearn-iris')], observed, config: { ...config, inferencegraph: { ...(config as any).inferencegraph, ingress: { ...(config as any).inferencegraph.ingress, domainTemplate: '{{ .Name }}_{{ .Namespace }}.{{ .IngressDomain }}' } } } as any });
+    const o = run(parent, {
+      related: [sklearn('sklearn-iris')],
+      observed,
+      config: {
+        ...config,
+        inferencegraph: {
+          ...(config as any).inferencegraph,
+          ingress: { ...(config as any).inferencegraph.ingress, domainTemplate: '{{ .Name }}_{{ .Namespace }}.{{ .IngressDomain }}' },
+        },
+      } as any,
+    });
     expect(o.condition('IngressReady')).toMatchObject({ status: 'False', reason: 'InvalidHost' });
     expect(o.child('Ingress', 'g')).toEqual(ing);
   });
 });
 
 describe('InferenceGraph stop annotation (controller.go: forceStopRuntime; deployment_reconciler.go, hpa_reconciler.go)', () => {
-  const stopped = run(graph(parent.spec as Record<string, unknown>, { annotations: { 'serving.kserve.io/stop': 'true' } }), { related: [sklearn('sklearn-iris')], observed: out.children });
+  const stopped = run(graph(parent.spec as Record<string, unknown>, { annotations: { 'serving.kserve.io/stop': 'true' } }), {
+    related: [sklearn('sklearn-iris')],
+    observed: out.children,
+  });
   it('stopped: only the Service is kept; Stopped True, Ready False/Stopped, no url', () => {
     expect(stopped.children.map((ch) => `${ch.kind}/${ch.metadata.name}`)).toEqual(['Service/g']);
     expect(stopped.condition('Stopped')).toMatchObject({ status: 'True', reason: 'Stopped' });

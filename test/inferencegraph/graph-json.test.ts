@@ -26,7 +26,10 @@ describe('--graph-json: encoding/json of InferenceGraphSpec', () => {
       cite: 'inference_graph.go InferenceStep, InferenceTarget (inline); encoding/json sorts map keys',
       spec: {
         nodes: {
-          root: { routerType: 'Sequence', steps: [{ dependency: 'Hard', data: '$response', nodeName: 'zeta', name: 'first', mapPredictionsToInstances: true }] },
+          root: {
+            routerType: 'Sequence',
+            steps: [{ dependency: 'Hard', data: '$response', nodeName: 'zeta', name: 'first', mapPredictionsToInstances: true }],
+          },
           zeta: { routerType: 'Splitter', steps: [{ weight: 100, serviceUrl: 'http://b' }] },
           alpha: { routerType: 'Ensemble' },
         },
@@ -47,7 +50,15 @@ describe('--graph-json: encoding/json of InferenceGraphSpec', () => {
         routerTimeouts: { serviceClient: 4, serverRead: 1 },
         timeout: 30,
         resources: { requests: { memory: '1Gi', cpu: '1' } },
-        nodes: { root: { routerType: 'Splitter', steps: [{ serviceUrl: 'http://a', weight: 0 }, { serviceUrl: 'http://b', weight: 100 }] } },
+        nodes: {
+          root: {
+            routerType: 'Splitter',
+            steps: [
+              { serviceUrl: 'http://a', weight: 0 },
+              { serviceUrl: 'http://b', weight: 100 },
+            ],
+          },
+        },
       },
       expected:
         '{"nodes":{"root":{"routerType":"Splitter","steps":[{"serviceName":"","serviceUrl":"http://a","weight":0},{"serviceName":"","serviceUrl":"http://b","weight":100}]}},"resources":{"requests":{"cpu":"1","memory":"1Gi"}},"timeout":30,"routerTimeouts":{"serverRead":1,"serviceClient":4},"minReplicas":0,"scaleTarget":50,"scaleMetric":"cpu","nodeSelector":{"a":"2","z":"1"},"serviceAccountName":"sa"}',
@@ -56,14 +67,20 @@ describe('--graph-json: encoding/json of InferenceGraphSpec', () => {
   for (const r of rows) it(`${r.rule} (${r.cite})`, () => expect(json(r.spec)).toBe(r.expected));
 
   it('node names sorted as Go sorts map keys, bytewise, integer-like ones too ("10" before "9")', () => {
-    const nodes = { root: { routerType: 'Sequence', steps: [{ nodeName: '9' }, { nodeName: '10' }] }, '9': { routerType: 'Ensemble' }, '10': { routerType: 'Ensemble' } };
+    const nodes = {
+      root: { routerType: 'Sequence', steps: [{ nodeName: '9' }, { nodeName: '10' }] },
+      '9': { routerType: 'Ensemble' },
+      '10': { routerType: 'Ensemble' },
+    };
     expect(Object.keys(JSON.parse(json({ nodes })).nodes)).toEqual(['9', '10', 'root']); // JSON.parse reorders; the text does not:
     expect(json({ nodes }).indexOf('"10":')).toBeLessThan(json({ nodes }).indexOf('"9":'));
     expect(json({ nodes }).indexOf('"9":')).toBeLessThan(json({ nodes }).indexOf('"root":'));
   });
 
   it('fields outside the Go struct are not passed (the CRD prunes them; json.Marshal of the struct cannot carry them)', () => {
-    expect(json({ nodes: { root: { routerType: 'Sequence', steps: [{ serviceUrl: 'http://a', extra: 1 }], extra: 2 } }, extra: 3 })).toBe('{"nodes":{"root":{"routerType":"Sequence","steps":[{"serviceName":"","serviceUrl":"http://a"}]}},"resources":{}}');
+    expect(json({ nodes: { root: { routerType: 'Sequence', steps: [{ serviceUrl: 'http://a', extra: 1 }], extra: 2 } }, extra: 3 })).toBe(
+      '{"nodes":{"root":{"routerType":"Sequence","steps":[{"serviceName":"","serviceUrl":"http://a"}]}},"resources":{}}',
+    );
   });
 });
 
@@ -74,15 +91,64 @@ describe('serviceUrl of a serviceName step: GetPredictorEndpoint (utils.go)', ()
   };
   const base = 'http://m-predictor.kserve-test.svc.cluster.local';
   const rows: Array<{ case: string; cite: string; spec: Record<string, unknown>; expected: string }> = [
-    { case: 'sklearn, no protocolVersion: v1 predict path, model named after the service', cite: 'predictor_sklearn.go GetProtocol (v1); constants.go PredictPath; utils.go GetModelName', spec: { predictor: { sklearn: { storageUri: 'gs://b' } } }, expected: `${base}/v1/models/m:predict` },
-    { case: 'protocolVersion v2: v2 infer path', cite: 'predictor_model.go GetProtocol; constants.go PredictPath (ProtocolV2)', spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, protocolVersion: 'v2', storageUri: 'gs://b' } } }, expected: `${base}/v2/models/m/infer` },
-    { case: 'MLSERVER_MODEL_NAME names the model', cite: 'utils.go GetModelName (MLServerModelNameEnv)', spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, protocolVersion: 'v2', storageUri: 'gs://b', env: [{ name: 'MLSERVER_MODEL_NAME', value: 'iris' }] } } }, expected: `${base}/v2/models/iris/infer` },
-    { case: 'huggingface: v2 by default', cite: 'predictor_huggingfaceruntime.go GetProtocol', spec: { predictor: { huggingface: { args: ['--model_name=llm'] } } }, expected: `${base}/v2/models/m/infer` },
-    { case: 'gRPC protocol: no path', cite: 'utils.go GetPredictorEndpoint (path only for v1 and v2)', spec: { predictor: { tensorflow: { storageUri: 'gs://b', protocolVersion: 'grpc-v2' } } }, expected: base },
+    {
+      case: 'sklearn, no protocolVersion: v1 predict path, model named after the service',
+      cite: 'predictor_sklearn.go GetProtocol (v1); constants.go PredictPath; utils.go GetModelName',
+      spec: { predictor: { sklearn: { storageUri: 'gs://b' } } },
+      expected: `${base}/v1/models/m:predict`,
+    },
+    {
+      case: 'protocolVersion v2: v2 infer path',
+      cite: 'predictor_model.go GetProtocol; constants.go PredictPath (ProtocolV2)',
+      spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, protocolVersion: 'v2', storageUri: 'gs://b' } } },
+      expected: `${base}/v2/models/m/infer`,
+    },
+    {
+      case: 'MLSERVER_MODEL_NAME names the model',
+      cite: 'utils.go GetModelName (MLServerModelNameEnv)',
+      spec: {
+        predictor: {
+          model: { modelFormat: { name: 'sklearn' }, protocolVersion: 'v2', storageUri: 'gs://b', env: [{ name: 'MLSERVER_MODEL_NAME', value: 'iris' }] },
+        },
+      },
+      expected: `${base}/v2/models/iris/infer`,
+    },
+    {
+      case: 'huggingface: v2 by default',
+      cite: 'predictor_huggingfaceruntime.go GetProtocol',
+      spec: { predictor: { huggingface: { args: ['--model_name=llm'] } } },
+      expected: `${base}/v2/models/m/infer`,
+    },
+    {
+      case: 'gRPC protocol: no path',
+      cite: 'utils.go GetPredictorEndpoint (path only for v1 and v2)',
+      spec: { predictor: { tensorflow: { storageUri: 'gs://b', protocolVersion: 'grpc-v2' } } },
+      expected: base,
+    },
     { case: 'no storageUri: a multi-model server, no path', cite: 'utils.go IsMMSPredictor', spec: { predictor: { sklearn: {} } }, expected: base },
-    { case: 'custom container: PROTOCOL env and --model_name', cite: 'predictor_custom.go GetProtocol (PROTOCOL); utils.go getModelNameFromArgs', spec: { predictor: { containers: [{ name: 'kserve-container', image: 'i', args: ['--model_name', 'custom'], env: [{ name: 'PROTOCOL', value: 'v2' }] }] } }, expected: `${base}/v2/models/custom/infer` },
-    { case: 'custom container with MULTI_MODEL_SERVER=true: no path', cite: 'utils.go IsMMSPredictor (CustomSpecMultiModelServerEnvVarKey)', spec: { predictor: { containers: [{ name: 'c', image: 'i', env: [{ name: 'MULTI_MODEL_SERVER', value: 'true' }] }] } }, expected: base },
-    { case: "a transformer: its protocol and its --model_name", cite: 'transformer_custom.go GetProtocol; utils.go GetModelName (transformer first)', spec: { predictor: { sklearn: { storageUri: 'gs://b' } }, transformer: { containers: [{ name: 'kserve-container', image: 't', args: ['--model_name=tm'] }] } }, expected: `${base}/v1/models/tm:predict` },
+    {
+      case: 'custom container: PROTOCOL env and --model_name',
+      cite: 'predictor_custom.go GetProtocol (PROTOCOL); utils.go getModelNameFromArgs',
+      spec: {
+        predictor: { containers: [{ name: 'kserve-container', image: 'i', args: ['--model_name', 'custom'], env: [{ name: 'PROTOCOL', value: 'v2' }] }] },
+      },
+      expected: `${base}/v2/models/custom/infer`,
+    },
+    {
+      case: 'custom container with MULTI_MODEL_SERVER=true: no path',
+      cite: 'utils.go IsMMSPredictor (CustomSpecMultiModelServerEnvVarKey)',
+      spec: { predictor: { containers: [{ name: 'c', image: 'i', env: [{ name: 'MULTI_MODEL_SERVER', value: 'true' }] }] } },
+      expected: base,
+    },
+    {
+      case: 'a transformer: its protocol and its --model_name',
+      cite: 'transformer_custom.go GetProtocol; utils.go GetModelName (transformer first)',
+      spec: {
+        predictor: { sklearn: { storageUri: 'gs://b' } },
+        transformer: { containers: [{ name: 'kserve-container', image: 't', args: ['--model_name=tm'] }] },
+      },
+      expected: `${base}/v1/models/tm:predict`,
+    },
   ];
   for (const r of rows) it(`${r.case} (${r.cite})`, () => expect(step(r.spec)).toBe(r.expected));
 
@@ -94,7 +160,9 @@ describe('serviceUrl of a serviceName step: GetPredictorEndpoint (utils.go)', ()
   });
 
   it('the router gets nothing from an InferenceService without an address (controller.go: "service %s is not ready")', () => {
-    const out = run(graph({ nodes: { root: { routerType: 'Sequence', steps: [{ serviceName: 'm' }] } } }), { related: [isvc('m', { predictor: { sklearn: { storageUri: 'gs://b' } } }, { address: '', ready: 'False' })] });
+    const out = run(graph({ nodes: { root: { routerType: 'Sequence', steps: [{ serviceName: 'm' }] } } }), {
+      related: [isvc('m', { predictor: { sklearn: { storageUri: 'gs://b' } } }, { address: '', ready: 'False' })],
+    });
     expect(router(out)).toBeUndefined();
   });
 });

@@ -15,7 +15,10 @@ import { config, customize, graph, NS, run } from './support.js';
 const nodes = { root: { routerType: 'Sequence', steps: [{ serviceUrl: 'http://x.kserve-test.svc.cluster.local' }] } };
 const owned = (o: KubeObject, owner: KubeObject): KubeObject => ({
   ...o,
-  metadata: { ...o.metadata, ownerReferences: [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: String(owner.metadata.uid), controller: true }] },
+  metadata: {
+    ...o.metadata,
+    ownerReferences: [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: String(owner.metadata.uid), controller: true }],
+  },
 });
 const routesOf = (children: KubeObject[]) => children.filter((c) => c.kind === 'Ingress');
 
@@ -34,7 +37,12 @@ describe('InferenceGraph host rules', () => {
     const me = graph({ nodes }, { name: 'g' });
     const neighbours = Array.from({ length: 200 }, (_, i) => graph({ nodes }, { name: `n${i}`, uid: `u-n${i}` }));
     const cluster = neighbours.flatMap((n) => routesOf(run(n).children).map((r) => owned(r, n)));
-    const isvc: KubeObject = { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'g', namespace: NS, uid: 'u-isvc', generation: 1 }, spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storageUri: 'pvc://m/x' } } } };
+    const isvc: KubeObject = {
+      apiVersion: 'serving.kserve.io/v1beta1',
+      kind: 'InferenceService',
+      metadata: { name: 'g', namespace: NS, uid: 'u-isvc', generation: 1 },
+      spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storageUri: 'pvc://m/x' } } },
+    };
     const isvcIngress = routesOf(runSync(inferenceservice, { parent: isvc, config }).children).map((r) => owned(r, isvc));
     const related = selectRelated(customize(me), [...cluster, ...isvcIngress]);
     const seen = related.filter((o) => o.kind === 'Ingress').map((o) => o.metadata.name);

@@ -8,12 +8,16 @@ import { customize, graph, graphArg, isvc, NS, router, run, sklearn } from './su
  * and InferenceServicesReady says which step's service is missing or not Ready.
  */
 
-const chain = graph({ nodes: { root: { routerType: 'Sequence', steps: [{ serviceName: 'a' }, { serviceName: 'b', data: '$request' }, { serviceUrl: 'http://ext' }] } } });
+const chain = graph({
+  nodes: { root: { routerType: 'Sequence', steps: [{ serviceName: 'a' }, { serviceName: 'b', data: '$request' }, { serviceUrl: 'http://ext' }] } },
+});
 
 describe('customize: the InferenceServices the steps name', () => {
   it("asks for them by name, in the graph's namespace only", () => {
     const rules = customize(chain);
-    expect(rules.filter((r) => r.resource === 'inferenceservices')).toEqual([{ apiVersion: 'serving.kserve.io/v1beta1', resource: 'inferenceservices', namespace: NS, names: ['a', 'b'] }]);
+    expect(rules.filter((r) => r.resource === 'inferenceservices')).toEqual([
+      { apiVersion: 'serving.kserve.io/v1beta1', resource: 'inferenceservices', namespace: NS, names: ['a', 'b'] },
+    ]);
   });
   it('asks for none when no step names one (a rule without names would list the whole namespace)', () => {
     const rules = customize(graph({ nodes: { root: { routerType: 'Switch', steps: [{ serviceUrl: 'http://x', condition: 'c' }] } } }));
@@ -43,7 +47,10 @@ describe('steps whose InferenceService is missing or not Ready', () => {
 
   it('one missing after the router ran: the router is kept exactly as last applied, its graph unchanged', () => {
     const first = run(chain, { related: [sklearn('a'), sklearn('b')] });
-    const applied = first.children.map((c) => ({ ...c, metadata: { ...c.metadata, annotations: { ...(c.metadata.annotations ?? {}), 'metacontroller.k8s.io/last-applied-configuration': JSON.stringify(c) } } }));
+    const applied = first.children.map((c) => ({
+      ...c,
+      metadata: { ...c.metadata, annotations: { ...(c.metadata.annotations ?? {}), 'metacontroller.k8s.io/last-applied-configuration': JSON.stringify(c) } },
+    }));
     const out = run(chain, { related: [sklearn('a')], observed: applied });
     expect(out.child('Deployment', 'g')).toEqual(first.child('Deployment', 'g'));
     expect(out.condition('InferenceServicesReady')?.message).toContain('the router keeps running the graph it was given');
@@ -59,7 +66,11 @@ describe('steps whose InferenceService is missing or not Ready', () => {
   it('one with an address but not Ready: the router is built with its URL (as KServe), Ready waits, the reason is named', () => {
     const out = run(chain, { related: [sklearn('a'), sklearn('b', { ready: 'False', reason: 'PredictorNotReady' })] });
     expect(graphArg(out).nodes.root.steps[1].serviceUrl).toBe(`http://b-predictor.${NS}.svc.cluster.local/v1/models/b:predict`);
-    expect(out.condition('InferenceServicesReady')).toMatchObject({ status: 'False', reason: 'InferenceServiceNotReady', message: 'InferenceService b is not Ready (PredictorNotReady)' });
+    expect(out.condition('InferenceServicesReady')).toMatchObject({
+      status: 'False',
+      reason: 'InferenceServiceNotReady',
+      message: 'InferenceService b is not Ready (PredictorNotReady)',
+    });
     expect(out.condition('Ready')).toMatchObject({ status: 'False', reason: 'InferenceServiceNotReady' });
   });
 

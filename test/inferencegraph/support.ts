@@ -12,7 +12,12 @@ export function graph(spec: Record<string, unknown>, meta: Record<string, unknow
 }
 
 /** An InferenceService as the graph's controller reads it: spec, status.address.url, Ready. */
-export function isvc(name: string, spec: Record<string, unknown>, status: { address?: string; ready?: 'True' | 'False'; reason?: string } = {}, namespace = NS): KubeObject {
+export function isvc(
+  name: string,
+  spec: Record<string, unknown>,
+  status: { address?: string; ready?: 'True' | 'False'; reason?: string } = {},
+  namespace = NS,
+): KubeObject {
   const { address = `http://${name}-predictor.${namespace}.svc.cluster.local`, ready = 'True', reason } = status;
   return {
     apiVersion: 'serving.kserve.io/v1beta1',
@@ -25,7 +30,8 @@ export function isvc(name: string, spec: Record<string, unknown>, status: { addr
 
 export const sklearn = (name: string, status?: Parameters<typeof isvc>[2]) => isvc(name, { predictor: { sklearn: { storageUri: 'gs://b/m' } } }, status);
 
-export const run = (parent: KubeObject, options: Partial<RunOptions<unknown>> = {}) => runSync(inferencegraph, { parent, config, now: '2026-01-01T00:00:00Z', ...options });
+export const run = (parent: KubeObject, options: Partial<RunOptions<unknown>> = {}) =>
+  runSync(inferencegraph, { parent, config, now: '2026-01-01T00:00:00Z', ...options });
 export const customize = (parent: KubeObject, options: Partial<RunOptions<unknown>> = {}) => runCustomize(inferencegraph, { parent, config, ...options });
 
 /** The router container of an answer. */

@@ -8,7 +8,12 @@ import { admissionCases } from '../support/admission-cases.js';
 // The hook's own checks, for API servers that do not run the CRD's CEL rules (the e2e tier,
 // test/e2e/11-admission, proves the rules themselves against a real API server).
 const config = defaultHookConfig();
-const parent = (spec: Record<string, unknown>) => ({ apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'demo', namespace: 'ml', generation: 1 }, spec });
+const parent = (spec: Record<string, unknown>) => ({
+  apiVersion: 'serving.kserve.io/v1beta1',
+  kind: 'InferenceService',
+  metadata: { name: 'demo', namespace: 'ml', generation: 1 },
+  spec,
+});
 
 describe('InferenceService admission rules, checked again by the hook', () => {
   it.each(admissionCases.filter((c) => c.rejected && c.hook).map((c) => [c.name, c] as const))('rejects %s: InvalidSpec', (_, c) => {

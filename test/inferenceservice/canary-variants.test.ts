@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/server/config.js';
-import { canaryPredictorSpec, canaryReplicaCount, canariesCondition, canaryStatuses, stableMinReplicas, variantServiceName, variantWorkloadName, type CanaryEntry } from '../../hooks/inferenceservice/status/canary-variants.js';
+import {
+  canaryPredictorSpec,
+  canaryReplicaCount,
+  canariesCondition,
+  canaryStatuses,
+  stableMinReplicas,
+  variantServiceName,
+  variantWorkloadName,
+  type CanaryEntry,
+} from '../../hooks/inferenceservice/status/canary-variants.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { InferenceServiceSpec, PredictorSpec } from '../../hooks/inferenceservice/spec.js';
 import type { KubeObject, Parent } from '../../hooks/kit/index.js';
@@ -26,9 +35,17 @@ import { runSync } from '../../hooks/testing/index.js';
  */
 
 const config = defaultHookConfig();
-const parentOf = (spec: Record<string, unknown>): KubeObject => ({ apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'iris', namespace: 'ml', generation: 1 }, spec });
+const parentOf = (spec: Record<string, unknown>): KubeObject => ({
+  apiVersion: 'serving.kserve.io/v1beta1',
+  kind: 'InferenceService',
+  metadata: { name: 'iris', namespace: 'ml', generation: 1 },
+  spec,
+});
 const sk = (uri: string) => ({ sklearn: { storageUri: uri } });
-const entry = (name: string, trafficPercent: number, extra: Record<string, unknown> = {}): CanaryEntry => ({ trafficPercent, predictor: { name, ...extra } as PredictorSpec });
+const entry = (name: string, trafficPercent: number, extra: Record<string, unknown> = {}): CanaryEntry => ({
+  trafficPercent,
+  predictor: { name, ...extra } as PredictorSpec,
+});
 
 describe('spec.canary[] units (table above)', () => {
   it('names each canary <n>-<name>-predictor', () => {
@@ -53,7 +70,14 @@ describe('spec.canary[] units (table above)', () => {
   });
 
   it('merges the entry over the stable spec and pins its replicas', () => {
-    const stable = { minReplicas: 4, maxReplicas: 8, scaleTarget: 60, scaleMetric: 'cpu', labels: { team: 'a' }, sklearn: { storageUri: 'gs://b/v1', runtimeVersion: '1.0' } } as PredictorSpec;
+    const stable = {
+      minReplicas: 4,
+      maxReplicas: 8,
+      scaleTarget: 60,
+      scaleMetric: 'cpu',
+      labels: { team: 'a' },
+      sklearn: { storageUri: 'gs://b/v1', runtimeVersion: '1.0' },
+    } as PredictorSpec;
     const merged = canaryPredictorSpec(stable, entry('v2', 25, { labels: { track: 'canary' }, sklearn: { storageUri: 'gs://b/v2' } }), 1);
     expect(merged).toEqual({ name: 'v2', minReplicas: 1, labels: { team: 'a', track: 'canary' }, sklearn: { storageUri: 'gs://b/v2', runtimeVersion: '1.0' } });
   });
@@ -65,13 +89,19 @@ describe('spec.canary[] units (table above)', () => {
       { name: 'v2', trafficPercent: 20, replicas: 1, outcome: plan },
       { name: 'v3', trafficPercent: 0, replicas: 1, outcome: plan },
     ];
-    const observed = (available: Record<string, number>) => (name: string) => (name in available ? ({ metadata: { name }, status: { availableReplicas: available[name] } } as unknown as KubeObject) : undefined);
+    const observed = (available: Record<string, number>) => (name: string) =>
+      name in available ? ({ metadata: { name }, status: { availableReplicas: available[name] } } as unknown as KubeObject) : undefined;
     const some = canaryStatuses(parent, variants, observed({ 'iris-v2-predictor': 2, 'iris-v3-predictor': 0 }));
     expect(some).toEqual([
       { name: 'v2', ready: true, trafficPercent: 20 },
       { name: 'v3', ready: false, trafficPercent: 0 },
     ]);
-    expect(canariesCondition(some, variants)).toMatchObject({ type: 'CanaryPredictorReady', status: 'False', reason: 'CanariesNotReady', message: 'not ready: v3' });
+    expect(canariesCondition(some, variants)).toMatchObject({
+      type: 'CanaryPredictorReady',
+      status: 'False',
+      reason: 'CanariesNotReady',
+      message: 'not ready: v3',
+    });
     const all = canaryStatuses(parent, variants, observed({ 'iris-v2-predictor': 1, 'iris-v3-predictor': 1 }));
     expect(canariesCondition(all, variants)).toMatchObject({ status: 'True', reason: 'AllCanariesReady' });
   });

@@ -17,10 +17,17 @@ const podOf = (d: KubeObject | undefined): any => (d?.spec as any).template.spec
 const sklearn = { predictor: { sklearn: { storageUri: 's3://bucket/model' } } };
 
 describe('storage credentials', () => {
-  const secret = (keys: string[]) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds', namespace: 'ml' }, data: Object.fromEntries(keys.map((k) => [k, 'c2VjcmV0'])) }) as KubeObject;
+  const secret = (keys: string[]) =>
+    ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'creds', namespace: 'ml' },
+      data: Object.fromEntries(keys.map((k) => [k, 'c2VjcmV0'])),
+    }) as KubeObject;
   const annotated = isvc(sklearn, { annotations: { 'serving.kserve.io/storageSecretName': 'creds' } });
   const sa = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'ml' } } as KubeObject;
-  const initEnv = (related: KubeObject[]) => podOf(runSync(inferenceservice, { parent: annotated, config, related: [sa, ...related] }).child('Deployment', 'demo-predictor')).initContainers[0].env;
+  const initEnv = (related: KubeObject[]) =>
+    podOf(runSync(inferenceservice, { parent: annotated, config, related: [sa, ...related] }).child('Deployment', 'demo-predictor')).initContainers[0].env;
 
   it.each([
     { reason: "KServe's default key names", keys: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] },
@@ -35,12 +42,18 @@ describe('storage credentials', () => {
 
 describe('autoscaling', () => {
   it.each(['external', 'kpa', 'keda'])('autoscalerClass %s leaves the replicas to that autoscaler (no HPA, no replicas)', (cls) => {
-    const out = runSync(inferenceservice, { parent: isvc({ predictor: { minReplicas: 2, sklearn: { storageUri: 'gs://b/m' } } }, { annotations: { 'serving.kserve.io/autoscalerClass': cls } }), config });
+    const out = runSync(inferenceservice, {
+      parent: isvc({ predictor: { minReplicas: 2, sklearn: { storageUri: 'gs://b/m' } } }, { annotations: { 'serving.kserve.io/autoscalerClass': cls } }),
+      config,
+    });
     expect(out.childrenOf('HorizontalPodAutoscaler')).toEqual([]);
     expect(out.child('Deployment', 'demo-predictor')?.spec).not.toHaveProperty('replicas');
   });
   it('autoscalerClass none pins minReplicas', () => {
-    const out = runSync(inferenceservice, { parent: isvc({ predictor: { minReplicas: 2, sklearn: { storageUri: 'gs://b/m' } } }, { annotations: { 'serving.kserve.io/autoscalerClass': 'none' } }), config });
+    const out = runSync(inferenceservice, {
+      parent: isvc({ predictor: { minReplicas: 2, sklearn: { storageUri: 'gs://b/m' } } }, { annotations: { 'serving.kserve.io/autoscalerClass': 'none' } }),
+      config,
+    });
     expect(out.child('Deployment', 'demo-predictor')?.spec).toMatchObject({ replicas: 2 });
   });
 });

@@ -18,7 +18,11 @@ function pod(opts: { name?: string; created?: string; init?: ReturnType<typeof s
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: opts.name ?? 'iris-predictor-7d9f8b6c5d-x7k2p', creationTimestamp: opts.created ?? '2026-11-23T10:00:00Z', labels: { app: 'isvc.iris-predictor' } },
+    metadata: {
+      name: opts.name ?? 'iris-predictor-7d9f8b6c5d-x7k2p',
+      creationTimestamp: opts.created ?? '2026-11-23T10:00:00Z',
+      labels: { app: 'isvc.iris-predictor' },
+    },
     status: { phase: 'Pending', ...(opts.init ? { initContainerStatuses: opts.init } : {}), containerStatuses: opts.containers },
   };
 }
@@ -31,13 +35,23 @@ describe('kserveLastFailureInfo (KServe v0.20 PropagateModelStatus, raw mode)', 
     { reason: 'no pods: Pending, nothing written', pods: [], ready: false, want: undefined },
     {
       reason: 'storage-initializer crash-looping: ModelLoadFailed with the last termination message and exit code',
-      pods: [pod({ init: [status('storage-initializer', waiting('CrashLoopBackOff', 'back-off 10s …'), terminated('Error', 1, FETCH_FAILED))], containers: [status('kserve-container', waiting('PodInitializing'))] })],
+      pods: [
+        pod({
+          init: [status('storage-initializer', waiting('CrashLoopBackOff', 'back-off 10s …'), terminated('Error', 1, FETCH_FAILED))],
+          containers: [status('kserve-container', waiting('PodInitializing'))],
+        }),
+      ],
       ready: false,
       want: { reason: 'ModelLoadFailed', message: FETCH_FAILED, exitCode: 1 },
     },
     {
       reason: 'storage-initializer terminated with Error: the current termination',
-      pods: [pod({ init: [status('storage-initializer', terminated('Error', 2, FETCH_FAILED))], containers: [status('kserve-container', waiting('PodInitializing'))] })],
+      pods: [
+        pod({
+          init: [status('storage-initializer', terminated('Error', 2, FETCH_FAILED))],
+          containers: [status('kserve-container', waiting('PodInitializing'))],
+        }),
+      ],
       ready: false,
       want: { reason: 'ModelLoadFailed', message: FETCH_FAILED, exitCode: 2 },
     },
@@ -49,7 +63,12 @@ describe('kserveLastFailureInfo (KServe v0.20 PropagateModelStatus, raw mode)', 
     },
     {
       reason: 'kserve-container crash-looping: from lastState, without a message when the container wrote none',
-      pods: [pod({ init: [status('storage-initializer', terminated('Completed', 0))], containers: [status('kserve-container', waiting('CrashLoopBackOff', BACK_OFF), terminated('Error', 1))] })],
+      pods: [
+        pod({
+          init: [status('storage-initializer', terminated('Completed', 0))],
+          containers: [status('kserve-container', waiting('CrashLoopBackOff', BACK_OFF), terminated('Error', 1))],
+        }),
+      ],
       ready: false,
       want: { reason: 'ModelLoadFailed', exitCode: 1 },
     },

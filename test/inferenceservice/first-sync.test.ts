@@ -28,19 +28,40 @@ const s3Secret: KubeObject = {
   type: 'Opaque',
   data: { AWS_ACCESS_KEY_ID: b64('AKIDEXAMPLE'), AWS_SECRET_ACCESS_KEY: b64('s3-secret-value') },
 } as KubeObject;
-const hfSecret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'hf-secret', namespace: NS }, type: 'Opaque', data: { HF_TOKEN: b64('hf_token_value') } } as KubeObject;
-const gcsSecret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'gcs-creds', namespace: NS }, type: 'Opaque', data: { 'gcloud-application-credentials.json': b64('{}') } } as KubeObject;
-const azureSecret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'azure-creds', namespace: NS }, type: 'Opaque', data: { AZURE_CLIENT_ID: b64('c'), AZURE_CLIENT_SECRET: b64('s'), AZURE_TENANT_ID: b64('t') } } as KubeObject;
-const account = (secret: string): KubeObject => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa', namespace: NS }, secrets: [{ name: secret }] }) as KubeObject;
-const isvc = (storageUri: string, format: string): KubeObject => ({
-  apiVersion: 'serving.kserve.io/v1beta1',
-  kind: 'InferenceService',
-  metadata: { name: 'demo', namespace: NS, uid: 'u-demo', generation: 1 },
-  spec: { predictor: { serviceAccountName: 'sa', model: { modelFormat: { name: format }, storageUri } } },
-}) as KubeObject;
+const hfSecret: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'hf-secret', namespace: NS },
+  type: 'Opaque',
+  data: { HF_TOKEN: b64('hf_token_value') },
+} as KubeObject;
+const gcsSecret: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'gcs-creds', namespace: NS },
+  type: 'Opaque',
+  data: { 'gcloud-application-credentials.json': b64('{}') },
+} as KubeObject;
+const azureSecret: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'azure-creds', namespace: NS },
+  type: 'Opaque',
+  data: { AZURE_CLIENT_ID: b64('c'), AZURE_CLIENT_SECRET: b64('s'), AZURE_TENANT_ID: b64('t') },
+} as KubeObject;
+const account = (secret: string): KubeObject =>
+  ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa', namespace: NS }, secrets: [{ name: secret }] }) as KubeObject;
+const isvc = (storageUri: string, format: string): KubeObject =>
+  ({
+    apiVersion: 'serving.kserve.io/v1beta1',
+    kind: 'InferenceService',
+    metadata: { name: 'demo', namespace: NS, uid: 'u-demo', generation: 1 },
+    spec: { predictor: { serviceAccountName: 'sa', model: { modelFormat: { name: format }, storageUri } } },
+  }) as KubeObject;
 
 /** Every order of three objects. */
-const orders = <T>(xs: T[]): T[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, i) => orders([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest])));
+const orders = <T>(xs: T[]): T[][] =>
+  xs.length <= 1 ? [xs] : xs.flatMap((x, i) => orders([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest]));
 
 /**
  * The user applies `objects` one by one into a namespace that already holds `background`;
@@ -66,16 +87,28 @@ function apply(objects: KubeObject[], background: KubeObject[] = []) {
 }
 
 const initEnv = (out: ReturnType<typeof runSync> | undefined) => {
-  const spec = out?.child('Deployment', 'demo-predictor')?.spec as { template: { spec: { initContainers?: Array<{ name: string; env?: Array<{ name: string; valueFrom?: unknown }> }> } } } | undefined;
+  const spec = out?.child('Deployment', 'demo-predictor')?.spec as
+    | { template: { spec: { initContainers?: Array<{ name: string; env?: Array<{ name: string; valueFrom?: unknown }> }> } } }
+    | undefined;
   return spec?.template.spec.initContainers?.find((c) => c.name === 'storage-initializer')?.env ?? [];
 };
 
-describe('first syncs are complete: KServe\'s ServiceAccount setups in every order', () => {
+describe("first syncs are complete: KServe's ServiceAccount setups in every order", () => {
   const setups = [
-    { name: 'S3 (docs/samples/storage/s3)', objects: [s3Secret, account('s3creds'), isvc('s3://bucket/model', 'sklearn')], want: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'], secret: 's3creds' },
+    {
+      name: 'S3 (docs/samples/storage/s3)',
+      objects: [s3Secret, account('s3creds'), isvc('s3://bucket/model', 'sklearn')],
+      want: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'],
+      secret: 's3creds',
+    },
     { name: 'Hugging Face token', objects: [hfSecret, account('hf-secret'), isvc('hf://org/model', 'huggingface')], want: ['HF_TOKEN'], secret: 'hf-secret' },
     // pkg/credentials/azure/azure_secret.go AzureEnvKeys: each key by reference.
-    { name: 'Azure', objects: [azureSecret, account('azure-creds'), isvc('https://acct.blob.core.windows.net/c/m', 'sklearn')], want: ['AZURE_CLIENT_ID', 'AZURE_CLIENT_SECRET', 'AZURE_TENANT_ID'], secret: 'azure-creds' },
+    {
+      name: 'Azure',
+      objects: [azureSecret, account('azure-creds'), isvc('https://acct.blob.core.windows.net/c/m', 'sklearn')],
+      want: ['AZURE_CLIENT_ID', 'AZURE_CLIENT_SECRET', 'AZURE_TENANT_ID'],
+      secret: 'azure-creds',
+    },
   ];
   for (const setup of setups) {
     for (const order of orders(setup.objects)) {
@@ -95,8 +128,13 @@ describe('first syncs are complete: KServe\'s ServiceAccount setups in every ord
     it(`GCS: ${order.map((o) => o.kind).join(' → ')}`, () => {
       const { last, lastWoke } = apply(order);
       expect(lastWoke).toBe(true);
-      expect(initEnv(last).find((e) => e.name === 'GOOGLE_APPLICATION_CREDENTIALS')).toEqual({ name: 'GOOGLE_APPLICATION_CREDENTIALS', value: '/var/secrets/gcloud-application-credentials.json' });
-      const volumes = (last?.child('Deployment', 'demo-predictor')?.spec as { template: { spec: { volumes?: Array<{ name: string; secret?: { secretName: string } }> } } }).template.spec.volumes ?? [];
+      expect(initEnv(last).find((e) => e.name === 'GOOGLE_APPLICATION_CREDENTIALS')).toEqual({
+        name: 'GOOGLE_APPLICATION_CREDENTIALS',
+        value: '/var/secrets/gcloud-application-credentials.json',
+      });
+      const volumes =
+        (last?.child('Deployment', 'demo-predictor')?.spec as { template: { spec: { volumes?: Array<{ name: string; secret?: { secretName: string } }> } } })
+          .template.spec.volumes ?? [];
       expect(volumes.find((v) => v.name === 'user-gcp-sa')?.secret?.secretName).toBe('gcs-creds');
     });
   }
@@ -130,12 +168,24 @@ function crowdedNamespace(): KubeObject[] {
     uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
     resourceVersion: String(100000 + i),
     creationTimestamp: '2026-01-01T00:00:00Z',
-    managedFields: [{ manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:value': {} }, 'f:type': {} } }],
+    managedFields: [
+      {
+        manager: 'kubectl-client-side-apply',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-01-01T00:00:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { '.': {}, 'f:value': {} }, 'f:type': {} },
+      },
+    ],
   });
   const helm = Array.from({ length: 200 }, (_, i) => ({
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { ...meta(`sh.helm.release.v1.app-${i % 20}.v${i}`, i), labels: { name: `app-${i % 20}`, owner: 'helm', status: 'superseded', version: String(i) } },
+    metadata: {
+      ...meta(`sh.helm.release.v1.app-${i % 20}.v${i}`, i),
+      labels: { name: `app-${i % 20}`, owner: 'helm', status: 'superseded', version: String(i) },
+    },
     type: 'helm.sh/release.v1',
     data: { release },
   }));

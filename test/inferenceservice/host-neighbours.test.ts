@@ -24,13 +24,25 @@ const isvc = (name: string, extra: Record<string, unknown> = {}): KubeObject =>
 
 /** A parent's children as the API server holds them once Metacontroller created them. */
 function childrenOf(parent: KubeObject): KubeObject[] {
-  const ref = { apiVersion: parent.apiVersion, kind: parent.kind, name: parent.metadata.name, uid: parent.metadata.uid as string, controller: true, blockOwnerDeletion: true };
+  const ref = {
+    apiVersion: parent.apiVersion,
+    kind: parent.kind,
+    name: parent.metadata.name,
+    uid: parent.metadata.uid as string,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
   return runSync(inferenceservice, { parent, config }).children.map((c) => ({ ...c, metadata: { ...c.metadata, ownerReferences: [ref] } }));
 }
 const ingressOf = (parent: KubeObject) => childrenOf(parent).find((c) => c.kind === 'Ingress') as KubeObject;
 /** An Ingress a user wrote by hand (or another controller made): no modelhooks labels. */
 const foreign = (name: string, host: string): KubeObject =>
-  ({ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name, namespace: NS, labels: { app: 'web' } }, spec: { rules: [{ host, http: { paths: [] } }] } }) as KubeObject;
+  ({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name, namespace: NS, labels: { app: 'web' } },
+    spec: { rules: [{ host, http: { paths: [] } }] },
+  }) as KubeObject;
 
 /** The sync request Metacontroller builds for `parent` in a namespace holding `cluster`. */
 function requestFor(parent: KubeObject, cluster: KubeObject[]) {
@@ -47,11 +59,16 @@ describe('1,000 InferenceServices in one namespace', () => {
   const clash = isvc('demo-predictor');
   const mine = ingressOf(me);
   const cluster = [...neighbours.map(ingressOf), ingressOf(clash), mine, foreign('web', 'web.example.com')];
-  const myHosts = ((mine.spec as { rules: Array<{ host: string }> }).rules).map((r) => r.host);
+  const myHosts = (mine.spec as { rules: Array<{ host: string }> }).rules.map((r) => r.host);
 
   it("one parent's request carries its own Ingress, the neighbour that can claim its host and the foreign one: not the other 1,000", () => {
     const { related, bytes } = requestFor(me, cluster);
-    expect(related.filter((o) => o.kind === 'Ingress').map((o) => o.metadata.name).sort()).toEqual(['demo', 'demo-predictor', 'web']);
+    expect(
+      related
+        .filter((o) => o.kind === 'Ingress')
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(['demo', 'demo-predictor', 'web']);
     const lone = requestFor(me, [mine]);
     console.info(`1,000 neighbours: sync request ${bytes} bytes; alone ${lone.bytes} bytes`);
     expect(bytes).toBeLessThan(2 * lone.bytes);
@@ -61,11 +78,15 @@ describe('1,000 InferenceServices in one namespace', () => {
     const { related } = requestFor(me, cluster);
     const out = runSync(inferenceservice, { parent: me, related, observed: [mine], config });
     expect(out.condition('IngressReady')).toMatchObject({ status: 'False', reason: 'HostConflict' });
-    expect(out.condition('IngressReady')?.message).toContain(`host ${myHosts[1]} is already routed by Ingress/demo-predictor (owner: InferenceService/demo-predictor)`);
+    expect(out.condition('IngressReady')?.message).toContain(
+      `host ${myHosts[1]} is already routed by Ingress/demo-predictor (owner: InferenceService/demo-predictor)`,
+    );
   });
 
   it("a neighbour's Ingress change wakes only the parents whose hosts it may claim, not the namespace", () => {
-    const woken = [...neighbours.slice(0, 100), me, clash].filter((p) => wakes(runCustomize(inferenceservice, { parent: p, config }), ingressOf(neighbours[7] as KubeObject)));
+    const woken = [...neighbours.slice(0, 100), me, clash].filter((p) =>
+      wakes(runCustomize(inferenceservice, { parent: p, config }), ingressOf(neighbours[7] as KubeObject)),
+    );
     expect(woken.map((p) => p.metadata.name)).toEqual(['model-7']);
   });
 

@@ -13,8 +13,18 @@ import { runSync } from '../../hooks/testing/index.js';
 
 type Out = ReturnType<typeof runSync>;
 const configMap = (data: Record<string, unknown>): KubeObject =>
-  ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'inferenceservice-config', namespace: 'kserve' }, data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, JSON.stringify(v)])) }) as KubeObject;
-const parent = (spec: Record<string, unknown>): KubeObject => ({ apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'demo', namespace: 'ml', generation: 1 }, spec });
+  ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'inferenceservice-config', namespace: 'kserve' },
+    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, JSON.stringify(v)])),
+  }) as KubeObject;
+const parent = (spec: Record<string, unknown>): KubeObject => ({
+  apiVersion: 'serving.kserve.io/v1beta1',
+  kind: 'InferenceService',
+  metadata: { name: 'demo', namespace: 'ml', generation: 1 },
+  spec,
+});
 const pod = (out: Out, role = 'predictor'): any => (out.child('Deployment', `demo-${role}`) as any).spec.template.spec;
 const container = (out: Out, name: string): any => [...(pod(out).initContainers ?? []), ...pod(out).containers].find((c: any) => c.name === name);
 
@@ -22,7 +32,12 @@ const S3_SA = {
   spec: { predictor: { serviceAccountName: 'sa', sklearn: { storageUri: 's3://bucket/model' } } },
   related: [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa', namespace: 'ml' }, secrets: [{ name: 'c' }] },
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'c', namespace: 'ml', annotations: { 'serving.kserve.io/s3-cabundle-configmap': 'my-ca' } }, data: { AWS_ACCESS_KEY_ID: 'dg==', AWS_SECRET_ACCESS_KEY: 'dg==' } },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'c', namespace: 'ml', annotations: { 'serving.kserve.io/s3-cabundle-configmap': 'my-ca' } },
+      data: { AWS_ACCESS_KEY_ID: 'dg==', AWS_SECRET_ACCESS_KEY: 'dg==' },
+    },
   ] as KubeObject[],
 };
 const SKLEARN = { predictor: { sklearn: { storageUri: 'gs://b/m' } } };
@@ -96,7 +111,11 @@ const ROWS: Row[] = [
     cite: 'pkg/webhook/admission/pod/agent_injector.go InjectAgent (--logger-ca-cert-file when set)',
     spec: LOGGED,
     data: { logger: { caCertFile: 'corp.pem' } },
-    read: (out) => { const a: string[] = agent(out).args; const i = a.indexOf('--logger-ca-cert-file'); return i < 0 ? undefined : a[i + 1]; },
+    read: (out) => {
+      const a: string[] = agent(out).args;
+      const i = a.indexOf('--logger-ca-cert-file');
+      return i < 0 ? undefined : a[i + 1];
+    },
     fromConfigMap: 'corp.pem',
     variable: { env: { MODELHOOKS_LOGGER_CA_CERT_FILE: 'env.pem' }, want: 'env.pem' },
     kserveDefault: undefined,
@@ -106,7 +125,10 @@ const ROWS: Row[] = [
     cite: 'pkg/webhook/admission/pod/agent_injector.go InjectAgent (--logger-tls-skip-verify FormatBool(TlsSkipVerify))',
     spec: LOGGED,
     data: { logger: { tlsSkipVerify: true } },
-    read: (out) => { const a: string[] = agent(out).args; return a[a.indexOf('--logger-tls-skip-verify') + 1]; },
+    read: (out) => {
+      const a: string[] = agent(out).args;
+      return a[a.indexOf('--logger-tls-skip-verify') + 1];
+    },
     fromConfigMap: 'true',
     variable: { env: { MODELHOOKS_LOGGER_TLS_SKIP_VERIFY: 'true' }, want: 'true' },
     kserveDefault: 'false',
@@ -179,7 +201,11 @@ const ROWS: Row[] = [
 
 const withEnv = (env: Record<string, string>) => loadConfig(env).hooks as HookConfig;
 const sync = (row: Row, config: HookConfig, withConfigMap: boolean) =>
-  runSync(inferenceservice, { parent: parent(row.spec ?? SKLEARN), related: [...(row.related ?? []), ...(withConfigMap ? [configMap(row.data)] : [])], config });
+  runSync(inferenceservice, {
+    parent: parent(row.spec ?? SKLEARN),
+    related: [...(row.related ?? []), ...(withConfigMap ? [configMap(row.data)] : [])],
+    config,
+  });
 
 describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOKS_*, else KServe', () => {
   it.each(ROWS)('$field ($cite)', (row) => {
@@ -194,44 +220,73 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
     }
   });
 
-  it('a ConfigMap without the key keeps KServe\'s shipped value', () => {
+  it("a ConfigMap without the key keeps KServe's shipped value", () => {
     for (const row of ROWS) {
-      const out = runSync(inferenceservice, { parent: parent(row.spec ?? SKLEARN), related: [...(row.related ?? []), configMap({ ingress: { ingressDomain: 'models.corp' } })], config: defaultHookConfig() });
+      const out = runSync(inferenceservice, {
+        parent: parent(row.spec ?? SKLEARN),
+        related: [...(row.related ?? []), configMap({ ingress: { ingressDomain: 'models.corp' } })],
+        config: defaultHookConfig(),
+      });
       expect(row.read(out), row.field).toEqual(row.kserveDefault);
     }
   });
 
   it('inferenceService.resource: an entry left empty is no default (setResourceRequirementDefaults sets only what is set)', () => {
     const custom = { predictor: { containers: [{ name: 'kserve-container', image: 'corp/server:1' }] } };
-    const out = runSync(inferenceservice, { parent: parent(custom), related: [configMap({ inferenceService: { resource: { cpuRequest: '2', memoryRequest: '', memoryLimit: '3Gi' } } })], config: defaultHookConfig() });
+    const out = runSync(inferenceservice, {
+      parent: parent(custom),
+      related: [configMap({ inferenceService: { resource: { cpuRequest: '2', memoryRequest: '', memoryLimit: '3Gi' } } })],
+      config: defaultHookConfig(),
+    });
     expect(container(out, 'kserve-container').resources).toEqual({ requests: { cpu: '2' }, limits: { memory: '3Gi' } });
   });
 
   it("inferenceService.resource is a default per entry: the container's own entries are kept, the others defaulted", () => {
     const spec = { predictor: { sklearn: { storageUri: 'gs://b/m', resources: { limits: { cpu: '3' } } } } };
-    const out = runSync(inferenceservice, { parent: parent(spec), related: [configMap({ inferenceService: { resource: { cpuLimit: '4', memoryLimit: '8Gi', cpuRequest: '2', memoryRequest: '4Gi' } } })], config: defaultHookConfig() });
+    const out = runSync(inferenceservice, {
+      parent: parent(spec),
+      related: [configMap({ inferenceService: { resource: { cpuLimit: '4', memoryLimit: '8Gi', cpuRequest: '2', memoryRequest: '4Gi' } } })],
+      config: defaultHookConfig(),
+    });
     expect(container(out, 'kserve-container').resources).toEqual({ requests: { cpu: '2', memory: '4Gi' }, limits: { cpu: '3', memory: '8Gi' } });
   });
 
   it('security.autoMountServiceAccountToken false: a component that sets it keeps its own; every component gets it', () => {
-    const spec = { predictor: { automountServiceAccountToken: true, sklearn: { storageUri: 'gs://b/m' } }, transformer: { containers: [{ name: 'kserve-container', image: 't:1' }] } };
-    const out = runSync(inferenceservice, { parent: parent(spec), related: [configMap({ security: { autoMountServiceAccountToken: false } })], config: defaultHookConfig() });
+    const spec = {
+      predictor: { automountServiceAccountToken: true, sklearn: { storageUri: 'gs://b/m' } },
+      transformer: { containers: [{ name: 'kserve-container', image: 't:1' }] },
+    };
+    const out = runSync(inferenceservice, {
+      parent: parent(spec),
+      related: [configMap({ security: { autoMountServiceAccountToken: false } })],
+      config: defaultHookConfig(),
+    });
     expect(pod(out).automountServiceAccountToken).toBe(true);
     expect(pod(out, 'transformer').automountServiceAccountToken).toBe(false);
   });
 
-  it("service.serviceClusterIPNone: status.address is on port 8080 once the entry Service is headless (kube_ingress_reconciler.go createAddress)", () => {
+  it('service.serviceClusterIPNone: status.address is on port 8080 once the entry Service is headless (kube_ingress_reconciler.go createAddress)', () => {
     const related = [configMap({ service: { serviceClusterIPNone: true } })];
     const first = runSync(inferenceservice, { parent: parent(SKLEARN), related, config: defaultHookConfig() });
     expect(first.status.address).toEqual({ url: 'http://demo-predictor.ml.svc.cluster.local' });
     const observed = [first.child('Service', 'demo-predictor') as KubeObject];
-    expect(runSync(inferenceservice, { parent: parent(SKLEARN), observed, related, config: defaultHookConfig() }).status.address).toEqual({ url: 'http://demo-predictor.ml.svc.cluster.local:8080' });
+    expect(runSync(inferenceservice, { parent: parent(SKLEARN), observed, related, config: defaultHookConfig() }).status.address).toEqual({
+      url: 'http://demo-predictor.ml.svc.cluster.local:8080',
+    });
   });
 
   it('service.serviceClusterIPNone: a Service that exists keeps its clusterIP, which cannot change (KServe compares only ports and selector)', () => {
-    const service = (clusterIP: string): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'demo-predictor', namespace: 'ml' }, spec: { clusterIP } }) as KubeObject;
+    const service = (clusterIP: string): KubeObject =>
+      ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'demo-predictor', namespace: 'ml' }, spec: { clusterIP } }) as KubeObject;
     const serve = (headless: boolean, observed: KubeObject[]) =>
-      (runSync(inferenceservice, { parent: parent(SKLEARN), observed, related: [configMap({ service: { serviceClusterIPNone: headless } })], config: defaultHookConfig() }).child('Service', 'demo-predictor') as any).spec;
+      (
+        runSync(inferenceservice, {
+          parent: parent(SKLEARN),
+          observed,
+          related: [configMap({ service: { serviceClusterIPNone: headless } })],
+          config: defaultHookConfig(),
+        }).child('Service', 'demo-predictor') as any
+      ).spec;
     expect(serve(true, [service('10.0.0.7')]).clusterIP).toBeUndefined();
     expect(serve(false, [service('None')]).clusterIP).toBe('None');
     expect(serve(true, [service('None')]).clusterIP).toBe('None');
@@ -239,7 +294,12 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
   });
 
   it('ingress.disableIngressCreation: no HTTPRoute either, IngressReady True and the URL as with them (httproute_reconciler.go Reconcile)', () => {
-    const out = runSync(inferenceservice, { parent: parent(SKLEARN), variant: 'gateway-api', related: [configMap({ ingress: { disableIngressCreation: true, urlScheme: 'https' } })], config: defaultHookConfig() });
+    const out = runSync(inferenceservice, {
+      parent: parent(SKLEARN),
+      variant: 'gateway-api',
+      related: [configMap({ ingress: { disableIngressCreation: true, urlScheme: 'https' } })],
+      config: defaultHookConfig(),
+    });
     expect(out.childrenOf('HTTPRoute')).toEqual([]);
     expect(out.condition('IngressReady')).toMatchObject({ status: 'True', reason: 'IngressCreationDisabled' });
     expect(out.status.url).toBe('https://demo-ml.example.com');
@@ -254,8 +314,11 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
     };
     const rollout = { defaultRollout: { maxSurge: '50%', maxUnavailable: '' } };
 
-    it('a value left empty is setDefaultDeploymentSpec\'s 25%', () => {
-      expect(strategyWith({ defaultDeploymentMode: 'RawDeployment', deploymentRolloutStrategy: rollout }).strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: '50%', maxUnavailable: '25%' } });
+    it("a value left empty is setDefaultDeploymentSpec's 25%", () => {
+      expect(strategyWith({ defaultDeploymentMode: 'RawDeployment', deploymentRolloutStrategy: rollout }).strategy).toEqual({
+        type: 'RollingUpdate',
+        rollingUpdate: { maxSurge: '50%', maxUnavailable: '25%' },
+      });
     });
 
     it('only where the cluster default mode is Standard (or RawDeployment): else unused, and not named as read', () => {
@@ -268,7 +331,12 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
 
     it("the component's own deploymentStrategy wins whole", () => {
       const own = { type: 'Recreate' };
-      expect(strategyWith({ defaultDeploymentMode: 'Standard', deploymentRolloutStrategy: rollout }, { predictor: { ...SKLEARN.predictor, deploymentStrategy: own } }).strategy).toEqual(own);
+      expect(
+        strategyWith(
+          { defaultDeploymentMode: 'Standard', deploymentRolloutStrategy: rollout },
+          { predictor: { ...SKLEARN.predictor, deploymentStrategy: own } },
+        ).strategy,
+      ).toEqual(own);
     });
   });
 
@@ -278,19 +346,43 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
     { row: INIT, data: { storageInitializer: { memoryRequest: '' } }, names: 'data.storageInitializer.memoryRequest: "" is not a quantity' },
     { row: 'agent.memoryRequest, memoryLimit, cpuRequest, cpuLimit', data: { agent: { cpuLimit: 2 } }, names: 'data.agent.cpuLimit: 2 is not a quantity' },
     { row: 'logger.tlsSkipVerify', data: { logger: { tlsSkipVerify: 'yes' } }, names: 'data.logger.tlsSkipVerify: "yes" is not true or false' },
-    { row: 'storageInitializer.uidModelcar', data: { storageInitializer: { uidModelcar: -1 } }, names: 'data.storageInitializer.uidModelcar: -1 is not a user ID' },
+    {
+      row: 'storageInitializer.uidModelcar',
+      data: { storageInitializer: { uidModelcar: -1 } },
+      names: 'data.storageInitializer.uidModelcar: -1 is not a user ID',
+    },
     {
       row: 'deploy.deploymentRolloutStrategy',
       data: { deploy: { defaultDeploymentMode: 'Standard', deploymentRolloutStrategy: { defaultRollout: { maxSurge: '1.5' } } } },
       names: 'data.deploy.deploymentRolloutStrategy: {"defaultRollout":{"maxSurge":"1.5"}} is not an object whose defaultRollout',
     },
-    { row: 'ingress.disableIngressCreation', data: { ingress: { disableIngressCreation: 'yes' } }, names: 'data.ingress.disableIngressCreation: "yes" is not true or false' },
-    { row: 'service.serviceClusterIPNone', data: { service: { serviceClusterIPNone: 'true' } }, names: 'data.service.serviceClusterIPNone: "true" is not true or false' },
-    { row: 'security.autoMountServiceAccountToken', data: { security: { autoMountServiceAccountToken: 'false' } }, names: 'data.security.autoMountServiceAccountToken: "false" is not true or false' },
-    { row: 'inferenceService.resource', data: { inferenceService: { resource: { cpuLimit: 'two' } } }, names: 'data.inferenceService.resource: {"cpuLimit":"two"} is not an object whose' },
+    {
+      row: 'ingress.disableIngressCreation',
+      data: { ingress: { disableIngressCreation: 'yes' } },
+      names: 'data.ingress.disableIngressCreation: "yes" is not true or false',
+    },
+    {
+      row: 'service.serviceClusterIPNone',
+      data: { service: { serviceClusterIPNone: 'true' } },
+      names: 'data.service.serviceClusterIPNone: "true" is not true or false',
+    },
+    {
+      row: 'security.autoMountServiceAccountToken',
+      data: { security: { autoMountServiceAccountToken: 'false' } },
+      names: 'data.security.autoMountServiceAccountToken: "false" is not true or false',
+    },
+    {
+      row: 'inferenceService.resource',
+      data: { inferenceService: { resource: { cpuLimit: 'two' } } },
+      names: 'data.inferenceService.resource: {"cpuLimit":"two"} is not an object whose',
+    },
   ])('a malformed field ($names): KServeConfig False naming it, the fallback used, the rest served', ({ row: field, data, names }) => {
     const row = ROWS.find((r) => r.field === field) as Row;
-    const out = runSync(inferenceservice, { parent: parent(row.spec ?? SKLEARN), related: [...(row.related ?? []), configMap(data)], config: defaultHookConfig() });
+    const out = runSync(inferenceservice, {
+      parent: parent(row.spec ?? SKLEARN),
+      related: [...(row.related ?? []), configMap(data)],
+      config: defaultHookConfig(),
+    });
     expect(out.condition('KServeConfig')).toMatchObject({ status: 'False', reason: 'InvalidConfig' });
     expect(out.condition('KServeConfig')?.message).toContain(names);
     expect(row.read(out)).toEqual(row.kserveDefault);
@@ -304,9 +396,13 @@ describe('inferenceService.resource, where KServe applies it', () => {
     apiVersion: 'serving.kserve.io/v1alpha1',
     kind: 'ServingRuntime',
     metadata: { name: 'corp', namespace: 'ml' },
-    spec: { supportedModelFormats: [{ name: 'corp', autoSelect: true }], containers: [{ name: 'kserve-container', image: 'corp/server:1', ...(resources ? { resources } : {}) }] },
+    spec: {
+      supportedModelFormats: [{ name: 'corp', autoSelect: true }],
+      containers: [{ name: 'kserve-container', image: 'corp/server:1', ...(resources ? { resources } : {}) }],
+    },
   });
-  const serve = (spec: Record<string, unknown>, related: KubeObject[]) => container(runSync(inferenceservice, { parent: parent(spec), related, config: defaultHookConfig() }), 'kserve-container').resources;
+  const serve = (spec: Record<string, unknown>, related: KubeObject[]) =>
+    container(runSync(inferenceservice, { parent: parent(spec), related, config: defaultHookConfig() }), 'kserve-container').resources;
 
   it("a framework's spec is defaulted before the runtime's resources, which it overrides entry by entry (predictor_sklearn.go Default; MergeRuntimeContainers)", () => {
     // The shipped sklearn runtime asks 1 CPU / 2Gi: the ConfigMap's defaults win over it.
@@ -328,16 +424,49 @@ describe("KServe v0.20.0's shipped inferenceservice-config (config/configmap/inf
   const SHIPPED = {
     explainers: { art: { image: 'kserve/art-explainer', defaultImageVersion: 'v0.20.0' } },
     storageInitializer: {
-      image: 'kserve/storage-initializer:v0.20.0', memoryRequest: '100Mi', memoryLimit: '1Gi', cpuRequest: '100m', cpuLimit: '1',
-      caBundleConfigMapName: '', caBundleVolumeMountPath: '/etc/ssl/custom-certs', enableModelcar: true, cpuModelcar: '10m', memoryModelcar: '15Mi', uidModelcar: 1010,
+      image: 'kserve/storage-initializer:v0.20.0',
+      memoryRequest: '100Mi',
+      memoryLimit: '1Gi',
+      cpuRequest: '100m',
+      cpuLimit: '1',
+      caBundleConfigMapName: '',
+      caBundleVolumeMountPath: '/etc/ssl/custom-certs',
+      enableModelcar: true,
+      cpuModelcar: '10m',
+      memoryModelcar: '15Mi',
+      uidModelcar: 1010,
     },
     ingress: {
-      enableGatewayApi: false, kserveIngressGateway: 'kserve/kserve-ingress-gateway', ingressGateway: 'knative-serving/knative-ingress-gateway',
-      localGateway: 'knative-serving/knative-local-gateway', localGatewayService: 'knative-local-gateway.istio-system.svc.cluster.local', ingressDomain: 'example.com',
-      ingressClassName: '', domainTemplate: '{{ .Name }}-{{ .Namespace }}.{{ .IngressDomain }}', urlScheme: 'http', disableIstioVirtualHost: false, disableIngressCreation: false, disableHTTPRouteTimeout: false,
+      enableGatewayApi: false,
+      kserveIngressGateway: 'kserve/kserve-ingress-gateway',
+      ingressGateway: 'knative-serving/knative-ingress-gateway',
+      localGateway: 'knative-serving/knative-local-gateway',
+      localGatewayService: 'knative-local-gateway.istio-system.svc.cluster.local',
+      ingressDomain: 'example.com',
+      ingressClassName: '',
+      domainTemplate: '{{ .Name }}-{{ .Namespace }}.{{ .IngressDomain }}',
+      urlScheme: 'http',
+      disableIstioVirtualHost: false,
+      disableIngressCreation: false,
+      disableHTTPRouteTimeout: false,
     },
-    logger: { image: 'kserve/agent:v0.20.0', memoryRequest: '100Mi', memoryLimit: '1Gi', cpuRequest: '100m', cpuLimit: '1', defaultUrl: 'http://default-broker' },
-    batcher: { image: 'kserve/agent:v0.20.0', memoryRequest: '1Gi', memoryLimit: '1Gi', cpuRequest: '1', cpuLimit: '1', maxBatchSize: '32', maxLatency: '5000' },
+    logger: {
+      image: 'kserve/agent:v0.20.0',
+      memoryRequest: '100Mi',
+      memoryLimit: '1Gi',
+      cpuRequest: '100m',
+      cpuLimit: '1',
+      defaultUrl: 'http://default-broker',
+    },
+    batcher: {
+      image: 'kserve/agent:v0.20.0',
+      memoryRequest: '1Gi',
+      memoryLimit: '1Gi',
+      cpuRequest: '1',
+      cpuLimit: '1',
+      maxBatchSize: '32',
+      maxLatency: '5000',
+    },
     agent: { image: 'kserve/agent:v0.20.0', memoryRequest: '100Mi', memoryLimit: '1Gi', cpuRequest: '100m', cpuLimit: '1' },
     deploy: { defaultDeploymentMode: 'Serverless' },
     security: { autoMountServiceAccountToken: true },
@@ -348,11 +477,14 @@ describe("KServe v0.20.0's shipped inferenceservice-config (config/configmap/inf
     ['an sklearn predictor with a logger and an ART explainer', { ...LOGGED, explainer: { art: { type: 'SquareAttack' } } }, []],
     ['a model car', MODELCAR, []],
     ['S3 credentials with a CA bundle', S3_SA.spec, S3_SA.related],
-  ] as Array<[string, Record<string, unknown>, KubeObject[]]>)('%s: every field read, none wrong, the same children as without it (its values are the fallbacks)', (_, spec, related) => {
-    const config = defaultHookConfig();
-    const without = runSync(inferenceservice, { parent: parent(spec), related, config });
-    const shipped = runSync(inferenceservice, { parent: parent(spec), related: [...related, configMap(SHIPPED)], config });
-    expect(shipped.condition('KServeConfig')).toMatchObject({ status: 'True', reason: 'ConfigRead' });
-    expect(shipped.children).toEqual(without.children);
-  });
+  ] as Array<[string, Record<string, unknown>, KubeObject[]]>)(
+    '%s: every field read, none wrong, the same children as without it (its values are the fallbacks)',
+    (_, spec, related) => {
+      const config = defaultHookConfig();
+      const without = runSync(inferenceservice, { parent: parent(spec), related, config });
+      const shipped = runSync(inferenceservice, { parent: parent(spec), related: [...related, configMap(SHIPPED)], config });
+      expect(shipped.condition('KServeConfig')).toMatchObject({ status: 'True', reason: 'ConfigRead' });
+      expect(shipped.children).toEqual(without.children);
+    },
+  );
 });

@@ -20,23 +20,37 @@ const isvc = (namespace = 'ml'): KubeObject => ({
   metadata: { name: 'demo', namespace, generation: 1 },
   spec: { predictor: { sklearn: { storageUri: 'gs://b/m' } }, explainer: { art: { type: 'SquareAttack' } } },
 });
-const configMap = (data: Record<string, string>, namespace = 'kserve', name = 'inferenceservice-config'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data }) as KubeObject;
+const configMap = (data: Record<string, string>, namespace = 'kserve', name = 'inferenceservice-config'): KubeObject =>
+  ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data }) as KubeObject;
 const SHIPPED = {
   explainers: JSON.stringify({ art: { image: 'mirror.local/art-explainer', defaultImageVersion: 'v0.20.0-m' } }),
   storageInitializer: JSON.stringify({ image: 'mirror.local/storage-initializer:v0.20.0', memoryRequest: '100Mi' }),
-  ingress: JSON.stringify({ ingressDomain: 'models.corp', ingressClassName: 'nginx', domainTemplate: '{{ .Name }}.{{ .Namespace }}.{{ .IngressDomain }}', urlScheme: 'https', enableGatewayApi: false }),
+  ingress: JSON.stringify({
+    ingressDomain: 'models.corp',
+    ingressClassName: 'nginx',
+    domainTemplate: '{{ .Name }}.{{ .Namespace }}.{{ .IngressDomain }}',
+    urlScheme: 'https',
+    enableGatewayApi: false,
+  }),
   logger: JSON.stringify({ image: 'kserve/agent:latest', defaultUrl: 'http://broker.corp' }),
 };
 const hosts = (out: ReturnType<typeof runSync>) => (out.child('Ingress', 'demo') as any).spec.rules.map((r: any) => r.host);
 const pod = (out: ReturnType<typeof runSync>, name: string): any => (out.child('Deployment', name) as any).spec.template.spec;
 
 describe("KServe's inferenceservice-config, read from KServe's namespace", () => {
-  it('customize asks for it by name in MODELHOOKS_KSERVE_NAMESPACE (default kserve), and for nothing else outside the parent\'s namespace', () => {
+  it("customize asks for it by name in MODELHOOKS_KSERVE_NAMESPACE (default kserve), and for nothing else outside the parent's namespace", () => {
     const rules = runCustomize(inferenceservice, { parent: isvc(), config });
     expect(rules).toContainEqual({ apiVersion: 'v1', resource: 'configmaps', namespace: 'kserve', names: ['inferenceservice-config'] });
-    expect(rules.filter((r) => r.namespace !== undefined && r.namespace !== 'ml')).toEqual([{ apiVersion: 'v1', resource: 'configmaps', namespace: 'kserve', names: ['inferenceservice-config'] }]);
+    expect(rules.filter((r) => r.namespace !== undefined && r.namespace !== 'ml')).toEqual([
+      { apiVersion: 'v1', resource: 'configmaps', namespace: 'kserve', names: ['inferenceservice-config'] },
+    ]);
     const platform = loadConfig({ MODELHOOKS_KSERVE_NAMESPACE: 'platform' }).hooks as HookConfig;
-    expect(runCustomize(inferenceservice, { parent: isvc(), config: platform })).toContainEqual({ apiVersion: 'v1', resource: 'configmaps', namespace: 'platform', names: ['inferenceservice-config'] });
+    expect(runCustomize(inferenceservice, { parent: isvc(), config: platform })).toContainEqual({
+      apiVersion: 'v1',
+      resource: 'configmaps',
+      namespace: 'platform',
+      names: ['inferenceservice-config'],
+    });
   });
 
   it('honours explainers, storageInitializer.image, ingress and logger.defaultUrl over the MODELHOOKS_* settings', () => {
@@ -51,13 +65,19 @@ describe("KServe's inferenceservice-config, read from KServe's namespace", () =>
 
   it('logger.defaultUrl reaches the agent of a logger without url', () => {
     const parent = { ...isvc(), spec: { predictor: { sklearn: { storageUri: 'gs://b/m' }, logger: { mode: 'all' } } } };
-    const agent = pod(runSync(inferenceservice, { parent, related: [configMap(SHIPPED)], config }), 'demo-predictor').containers.find((c: any) => c.name === 'agent');
+    const agent = pod(runSync(inferenceservice, { parent, related: [configMap(SHIPPED)], config }), 'demo-predictor').containers.find(
+      (c: any) => c.name === 'agent',
+    );
     expect(agent.args).toContain('http://broker.corp');
   });
 
   it.each<{ reason: string; data: Record<string, string>; names: string }>([
     { reason: 'a key that is not JSON', data: { ingress: '{ "ingressDomain": "models.corp", }' }, names: 'data.ingress: not JSON' },
-    { reason: 'a field of the wrong kind', data: { ingress: JSON.stringify({ ingressDomain: 'models.corp', urlScheme: 'ftp' }) }, names: 'data.ingress.urlScheme: "ftp" is not http or https' },
+    {
+      reason: 'a field of the wrong kind',
+      data: { ingress: JSON.stringify({ ingressDomain: 'models.corp', urlScheme: 'ftp' }) },
+      names: 'data.ingress.urlScheme: "ftp" is not http or https',
+    },
     { reason: 'a key that is JSON but not an object', data: { explainers: '["art"]' }, names: 'data.explainers: not a JSON object' },
   ])('$reason: KServeConfig False naming it, that setting from MODELHOOKS_*, the rest served', ({ data, names }) => {
     const out = runSync(inferenceservice, { parent: isvc(), related: [configMap(data)], config });
@@ -68,7 +88,11 @@ describe("KServe's inferenceservice-config, read from KServe's namespace", () =>
   });
 
   it('a valid field beside an invalid one is still honoured', () => {
-    const out = runSync(inferenceservice, { parent: isvc(), related: [configMap({ ingress: JSON.stringify({ ingressDomain: 'models.corp', urlScheme: 'ftp' }) })], config });
+    const out = runSync(inferenceservice, {
+      parent: isvc(),
+      related: [configMap({ ingress: JSON.stringify({ ingressDomain: 'models.corp', urlScheme: 'ftp' }) })],
+      config,
+    });
     expect(hosts(out)).toContain('demo-ml.models.corp');
     expect(out.status.url ?? '').not.toContain('ftp');
   });

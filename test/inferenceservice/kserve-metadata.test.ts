@@ -31,22 +31,141 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { sample: 'kserve-sklearn-v1.yaml', name: 'sklearn-iris', field: 'pod annotation prometheus.kserve.io/port', cite: 'config/runtimes/kserve-sklearnserver.yaml spec.annotations; components/predictor.go buildObjectMeta (sRuntimeAnnotations)', want: (d) => d.spec.template.metadata.annotations['prometheus.kserve.io/port'], expected: '8080' },
-  { sample: 'kserve-sklearn-v1.yaml', name: 'sklearn-iris', field: 'Deployment annotation prometheus.kserve.io/path', cite: 'reconcilers/deployment/deployment_reconciler.go createRawDefaultDeployment (ObjectMeta: componentMeta)', want: (d) => d.metadata.annotations['prometheus.kserve.io/path'], expected: '/metrics' },
-  { sample: 'kserve-sklearn-v1.yaml', name: 'sklearn-iris', field: 'label serving.kserve.io/inferenceservice', cite: 'components/predictor.go buildObjectMeta (InferenceServicePodLabelKey)', want: (d) => d.spec.template.metadata.labels['serving.kserve.io/inferenceservice'], expected: 'sklearn-iris' },
-  { sample: 'kserve-sklearn-v1.yaml', name: 'sklearn-iris', field: 'label component', cite: 'components/predictor.go buildObjectMeta (KServiceComponentLabel)', want: (d) => d.metadata.labels.component, expected: 'predictor' },
-  { sample: 'kserve-sklearn-v1.yaml', name: 'sklearn-iris', field: 'label app (selector)', cite: 'deployment_reconciler.go createRawDefaultDeployment (GetRawServiceLabel)', want: (d) => d.spec.template.metadata.labels.app, expected: 'isvc.sklearn-iris-predictor' },
-  { sample: 'kserve-sklearn-v1.yaml', name: 'sklearn-iris', field: 'env INFERENCE_SERVICE_NAME', cite: 'components/predictor.go buildPredictorResources (AddEnvVarToPodSpec)', want: (d) => envOf(d), expected: [{ name: 'INFERENCE_SERVICE_NAME', value: 'sklearn-iris' }] },
-  { sample: 'kserve-sklearn-v1.yaml', name: 'sklearn-iris', field: 'storage-initializer HF_* env', cite: 'pkg/utils/storage.go AddDefaultHuggingFaceEnvVars; webhook/admission/pod/storage_initializer_injector.go', want: (d) => d.spec.template.spec.initContainers.find((c: any) => c.name === STORAGE_INIT).env, expected: [{ name: 'HF_HUB_ENABLE_HF_TRANSFER', value: '1' }, { name: 'HF_XET_HIGH_PERFORMANCE', value: '1' }, { name: 'HF_XET_NUM_CONCURRENT_RANGE_GETS', value: '8' }] },
-  { sample: 'kserve-sklearn-v1.yaml', name: 'sklearn-iris', field: 'no prometheus.io/port without enable-prometheus-scraping', cite: 'webhook/admission/pod/metrics_aggregate_injector.go InjectMetricsAggregator (config default "false")', want: (d) => d.spec.template.metadata.annotations['prometheus.io/port'], expected: undefined },
-  { sample: 'kserve-tensorflow.yaml', name: 'flower-sample', field: 'pod annotation enable-prometheus-scraping kept', cite: 'components/predictor.go buildPredictorResources (isvc annotations, filtered)', want: (d) => d.spec.template.metadata.annotations['serving.kserve.io/enable-prometheus-scraping'], expected: 'true' },
-  { sample: 'kserve-tensorflow.yaml', name: 'flower-sample', field: 'pod annotation prometheus.io/path', cite: 'metrics_aggregate_injector.go (constants.DefaultPrometheusPath)', want: (d) => d.spec.template.metadata.annotations['prometheus.io/path'], expected: '/metrics' },
-  { sample: 'kserve-tensorflow.yaml', name: 'flower-sample', field: 'pod annotation prometheus.io/port (difference: runtime port, no queue-proxy)', cite: 'config/runtimes/kserve-tensorflow-serving.yaml prometheus.kserve.io/port', want: (d) => d.spec.template.metadata.annotations['prometheus.io/port'], expected: '8080' },
-  { sample: 'kserve-tensorflow.yaml', name: 'flower-sample', field: 'prometheus.io/* only on pods, not the Deployment', cite: 'metrics_aggregate_injector.go mutates pods only', want: (d) => d.metadata.annotations['prometheus.io/port'], expected: undefined },
-  { sample: 'kserve-torchserve-v1.yaml', name: 'torchserve', field: 'pod annotation prometheus.kserve.io/port', cite: 'config/runtimes/kserve-torchserve.yaml spec.annotations', want: (d) => d.spec.template.metadata.annotations['prometheus.kserve.io/port'], expected: '8082' },
-  { sample: 'kserve-torchserve-v1.yaml', name: 'torchserve', field: 'env: runtime env, then INFERENCE_SERVICE_NAME', cite: 'utils.go MergeServingRuntimeAndInferenceServiceSpecs; predictor.go AddEnvVarToPodSpec', want: (d) => envOf(d).map((e: any) => e.name), expected: ['TS_SERVICE_ENVELOPE', 'PROTOCOL_VERSION', 'INFERENCE_SERVICE_NAME'] },
-  { sample: 'kserve-triton-torchscript.yaml', name: 'torchscript-cifar', field: 'pod annotation prometheus.kserve.io/port', cite: 'config/runtimes/kserve-tritonserver.yaml spec.annotations', want: (d) => d.spec.template.metadata.annotations['prometheus.kserve.io/port'], expected: '8002' },
-  { sample: 'kserve-triton-torchscript.yaml', name: 'torchscript-cifar', field: "env: the user's, then INFERENCE_SERVICE_NAME", cite: 'components/predictor.go AddEnvVarToPodSpec (appended when absent)', want: (d) => envOf(d), expected: [{ name: 'OMP_NUM_THREADS', value: '1' }, { name: 'INFERENCE_SERVICE_NAME', value: 'torchscript-cifar' }] },
+  {
+    sample: 'kserve-sklearn-v1.yaml',
+    name: 'sklearn-iris',
+    field: 'pod annotation prometheus.kserve.io/port',
+    cite: 'config/runtimes/kserve-sklearnserver.yaml spec.annotations; components/predictor.go buildObjectMeta (sRuntimeAnnotations)',
+    want: (d) => d.spec.template.metadata.annotations['prometheus.kserve.io/port'],
+    expected: '8080',
+  },
+  {
+    sample: 'kserve-sklearn-v1.yaml',
+    name: 'sklearn-iris',
+    field: 'Deployment annotation prometheus.kserve.io/path',
+    cite: 'reconcilers/deployment/deployment_reconciler.go createRawDefaultDeployment (ObjectMeta: componentMeta)',
+    want: (d) => d.metadata.annotations['prometheus.kserve.io/path'],
+    expected: '/metrics',
+  },
+  {
+    sample: 'kserve-sklearn-v1.yaml',
+    name: 'sklearn-iris',
+    field: 'label serving.kserve.io/inferenceservice',
+    cite: 'components/predictor.go buildObjectMeta (InferenceServicePodLabelKey)',
+    want: (d) => d.spec.template.metadata.labels['serving.kserve.io/inferenceservice'],
+    expected: 'sklearn-iris',
+  },
+  {
+    sample: 'kserve-sklearn-v1.yaml',
+    name: 'sklearn-iris',
+    field: 'label component',
+    cite: 'components/predictor.go buildObjectMeta (KServiceComponentLabel)',
+    want: (d) => d.metadata.labels.component,
+    expected: 'predictor',
+  },
+  {
+    sample: 'kserve-sklearn-v1.yaml',
+    name: 'sklearn-iris',
+    field: 'label app (selector)',
+    cite: 'deployment_reconciler.go createRawDefaultDeployment (GetRawServiceLabel)',
+    want: (d) => d.spec.template.metadata.labels.app,
+    expected: 'isvc.sklearn-iris-predictor',
+  },
+  {
+    sample: 'kserve-sklearn-v1.yaml',
+    name: 'sklearn-iris',
+    field: 'env INFERENCE_SERVICE_NAME',
+    cite: 'components/predictor.go buildPredictorResources (AddEnvVarToPodSpec)',
+    want: (d) => envOf(d),
+    expected: [{ name: 'INFERENCE_SERVICE_NAME', value: 'sklearn-iris' }],
+  },
+  {
+    sample: 'kserve-sklearn-v1.yaml',
+    name: 'sklearn-iris',
+    field: 'storage-initializer HF_* env',
+    cite: 'pkg/utils/storage.go AddDefaultHuggingFaceEnvVars; webhook/admission/pod/storage_initializer_injector.go',
+    want: (d) => d.spec.template.spec.initContainers.find((c: any) => c.name === STORAGE_INIT).env,
+    expected: [
+      { name: 'HF_HUB_ENABLE_HF_TRANSFER', value: '1' },
+      { name: 'HF_XET_HIGH_PERFORMANCE', value: '1' },
+      { name: 'HF_XET_NUM_CONCURRENT_RANGE_GETS', value: '8' },
+    ],
+  },
+  {
+    sample: 'kserve-sklearn-v1.yaml',
+    name: 'sklearn-iris',
+    field: 'no prometheus.io/port without enable-prometheus-scraping',
+    cite: 'webhook/admission/pod/metrics_aggregate_injector.go InjectMetricsAggregator (config default "false")',
+    want: (d) => d.spec.template.metadata.annotations['prometheus.io/port'],
+    expected: undefined,
+  },
+  {
+    sample: 'kserve-tensorflow.yaml',
+    name: 'flower-sample',
+    field: 'pod annotation enable-prometheus-scraping kept',
+    cite: 'components/predictor.go buildPredictorResources (isvc annotations, filtered)',
+    want: (d) => d.spec.template.metadata.annotations['serving.kserve.io/enable-prometheus-scraping'],
+    expected: 'true',
+  },
+  {
+    sample: 'kserve-tensorflow.yaml',
+    name: 'flower-sample',
+    field: 'pod annotation prometheus.io/path',
+    cite: 'metrics_aggregate_injector.go (constants.DefaultPrometheusPath)',
+    want: (d) => d.spec.template.metadata.annotations['prometheus.io/path'],
+    expected: '/metrics',
+  },
+  {
+    sample: 'kserve-tensorflow.yaml',
+    name: 'flower-sample',
+    field: 'pod annotation prometheus.io/port (difference: runtime port, no queue-proxy)',
+    cite: 'config/runtimes/kserve-tensorflow-serving.yaml prometheus.kserve.io/port',
+    want: (d) => d.spec.template.metadata.annotations['prometheus.io/port'],
+    expected: '8080',
+  },
+  {
+    sample: 'kserve-tensorflow.yaml',
+    name: 'flower-sample',
+    field: 'prometheus.io/* only on pods, not the Deployment',
+    cite: 'metrics_aggregate_injector.go mutates pods only',
+    want: (d) => d.metadata.annotations['prometheus.io/port'],
+    expected: undefined,
+  },
+  {
+    sample: 'kserve-torchserve-v1.yaml',
+    name: 'torchserve',
+    field: 'pod annotation prometheus.kserve.io/port',
+    cite: 'config/runtimes/kserve-torchserve.yaml spec.annotations',
+    want: (d) => d.spec.template.metadata.annotations['prometheus.kserve.io/port'],
+    expected: '8082',
+  },
+  {
+    sample: 'kserve-torchserve-v1.yaml',
+    name: 'torchserve',
+    field: 'env: runtime env, then INFERENCE_SERVICE_NAME',
+    cite: 'utils.go MergeServingRuntimeAndInferenceServiceSpecs; predictor.go AddEnvVarToPodSpec',
+    want: (d) => envOf(d).map((e: any) => e.name),
+    expected: ['TS_SERVICE_ENVELOPE', 'PROTOCOL_VERSION', 'INFERENCE_SERVICE_NAME'],
+  },
+  {
+    sample: 'kserve-triton-torchscript.yaml',
+    name: 'torchscript-cifar',
+    field: 'pod annotation prometheus.kserve.io/port',
+    cite: 'config/runtimes/kserve-tritonserver.yaml spec.annotations',
+    want: (d) => d.spec.template.metadata.annotations['prometheus.kserve.io/port'],
+    expected: '8002',
+  },
+  {
+    sample: 'kserve-triton-torchscript.yaml',
+    name: 'torchscript-cifar',
+    field: "env: the user's, then INFERENCE_SERVICE_NAME",
+    cite: 'components/predictor.go AddEnvVarToPodSpec (appended when absent)',
+    want: (d) => envOf(d),
+    expected: [
+      { name: 'OMP_NUM_THREADS', value: '1' },
+      { name: 'INFERENCE_SERVICE_NAME', value: 'torchscript-cifar' },
+    ],
+  },
 ];
 
 describe('KServe docs samples: metadata and env as KServe v0.20 sets them', () => {
@@ -67,7 +186,14 @@ describe('propagation rules', () => {
   });
 
   it("filters KServe's ServiceAnnotationDisallowedList from workloads and the Ingress (pkg/constants/constants.go)", () => {
-    const annotations = { 'autoscaling.knative.dev/min-scale': '1', 'autoscaling.knative.dev/max-scale': '3', 'internal.serving.kserve.io/storage-initializer-sourceuri': 'x', 'kubectl.kubernetes.io/last-applied-configuration': '{}', modelFormat: 'x', keep: 'me' };
+    const annotations = {
+      'autoscaling.knative.dev/min-scale': '1',
+      'autoscaling.knative.dev/max-scale': '3',
+      'internal.serving.kserve.io/storage-initializer-sourceuri': 'x',
+      'kubectl.kubernetes.io/last-applied-configuration': '{}',
+      modelFormat: 'x',
+      keep: 'me',
+    };
     const out = runSync(inferenceservice, { parent: parent({ annotations }), config });
     for (const child of out.children as KubeObject[]) {
       if (child.kind === 'HTTPRoute') continue;
@@ -78,7 +204,10 @@ describe('propagation rules', () => {
   });
 
   it("the component's annotations win over the InferenceService's, which win over the runtime's (buildObjectMeta)", () => {
-    const out = runSync(inferenceservice, { parent: parent({ annotations: { 'prometheus.kserve.io/port': '9000', a: 'isvc' } }, { annotations: { a: 'component' } }), config });
+    const out = runSync(inferenceservice, {
+      parent: parent({ annotations: { 'prometheus.kserve.io/port': '9000', a: 'isvc' } }, { annotations: { a: 'component' } }),
+      config,
+    });
     const d = deployment(out, 'demo-predictor');
     expect(d.spec.template.metadata.annotations['prometheus.kserve.io/port']).toBe('9000');
     expect(d.spec.template.metadata.annotations.a).toBe('component');
@@ -129,7 +258,11 @@ describe('status as KServe v0.20 writes it', () => {
   });
   const ready = (out: ReturnType<typeof runSync>, name: string, readyReplicas = 2): KubeObject => {
     const d = out.child('Deployment', name) as KubeObject;
-    return { ...d, metadata: { ...d.metadata, generation: 1 }, status: { observedGeneration: 1, readyReplicas, conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }] } };
+    return {
+      ...d,
+      metadata: { ...d.metadata, generation: 1 },
+      status: { observedGeneration: 1, readyReplicas, conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }] },
+    };
   };
 
   it('deploymentMode is Standard (constants.ParseDeploymentMode normalises RawDeployment)', () => {
@@ -151,9 +284,21 @@ describe('status as KServe v0.20 writes it', () => {
 
   it('modelStatus: Loaded with copies.totalCopies = ready pods, targetModelState as UpdateModelRevisionStates sets it', () => {
     const first = runSync(inferenceservice, { parent: parent(), config });
-    expect(first.status.modelStatus).toEqual({ transitionStatus: 'InProgress', states: { activeModelState: 'Pending', targetModelState: 'Pending' }, copies: { failedCopies: 0 } });
-    const both = runSync(inferenceservice, { parent: parent(), config, observed: [ready(first, 'demo-predictor', 3), first.child('Ingress', 'demo') as KubeObject] });
-    expect(both.status.modelStatus).toEqual({ transitionStatus: 'UpToDate', states: { activeModelState: 'Loaded', targetModelState: 'Loaded' }, copies: { failedCopies: 0, totalCopies: 3 } });
+    expect(first.status.modelStatus).toEqual({
+      transitionStatus: 'InProgress',
+      states: { activeModelState: 'Pending', targetModelState: 'Pending' },
+      copies: { failedCopies: 0 },
+    });
+    const both = runSync(inferenceservice, {
+      parent: parent(),
+      config,
+      observed: [ready(first, 'demo-predictor', 3), first.child('Ingress', 'demo') as KubeObject],
+    });
+    expect(both.status.modelStatus).toEqual({
+      transitionStatus: 'UpToDate',
+      states: { activeModelState: 'Loaded', targetModelState: 'Loaded' },
+      copies: { failedCopies: 0, totalCopies: 3 },
+    });
   });
 
   it("lastFailureInfo.reason is one of KServe's six FailureInfoReason values: a stale other reason is dropped", () => {
@@ -166,18 +311,38 @@ describe('status as KServe v0.20 writes it', () => {
 });
 
 describe('modelStatusFrom with the predictor pods (PropagateModelStatus, raw mode)', () => {
-  const pod = (status: Record<string, unknown>): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'ml', creationTimestamp: '2026-01-01T00:00:00Z' }, status });
+  const pod = (status: Record<string, unknown>): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p1', namespace: 'ml', creationTimestamp: '2026-01-01T00:00:00Z' },
+    status,
+  });
   const notReady = { type: 'PredictorReady', status: 'Unknown', reason: 'ReplicaSetUpdated', message: '' } as const;
   it('a running storage initializer is Loading', () => {
-    const s = modelStatusFrom({ predictor: notReady, ready: false, pods: [pod({ initContainerStatuses: [{ name: 'storage-initializer', state: { running: {} } }] })] });
+    const s = modelStatusFrom({
+      predictor: notReady,
+      ready: false,
+      pods: [pod({ initContainerStatuses: [{ name: 'storage-initializer', state: { running: {} } }] })],
+    });
     expect(s).toMatchObject({ transitionStatus: 'InProgress', states: { targetModelState: 'Loading' } });
   });
   it('a kserve-container that exited with Error is FailedToLoad/ModelLoadFailed with its exit code', () => {
-    const s = modelStatusFrom({ predictor: notReady, ready: false, pods: [pod({ containerStatuses: [{ name: 'kserve-container', state: { terminated: { reason: 'Error', exitCode: 1, message: 'no model' } } }] })] });
-    expect(s).toMatchObject({ transitionStatus: 'BlockedByFailedLoad', states: { targetModelState: 'FailedToLoad' }, lastFailureInfo: { reason: 'ModelLoadFailed', message: 'no model', exitCode: 1 } });
+    const s = modelStatusFrom({
+      predictor: notReady,
+      ready: false,
+      pods: [pod({ containerStatuses: [{ name: 'kserve-container', state: { terminated: { reason: 'Error', exitCode: 1, message: 'no model' } } }] })],
+    });
+    expect(s).toMatchObject({
+      transitionStatus: 'BlockedByFailedLoad',
+      states: { targetModelState: 'FailedToLoad' },
+      lastFailureInfo: { reason: 'ModelLoadFailed', message: 'no model', exitCode: 1 },
+    });
   });
   it('no pods is Pending', () => {
-    expect(modelStatusFrom({ predictor: notReady, ready: false, pods: [] })).toMatchObject({ transitionStatus: 'InProgress', states: { targetModelState: 'Pending' } });
+    expect(modelStatusFrom({ predictor: notReady, ready: false, pods: [] })).toMatchObject({
+      transitionStatus: 'InProgress',
+      states: { targetModelState: 'Pending' },
+    });
   });
 });
 
@@ -186,7 +351,13 @@ describe('HTTPRoutes (gateway-api variant)', () => {
     const parent: KubeObject = {
       apiVersion: 'serving.kserve.io/v1beta1',
       kind: 'InferenceService',
-      metadata: { name: 'demo', namespace: 'ml', generation: 1, labels: { cost: 'c1', 'networking.kserve.io/visibility': 'exposed', 'serving.kserve.io/inferenceservice': 'x' }, annotations: { 'cert-manager.io/cluster-issuer': 'le', 'kubectl.kubernetes.io/last-applied-configuration': '{}' } },
+      metadata: {
+        name: 'demo',
+        namespace: 'ml',
+        generation: 1,
+        labels: { cost: 'c1', 'networking.kserve.io/visibility': 'exposed', 'serving.kserve.io/inferenceservice': 'x' },
+        annotations: { 'cert-manager.io/cluster-issuer': 'le', 'kubectl.kubernetes.io/last-applied-configuration': '{}' },
+      },
       spec: { predictor: { sklearn: { storageUri: 'gs://b/m' } } },
     };
     const out = runSync(inferenceservice, { parent, config, variant: 'gateway-api' });

@@ -17,7 +17,10 @@ const dir = path.join(vendorDir(), 'samples');
 const upstream = readdirSync(dir)
   .filter((f) => f.startsWith('kserveruntime-kserve-'))
   .flatMap((f) => loadYamlFile(path.join(dir, f))) as Array<{ metadata: { name: string; annotations?: Record<string, string> }; spec: unknown }>;
-const [kustomization] = loadYamlFile(path.join(vendorDir(), 'kserve', 'config-runtimes-kustomization.yaml')) as unknown as Array<{ resources: string[]; images: Array<{ name: string; newName: string; newTag: string }> }>;
+const [kustomization] = loadYamlFile(path.join(vendorDir(), 'kserve', 'config-runtimes-kustomization.yaml')) as unknown as Array<{
+  resources: string[];
+  images: Array<{ name: string; newName: string; newTag: string }>;
+}>;
 const builtin = kserveRuntimes(INFERENCESERVICE_IMAGES);
 const imageOf = (replace: string) => {
   const name = replace.replace(/:replace$/, '');
@@ -30,12 +33,15 @@ describe("the built-in runtimes are KServe v0.20.0's shipped ClusterServingRunti
   it('one per resource of config/runtimes/kustomization.yaml, in its order', () => {
     expect(builtin.map((r) => `${r.metadata.name}.yaml`)).toEqual(kustomization?.resources);
   });
-  it.each(upstream.filter((u) => u.metadata.name !== 'kserve-huggingfaceserver-multinode').map((u) => [u.metadata.name, u] as const))('%s: same spec and annotations', (name, u) => {
-    const ours = builtin.find((r) => r.metadata.name === name);
-    expect(ours?.metadata.annotations).toEqual(u.metadata.annotations);
-    expect(withoutImages(ours?.spec)).toEqual(withoutImages(u.spec));
-    expect(ours?.spec.containers?.[0]?.image).toBe(imageOf((u.spec as any).containers[0].image));
-  });
+  it.each(upstream.filter((u) => u.metadata.name !== 'kserve-huggingfaceserver-multinode').map((u) => [u.metadata.name, u] as const))(
+    '%s: same spec and annotations',
+    (name, u) => {
+      const ours = builtin.find((r) => r.metadata.name === name);
+      expect(ours?.metadata.annotations).toEqual(u.metadata.annotations);
+      expect(withoutImages(ours?.spec)).toEqual(withoutImages(u.spec));
+      expect(ours?.spec.containers?.[0]?.image).toBe(imageOf((u.spec as any).containers[0].image));
+    },
+  );
   it('the multi-node runtime: formats, protocols and a workerSpec (so selection skips it as KServe does)', () => {
     const u = upstream.find((x) => x.metadata.name === 'kserve-huggingfaceserver-multinode') as any;
     const ours = builtin.find((r) => r.metadata.name === u.metadata.name);
@@ -49,7 +55,9 @@ describe("the built-in runtimes are KServe v0.20.0's shipped ClusterServingRunti
 describe("KServe's own CRDs accept the runtimes modelhooks ships and shows", () => {
   it.each(builtin.map((r) => [r.metadata.name, r] as const))('built-in %s', (_, r) => expectValid(r as unknown as KubeObject), 20_000);
   it('(the check has teeth: a runtime KServe would refuse is refused)', () => {
-    expect(() => expectValid({ apiVersion: 'serving.kserve.io/v1alpha1', kind: 'ClusterServingRuntime', metadata: { name: 'x' }, spec: { containers: 'nope' } })).toThrow();
+    expect(() =>
+      expectValid({ apiVersion: 'serving.kserve.io/v1alpha1', kind: 'ClusterServingRuntime', metadata: { name: 'x' }, spec: { containers: 'nope' } }),
+    ).toThrow();
   });
   it('examples/servingruntime.yaml', () => {
     for (const o of loadYamlFile(path.join(repoRoot(), 'examples', 'servingruntime.yaml'))) expectValid(o);

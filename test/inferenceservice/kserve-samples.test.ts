@@ -41,9 +41,16 @@ const cases = goldenCases('inferenceservice').filter((c) => fidelityOf(c.dir).le
 
 describe('KServe docs samples: every fidelity row holds', () => {
   it('covers sklearn v1 and v2, xgboost v2, tensorflow, torchserve, triton, the Hugging Face LLM and the transformer', () => {
-    expect(cases.map((c) => c.name).sort()).toEqual(
-      ['sample-huggingface-llama2', 'sample-sklearn', 'sample-sklearn-v2', 'sample-tensorflow-prometheus', 'sample-torchserve', 'sample-transformer', 'sample-triton', 'sample-xgboost-v2'],
-    );
+    expect(cases.map((c) => c.name).sort()).toEqual([
+      'sample-huggingface-llama2',
+      'sample-sklearn',
+      'sample-sklearn-v2',
+      'sample-tensorflow-prometheus',
+      'sample-torchserve',
+      'sample-transformer',
+      'sample-triton',
+      'sample-xgboost-v2',
+    ]);
   });
   describe.each(cases)('$name', (c) => {
     const rows = fidelityOf(c.dir);
@@ -51,7 +58,9 @@ describe('KServe docs samples: every fidelity row holds', () => {
     const children = out.children as unknown as Child[];
     const parentName = (c.options.parent as { metadata: { name: string } }).metadata.name;
     const serverOf = (component = 'predictor') => {
-      const deployment = children.find((d) => d.kind === 'Deployment' && d.metadata.name === `${parentName}-${component}`) as { spec: { template: { spec: { containers: Array<{ name: string }> } } } } | undefined;
+      const deployment = children.find((d) => d.kind === 'Deployment' && d.metadata.name === `${parentName}-${component}`) as
+        | { spec: { template: { spec: { containers: Array<{ name: string }> } } } }
+        | undefined;
       return deployment?.spec.template.spec.containers.find((k) => k.name === 'kserve-container');
     };
     const actualOf = (r: Row): unknown => {
@@ -62,17 +71,21 @@ describe('KServe docs samples: every fidelity row holds', () => {
       const field = r.field ?? '';
       if (r.object !== undefined) {
         const [kind, name] = r.object.split('/');
-        return at(children.find((k) => k.kind === kind && k.metadata.name === name), field);
+        return at(
+          children.find((k) => k.kind === kind && k.metadata.name === name),
+          field,
+        );
       }
       return field.startsWith('status.') ? at(out.status, field.slice('status.'.length)) : at(serverOf(r.component), field);
     };
     const label = (r: Row) => [r.component ?? r.object ?? (r.ingressHost ? `Ingress host ${r.ingressHost}` : undefined), r.field].filter(Boolean).join(' ');
     const sampleFile = sampleOf(c.dir);
-    if (sampleFile !== undefined) it(`is the vendored docs sample ${sampleFile} (name and spec)`, () => {
-      const [sample] = loadYamlFile(path.join(vendorDir(), 'samples', sampleFile)) as Array<{ spec: unknown; metadata: { name: string } }>;
-      expect((c.options.parent as { spec: unknown }).spec).toEqual(sample?.spec);
-      expect(parentName).toBe(sample?.metadata.name);
-    });
+    if (sampleFile !== undefined)
+      it(`is the vendored docs sample ${sampleFile} (name and spec)`, () => {
+        const [sample] = loadYamlFile(path.join(vendorDir(), 'samples', sampleFile)) as Array<{ spec: unknown; metadata: { name: string } }>;
+        expect((c.options.parent as { spec: unknown }).spec).toEqual(sample?.spec);
+        expect(parentName).toBe(sample?.metadata.name);
+      });
     it('has a table citing a source per row', () => {
       expect(rows.length).toBeGreaterThanOrEqual(4);
       for (const r of rows) expect(r.source, label(r)).toMatch(/\w\.(go|yaml)\b|README/);
@@ -80,7 +93,7 @@ describe('KServe docs samples: every fidelity row holds', () => {
     it.each(rows.map((r) => [label(r), r] as const))('%s', (_, r) => {
       expect(actualOf(r) ?? null).toEqual(r.value);
       if (r.differs === undefined) {
-        expect(r, 'a row without `differs` asserts KServe\'s value itself').not.toHaveProperty('kserve');
+        expect(r, "a row without `differs` asserts KServe's value itself").not.toHaveProperty('kserve');
         return;
       }
       // A kept difference: KServe's value really differs, and docs/inferenceservice.md says why.

@@ -31,7 +31,12 @@ const isvc = (predictor: Record<string, unknown>, annotations: Record<string, st
   spec: { predictor, ...extra },
 });
 const sklearn = (uri: string, extra: Record<string, unknown> = {}) => ({ ...extra, sklearn: { storageUri: uri } });
-const ready = { observedGeneration: 0, replicas: 1, availableReplicas: 1, conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }] };
+const ready = {
+  observedGeneration: 0,
+  replicas: 1,
+  availableReplicas: 1,
+  conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }],
+};
 
 /** The children as the API server holds them once applied: last-applied recorded, Deployments ready. */
 function applied(out: SyncResult): KubeObject[] {
@@ -76,7 +81,8 @@ describe('serving.kserve.io/stop', () => {
   });
 
   it('stops every component and the HTTPRoutes too (gateway-api)', () => {
-    const withTransformer = (ann: Record<string, string>) => isvc(sklearn('gs://b/v1'), ann, { transformer: { containers: [{ name: 't', image: 'example/t:1' }] } });
+    const withTransformer = (ann: Record<string, string>) =>
+      isvc(sklearn('gs://b/v1'), ann, { transformer: { containers: [{ name: 't', image: 'example/t:1' }] } });
     const first = runSync(inferenceservice, { parent: withTransformer({}), config, variant: 'gateway-api' });
     expect(kinds(first)).toContain('HTTPRoute/demo');
     const stop = next(withTransformer({ 'serving.kserve.io/stop': 'TRUE' }), first, 'gateway-api');
@@ -147,7 +153,10 @@ describe('canaryTrafficPercent: promote and roll back', () => {
     expect(storageUriOf(canary.child('Deployment', 'demo-predictor'))).toBe('gs://b/v1');
     expect(storageUriOf(canary.child('Deployment', 'demo-predictor-canary'))).toBe('gs://b/v2');
     const backends = (canary.child('HTTPRoute', 'demo-predictor') as any).spec.rules[0].backendRefs.map((b: any) => [b.name, b.weight]);
-    expect(backends).toEqual([['demo-predictor', 80], ['demo-predictor-canary', 20]]);
+    expect(backends).toEqual([
+      ['demo-predictor', 80],
+      ['demo-predictor-canary', 20],
+    ]);
     expect(canary.condition('CanaryTrafficSplit')).toMatchObject({ status: 'True', reason: 'TrafficSplit' });
 
     const promoted = next(v2at100, canary, 'gateway-api');

@@ -29,7 +29,13 @@ const runtime = (kind: 'ServingRuntime' | 'ClusterServingRuntime', namespace: st
   spec: {
     supportedModelFormats: [{ name: 'sklearn', autoSelect: true, priority: 9 }],
     protocolVersions: ['v1'],
-    containers: [{ name: 'kserve-container', image: 'example.com/runtime:1', args: ['--name={{.Name}}', '--ns={{.Namespace}}', '--team={{.Labels.team}}', '--note={{.Annotations.note}}', flag] }],
+    containers: [
+      {
+        name: 'kserve-container',
+        image: 'example.com/runtime:1',
+        args: ['--name={{.Name}}', '--ns={{.Namespace}}', '--team={{.Labels.team}}', '--note={{.Annotations.note}}', flag],
+      },
+    ],
   },
 });
 
@@ -39,22 +45,28 @@ const templated = (namespace: string) => [runtime('ServingRuntime', namespace, '
 const spec = { predictor: { sklearn: { storageUri: 'gs://bucket/model', securityContext: { allowPrivilegeEscalation: true } } } };
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 /** The namespace's `default` ServiceAccount, listing these Secrets (KServe reads credentials from them). */
-const serviceAccount = (namespace: string, secrets: string[]): KubeObject => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace }, secrets: secrets.map((name) => ({ name })) } as KubeObject);
+const serviceAccount = (namespace: string, secrets: string[]): KubeObject =>
+  ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace }, secrets: secrets.map((name) => ({ name })) }) as KubeObject;
 const secret = (namespace: string, name: string, data: Record<string, string>, annotations?: Record<string, string>): KubeObject =>
-  ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace, ...(annotations ? { annotations } : {}) }, type: 'Opaque', data } as KubeObject);
+  ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace, ...(annotations ? { annotations } : {}) }, type: 'Opaque', data }) as KubeObject;
 const s3Keys = { AWS_ACCESS_KEY_ID: b64('id'), AWS_SECRET_ACCESS_KEY: b64('key') };
 /** A storage spec: the type is read from the storage-config Secret's JSON (credentials/storage-spec.ts). */
 const storageSpec = { predictor: { model: { modelFormat: { name: 'sklearn' }, storage: { key: 'store', path: 'models/iris', parameters: { bucket: 'b' } } } } };
 const storageConfig = (type: string) => (ns: string) => [...templated(ns), secret(ns, 'storage-config', { store: b64(JSON.stringify({ type })) })];
-const trustyai = (namespace: string): KubeObject => ({ apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', metadata: { name: 'trustyai-service', namespace }, spec: {} } as KubeObject);
+const trustyai = (namespace: string): KubeObject =>
+  ({ apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', metadata: { name: 'trustyai-service', namespace }, spec: {} }) as KubeObject;
 const canarySpec = { predictor: { ...spec.predictor, canaryTrafficPercent: 20 } };
 /** A stable predictor Deployment that runs another spec (its hash differs): a canary starts. */
-const stablePredictor = (namespace: string): KubeObject => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'demo-predictor', namespace, annotations: { 'modelhooks.dev/spec-hash': 'another' } },
-  spec: { selector: { matchLabels: { app: 'isvc.demo-predictor' } }, template: { metadata: { labels: { app: 'isvc.demo-predictor' } }, spec: { containers: [{ name: 'kserve-container', image: 'example.com/old:1' }] } } },
-} as KubeObject);
+const stablePredictor = (namespace: string): KubeObject =>
+  ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'demo-predictor', namespace, annotations: { 'modelhooks.dev/spec-hash': 'another' } },
+    spec: {
+      selector: { matchLabels: { app: 'isvc.demo-predictor' } },
+      template: { metadata: { labels: { app: 'isvc.demo-predictor' } }, spec: { containers: [{ name: 'kserve-container', image: 'example.com/old:1' }] } },
+    },
+  }) as KubeObject;
 const otherDomain = (): HookConfig => {
   const c = baseline();
   return { ...c, inferenceservice: { ...c.inferenceservice, ingress: { ...c.inferenceservice.ingress, domain: 'models.example.org' } } };
@@ -100,9 +112,19 @@ const cases: Case[] = [
   // Reaches the pods, so pod security refuses it at baseline too (pod-security.ts inheritedAnnotationProblems).
   { what: 'an annotation pod security forbids', annotations: { note: 'x', 'container.apparmor.security.beta.kubernetes.io/kserve-container': 'unconfined' } },
   // What only the settled plan reads.
-  { what: "the ServiceAccount's Secret, with GCS credentials", related: (ns) => [...templated(ns), serviceAccount(ns, ['creds']), secret(ns, 'creds', { 'gcloud-application-credentials.json': b64('{}') })] },
+  {
+    what: "the ServiceAccount's Secret, with GCS credentials",
+    related: (ns) => [...templated(ns), serviceAccount(ns, ['creds']), secret(ns, 'creds', { 'gcloud-application-credentials.json': b64('{}') })],
+  },
   { what: "the ServiceAccount's Secret, with S3 keys", related: (ns) => [...templated(ns), serviceAccount(ns, ['creds']), secret(ns, 'creds', s3Keys)] },
-  { what: "the ServiceAccount's Secret, with S3 keys and an endpoint annotation", related: (ns) => [...templated(ns), serviceAccount(ns, ['creds']), secret(ns, 'creds', s3Keys, { 'serving.kserve.io/s3-endpoint': 'minio.example.com:9000' })] },
+  {
+    what: "the ServiceAccount's Secret, with S3 keys and an endpoint annotation",
+    related: (ns) => [
+      ...templated(ns),
+      serviceAccount(ns, ['creds']),
+      secret(ns, 'creds', s3Keys, { 'serving.kserve.io/s3-endpoint': 'minio.example.com:9000' }),
+    ],
+  },
   { what: "the ServiceAccount's Secret, missing", related: (ns) => [...templated(ns), serviceAccount(ns, ['creds'])] },
   // Only a value inside the Secret differs: the key holds its SHA-256, never the value.
   { what: 'a storage-config Secret of type s3', spec: storageSpec, related: storageConfig('s3') },
@@ -125,7 +147,13 @@ function sync(c: Case, m: Modules = { inferenceservice, runSync }): Record<strin
     spec: c.spec ?? spec,
   };
   const observed = c.observed?.(namespace) ?? [];
-  return m.runSync(m.inferenceservice, { parent, observed, related: (c.related ?? templated)(namespace), config: c.config ?? baseline(), ...(c.variant ? { variant: c.variant } : {}) }).response;
+  return m.runSync(m.inferenceservice, {
+    parent,
+    observed,
+    related: (c.related ?? templated)(namespace),
+    config: c.config ?? baseline(),
+    ...(c.variant ? { variant: c.variant } : {}),
+  }).response;
 }
 
 describe('InferenceService memos: every input they read is in their key', () => {

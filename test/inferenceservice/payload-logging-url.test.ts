@@ -33,11 +33,17 @@ const isvc: KubeObject = {
 
 type Port = { name?: string; port?: number; containerPort?: number; targetPort?: number };
 const containerPorts = (out: ReturnType<typeof runSync>) =>
-  ((out.child('Deployment', 'trusty')?.spec as { template: { spec: { containers: Array<{ name: string; ports?: Port[] }> } } }).template.spec.containers.find((c) => c.name === 'trustyai-service')?.ports ?? []).map((p) => p.containerPort);
-const servicePorts = (out: ReturnType<typeof runSync>) => ((out.child('Service', 'trusty')?.spec as { ports: Port[] }).ports ?? []).map((p) => [p.port, p.targetPort]);
+  (
+    (out.child('Deployment', 'trusty')?.spec as { template: { spec: { containers: Array<{ name: string; ports?: Port[] }> } } }).template.spec.containers.find(
+      (c) => c.name === 'trustyai-service',
+    )?.ports ?? []
+  ).map((p) => p.containerPort);
+const servicePorts = (out: ReturnType<typeof runSync>) =>
+  ((out.child('Service', 'trusty')?.spec as { ports: Port[] }).ports ?? []).map((p) => [p.port, p.targetPort]);
 const logUrl = (tasStatus: Record<string, unknown>) => {
   const out = runSync(inferenceservice, { parent: isvc, related: [{ ...tas, status: tasStatus } as KubeObject], config: loadConfig({}).hooks });
-  const containers = (out.child('Deployment', 'demo-predictor')?.spec as { template: { spec: { containers: Array<{ name: string; args?: string[] }> } } }).template.spec.containers;
+  const containers = (out.child('Deployment', 'demo-predictor')?.spec as { template: { spec: { containers: Array<{ name: string; args?: string[] }> } } })
+    .template.spec.containers;
   const args = containers.find((c) => c.name === 'agent')?.args ?? [];
   return args[args.indexOf('--log-url') + 1];
 };
@@ -54,7 +60,10 @@ describe('the payload logger uses the scheme and port the TrustyAI pod serves, p
     expect(served.status.servesHttps).toBe(https);
     // What the pod serves: 8080 always, 4443 where it has a certificate; the Service maps 80 → 8080 and 443 → 4443.
     expect(containerPorts(served)).toEqual(https ? [8080, 4443] : [8080]);
-    expect(servicePorts(served)).toEqual([[80, 8080], [443, 4443]]);
+    expect(servicePorts(served)).toEqual([
+      [80, 8080],
+      [443, 4443],
+    ]);
     expect(logUrl(served.status)).toBe(https ? 'https://trusty.ml.svc.cluster.local' : 'http://trusty.ml.svc.cluster.local');
   });
 

@@ -15,13 +15,19 @@ function overWholeText(container: unknown, meta: TemplateMeta): unknown {
       error ??= `placeholder ${whole} is not one of {{.Name}}, {{.Namespace}}, {{.Labels.<key>}}, {{.Annotations.<key>}}`;
       return whole;
     }
-    const value = m[1] === 'Name' ? meta.name : m[1] === 'Namespace' ? meta.namespace : m[2] !== undefined ? meta.labels[m[2]] : meta.annotations[m[3] as string];
+    const value =
+      m[1] === 'Name' ? meta.name : m[1] === 'Namespace' ? meta.namespace : m[2] !== undefined ? meta.labels[m[2]] : meta.annotations[m[3] as string];
     return JSON.stringify(value ?? '<no value>').slice(1, -1);
   });
   return error ? { error } : JSON.parse(text);
 }
 
-const meta: TemplateMeta = { name: 'llm', namespace: 'ml', labels: { team: 'a"b\\c', line: 'x\ny' }, annotations: { modelFormat: 'huggingface', 'a-b': '{{.Name}}' } };
+const meta: TemplateMeta = {
+  name: 'llm',
+  namespace: 'ml',
+  labels: { team: 'a"b\\c', line: 'x\ny' },
+  annotations: { modelFormat: 'huggingface', 'a-b': '{{.Name}}' },
+};
 
 const deepFreeze = <T>(v: T): T => {
   if (typeof v === 'object' && v !== null) {
@@ -33,7 +39,17 @@ const deepFreeze = <T>(v: T): T => {
 
 const cases: Array<{ why: string; container: Record<string, unknown> }> = [
   { why: 'no placeholder', container: { name: 'c', image: 'i:1', args: ['--a=1'], resources: { limits: { cpu: '1' } }, ports: [{ containerPort: 8080 }] } },
-  { why: 'the usual ones', container: { name: 'c', args: ['--model_name={{.Name}}', '--ns={{ .Namespace }}'], env: [{ name: 'T', value: '{{.Labels.team}}' }, { name: 'F', value: '{{.Annotations.modelFormat}}' }] } },
+  {
+    why: 'the usual ones',
+    container: {
+      name: 'c',
+      args: ['--model_name={{.Name}}', '--ns={{ .Namespace }}'],
+      env: [
+        { name: 'T', value: '{{.Labels.team}}' },
+        { name: 'F', value: '{{.Annotations.modelFormat}}' },
+      ],
+    },
+  },
   { why: 'a missing key', container: { args: ['{{.Labels.none}}', '{{.Annotations.none}}'] } },
   { why: 'values that need escaping', container: { args: ['{{.Labels.line}}-{{.Labels.team}}'] } },
   { why: 'a value that looks like a placeholder is not templated again', container: { args: ['{{.Annotations.a-b}}'] } },
@@ -46,7 +62,15 @@ const cases: Array<{ why: string; container: Record<string, unknown> }> = [
   { why: 'a newline inside the braces', container: { args: ['{{.Name\n}}', '{{\n.Name}}'] } },
   { why: 'a quote inside the braces', container: { args: ['{{."Name"}}'] } },
   { why: 'a line separator inside the braces', container: { args: ['{{.Name\u2028}} {{.Name}}'] } },
-  { why: 'nested lists and objects', container: { name: 'c', volumeMounts: [{ name: 'v', mountPath: '/mnt/{{.Name}}' }], lifecycle: { preStop: { exec: { command: ['{{.Namespace}}'] } } }, n: [1, true, null, [['{{.Name}}']]] } },
+  {
+    why: 'nested lists and objects',
+    container: {
+      name: 'c',
+      volumeMounts: [{ name: 'v', mountPath: '/mnt/{{.Name}}' }],
+      lifecycle: { preStop: { exec: { command: ['{{.Namespace}}'] } } },
+      n: [1, true, null, [['{{.Name}}']]],
+    },
+  },
   { why: 'numbers, booleans and null are kept', container: { ports: [{ containerPort: 9000, hostPort: 0 }], tty: false, stdin: null } },
 ];
 

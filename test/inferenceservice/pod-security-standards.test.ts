@@ -27,7 +27,10 @@ describe(`pod security checks (${UPSTREAM}, latest version)`, () => {
       containers: ['spec.predictor.sklearn'],
       annotations: { values: { 'container.apparmor.security.beta.kubernetes.io/c': 'unconfined', other: 'x' }, path: 'spec.predictor.annotations' },
     });
-    expect(found.map((v) => v.path)).toEqual(['spec.predictor.annotations["container.apparmor.security.beta.kubernetes.io/c"]', 'spec.predictor.sklearn.securityContext.privileged']);
+    expect(found.map((v) => v.path)).toEqual([
+      'spec.predictor.annotations["container.apparmor.security.beta.kubernetes.io/c"]',
+      'spec.predictor.sklearn.securityContext.privileged',
+    ]);
   });
   it('windows pods are exempt from the restricted capabilities, seccomp and privilege-escalation checks', () => {
     const pod = { os: { name: 'windows' }, securityContext: { runAsNonRoot: true }, containers: [{ name: 'c' }] };
@@ -42,7 +45,12 @@ describe(`pod security checks (${UPSTREAM}, latest version)`, () => {
 
 describe('merging a user security context over the restricted defaults', () => {
   it('fills what the user did not set and keeps what they did', () => {
-    expect(mergedPodSecurity({ runAsUser: 1000, fsGroup: 2000 })).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' }, runAsUser: 1000, fsGroup: 2000 });
+    expect(mergedPodSecurity({ runAsUser: 1000, fsGroup: 2000 })).toEqual({
+      runAsNonRoot: true,
+      seccompProfile: { type: 'RuntimeDefault' },
+      runAsUser: 1000,
+      fsGroup: 2000,
+    });
     expect(mergedPodSecurity(undefined)).toEqual(restrictedPod());
     expect(mergedContainerSecurity({ readOnlyRootFilesystem: true })).toEqual({ ...restrictedContainer(), readOnlyRootFilesystem: true });
   });

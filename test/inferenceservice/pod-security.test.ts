@@ -14,8 +14,12 @@ const isvc = (spec: Record<string, unknown>): KubeObject => ({
   metadata: { name: 'demo', namespace: 'ml', generation: 2, annotations: { 'serving.kserve.io/storageSecretName': 'creds' } },
   spec,
 });
-const custom = (container: Record<string, unknown>, pod: Record<string, unknown> = {}) => ({ predictor: { ...pod, containers: [{ name: 'kserve-container', image: 'me/server:1', ...container }] } });
-const sklearn = (fields: Record<string, unknown>, pod: Record<string, unknown> = {}) => ({ predictor: { ...pod, sklearn: { storageUri: 'gs://b/m', ...fields } } });
+const custom = (container: Record<string, unknown>, pod: Record<string, unknown> = {}) => ({
+  predictor: { ...pod, containers: [{ name: 'kserve-container', image: 'me/server:1', ...container }] },
+});
+const sklearn = (fields: Record<string, unknown>, pod: Record<string, unknown> = {}) => ({
+  predictor: { ...pod, sklearn: { storageUri: 'gs://b/m', ...fields } },
+});
 const deployments = (children: KubeObject[]) => children.filter((c) => c.kind === 'Deployment') as Array<KubeObject & { spec: any }>;
 const MSG = (level: string) => `not allowed by the ${level} pod security level (MODELHOOKS_POD_SECURITY)`;
 
@@ -31,13 +35,32 @@ describe('InferenceService pod security (MODELHOOKS_POD_SECURITY)', () => {
   });
 
   it.each([
-    ['SYS_ADMIN on the model container', sklearn({ securityContext: { capabilities: { add: ['SYS_ADMIN'] } } }), 'spec.predictor.sklearn.securityContext.capabilities.add[0]'],
+    [
+      'SYS_ADMIN on the model container',
+      sklearn({ securityContext: { capabilities: { add: ['SYS_ADMIN'] } } }),
+      'spec.predictor.sklearn.securityContext.capabilities.add[0]',
+    ],
     ['runAsUser: 0 on the pod', custom({}, { securityContext: { runAsUser: 0 } }), 'spec.predictor.securityContext.runAsUser'],
     ['a hostPath / volume', custom({}, { volumes: [{ name: 'root', hostPath: { path: '/' } }] }), 'spec.predictor.volumes[0].hostPath'],
     ['hostNetwork', custom({}, { hostNetwork: true }), 'spec.predictor.hostNetwork'],
-    ['a hostPort on a sidecar', { predictor: { sklearn: { storageUri: 'gs://b/m' }, containers: [{ name: 'proxy', image: 'p', ports: [{ containerPort: 9000, hostPort: 9000 }] }] } }, 'spec.predictor.containers[0].ports[0].hostPort'],
-    ['allowPrivilegeEscalation on a transformer', { ...sklearn({}), transformer: { containers: [{ image: 't', securityContext: { allowPrivilegeEscalation: true } }] } }, 'spec.transformer.containers[0].securityContext.allowPrivilegeEscalation'],
-    ['an Unconfined AppArmor annotation on an explainer', { ...sklearn({}), explainer: { annotations: { 'container.apparmor.security.beta.kubernetes.io/kserve-container': 'unconfined' }, containers: [{ image: 'e' }] } }, 'spec.explainer.annotations["container.apparmor.security.beta.kubernetes.io/kserve-container"]'],
+    [
+      'a hostPort on a sidecar',
+      { predictor: { sklearn: { storageUri: 'gs://b/m' }, containers: [{ name: 'proxy', image: 'p', ports: [{ containerPort: 9000, hostPort: 9000 }] }] } },
+      'spec.predictor.containers[0].ports[0].hostPort',
+    ],
+    [
+      'allowPrivilegeEscalation on a transformer',
+      { ...sklearn({}), transformer: { containers: [{ image: 't', securityContext: { allowPrivilegeEscalation: true } }] } },
+      'spec.transformer.containers[0].securityContext.allowPrivilegeEscalation',
+    ],
+    [
+      'an Unconfined AppArmor annotation on an explainer',
+      {
+        ...sklearn({}),
+        explainer: { annotations: { 'container.apparmor.security.beta.kubernetes.io/kserve-container': 'unconfined' }, containers: [{ image: 'e' }] },
+      },
+      'spec.explainer.annotations["container.apparmor.security.beta.kubernetes.io/kserve-container"]',
+    ],
   ])('refuses %s, naming %s', (_what, spec, path) => {
     const out = runSync(inferenceservice, { parent: isvc(spec), config: restricted });
     expect(out.condition('Ready')?.reason).toBe('InvalidSpec');
@@ -46,15 +69,45 @@ describe('InferenceService pod security (MODELHOOKS_POD_SECURITY)', () => {
 
   // Types as k8s.io/api core/v1 types.go declares them: the API server refuses any other whatever the level.
   it.each([
-    ['privileged: "true" (a string)', custom({ securityContext: { privileged: 'true' } }), 'spec.predictor.containers[0].securityContext.privileged', 'must be a boolean'],
-    ['runAsNonRoot: "false" on the model container', sklearn({ securityContext: { runAsNonRoot: 'false' } }), 'spec.predictor.sklearn.securityContext.runAsNonRoot', 'must be a boolean'],
+    [
+      'privileged: "true" (a string)',
+      custom({ securityContext: { privileged: 'true' } }),
+      'spec.predictor.containers[0].securityContext.privileged',
+      'must be a boolean',
+    ],
+    [
+      'runAsNonRoot: "false" on the model container',
+      sklearn({ securityContext: { runAsNonRoot: 'false' } }),
+      'spec.predictor.sklearn.securityContext.runAsNonRoot',
+      'must be a boolean',
+    ],
     ['runAsUser: "0" on the pod', custom({}, { securityContext: { runAsUser: '0' } }), 'spec.predictor.securityContext.runAsUser', 'must be an integer'],
     ['runAsUser: 1.5', custom({ securityContext: { runAsUser: 1.5 } }), 'spec.predictor.containers[0].securityContext.runAsUser', 'must be an integer'],
     ['hostNetwork: "true"', custom({}, { hostNetwork: 'true' }), 'spec.predictor.hostNetwork', 'must be a boolean'],
-    ['capabilities.add: "SYS_ADMIN" (not a list)', custom({ securityContext: { capabilities: { add: 'SYS_ADMIN' } } }), 'spec.predictor.containers[0].securityContext.capabilities.add', 'must be a list of strings'],
-    ['seccompProfile: "Unconfined" (not an object)', custom({ securityContext: { seccompProfile: 'Unconfined' } }), 'spec.predictor.containers[0].securityContext.seccompProfile', 'must be an object'],
-    ['a hostPort "9000" on a transformer', { ...sklearn({}), transformer: { containers: [{ image: 't', ports: [{ containerPort: 80, hostPort: '9000' }] }] } }, 'spec.transformer.containers[0].ports[0].hostPort', 'must be an integer'],
-    ['allowPrivilegeEscalation: 1', custom({ securityContext: { allowPrivilegeEscalation: 1 } }), 'spec.predictor.containers[0].securityContext.allowPrivilegeEscalation', 'must be a boolean'],
+    [
+      'capabilities.add: "SYS_ADMIN" (not a list)',
+      custom({ securityContext: { capabilities: { add: 'SYS_ADMIN' } } }),
+      'spec.predictor.containers[0].securityContext.capabilities.add',
+      'must be a list of strings',
+    ],
+    [
+      'seccompProfile: "Unconfined" (not an object)',
+      custom({ securityContext: { seccompProfile: 'Unconfined' } }),
+      'spec.predictor.containers[0].securityContext.seccompProfile',
+      'must be an object',
+    ],
+    [
+      'a hostPort "9000" on a transformer',
+      { ...sklearn({}), transformer: { containers: [{ image: 't', ports: [{ containerPort: 80, hostPort: '9000' }] }] } },
+      'spec.transformer.containers[0].ports[0].hostPort',
+      'must be an integer',
+    ],
+    [
+      'allowPrivilegeEscalation: 1',
+      custom({ securityContext: { allowPrivilegeEscalation: 1 } }),
+      'spec.predictor.containers[0].securityContext.allowPrivilegeEscalation',
+      'must be a boolean',
+    ],
   ])('refuses %s at every level, privileged included, naming %s', (_what, spec, path, message) => {
     for (const level of ['restricted', 'baseline', 'privileged']) {
       const out = runSync(inferenceservice, { parent: isvc(spec), config: at(level) });
@@ -72,18 +125,29 @@ describe('InferenceService pod security (MODELHOOKS_POD_SECURITY)', () => {
     const parent = { ...(applied.parent as KubeObject), spec: custom({ securityContext: { privileged: true, capabilities: { add: ['SYS_ADMIN'] } } }) };
     const after = runSync(inferenceservice, { ...applied, parent });
     expect(after.condition('Ready')?.reason).toBe('InvalidSpec');
-    expect(after.condition('Ready')?.message).toContain('spec.predictor.containers[0].securityContext.capabilities.add[0]: capability SYS_ADMIN is not allowed');
+    expect(after.condition('Ready')?.message).toContain(
+      'spec.predictor.containers[0].securityContext.capabilities.add[0]: capability SYS_ADMIN is not allowed',
+    );
     expect(after.children).toEqual(applied.observed);
-    expect(runCustomize(inferenceservice, { parent, config: restricted })).toEqual([{ apiVersion: 'v1', resource: 'namespaces', names: [parent.metadata.namespace] }]);
+    expect(runCustomize(inferenceservice, { parent, config: restricted })).toEqual([
+      { apiVersion: 'v1', resource: 'namespaces', names: [parent.metadata.namespace] },
+    ]);
     expect(runCustomize(inferenceservice, { parent: applied.parent, config: restricted })).not.toEqual([]);
   });
 
   it('keeps the user values the level allows, with the restricted defaults under them', () => {
-    const spec = custom({ securityContext: { readOnlyRootFilesystem: true, capabilities: { add: ['NET_BIND_SERVICE'] } } }, { securityContext: { runAsUser: 1000, fsGroup: 2000 } });
+    const spec = custom(
+      { securityContext: { readOnlyRootFilesystem: true, capabilities: { add: ['NET_BIND_SERVICE'] } } },
+      { securityContext: { runAsUser: 1000, fsGroup: 2000 } },
+    );
     const out = runSync(inferenceservice, { parent: isvc(spec), config: restricted });
     const pod = deployments(out.children)[0]?.spec.template.spec;
     expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' }, runAsUser: 1000, fsGroup: 2000 });
-    expect(pod.containers[0].securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'], add: ['NET_BIND_SERVICE'] }, readOnlyRootFilesystem: true });
+    expect(pod.containers[0].securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'], add: ['NET_BIND_SERVICE'] },
+      readOnlyRootFilesystem: true,
+    });
     expect(podSecurityViolations(pod, 'restricted', 'pod')).toEqual([]);
   });
 

@@ -22,14 +22,25 @@ const parent = (generation: number, extra: Record<string, unknown> = {}) =>
   ({
     apiVersion: 'serving.kserve.io/v1beta1',
     kind: 'InferenceService',
-    metadata: { name: 'demo', namespace: NS, uid: 'u-1', generation, resourceVersion: String(100 + generation), labels: { team: 'a' }, annotations: { note: 'x' }, ...extra },
+    metadata: {
+      name: 'demo',
+      namespace: NS,
+      uid: 'u-1',
+      generation,
+      resourceVersion: String(100 + generation),
+      labels: { team: 'a' },
+      annotations: { note: 'x' },
+      ...extra,
+    },
     spec: { predictor: { model: { modelFormat: { name: 'huggingface' }, storageUri: 'hf://org/model' } } },
     status: { observedGeneration: generation - 1, conditions: [{ type: 'Ready', status: 'False' }] },
   }) as Input['parent'];
 const secret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'hf', namespace: NS }, data: { HF_TOKEN: TOKEN } } as KubeObject;
 const sa: KubeObject = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: NS }, secrets: [{ name: 'hf' }] } as KubeObject;
-const deployment = (ready: number): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'demo-predictor', namespace: NS }, status: { readyReplicas: ready } }) as KubeObject;
-const pod = (phase: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'demo-predictor-1', namespace: NS }, status: { phase } }) as KubeObject;
+const deployment = (ready: number): KubeObject =>
+  ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'demo-predictor', namespace: NS }, status: { readyReplicas: ready } }) as KubeObject;
+const pod = (phase: string): KubeObject =>
+  ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'demo-predictor-1', namespace: NS }, status: { phase } }) as KubeObject;
 
 function input(p: Input['parent'], observed: KubeObject[], related: KubeObject[], httpRoutes = false): Input {
   return {
@@ -52,7 +63,7 @@ describe('the settled plan key', () => {
     expect(key(later)).toBe(key(first));
   });
 
-  it('changes with what a plan reads: labels, annotations, a Secret\'s keys, the ServiceAccount, HTTPRoutes declared', () => {
+  it("changes with what a plan reads: labels, annotations, a Secret's keys, the ServiceAccount, HTTPRoutes declared", () => {
     const keys = [
       key(first),
       key(input(parent(1, { labels: { team: 'b' } }), [], [sa, secret])),
@@ -70,23 +81,39 @@ describe('the settled plan key', () => {
     expect(text).not.toContain(TOKEN);
   });
 
-  it('does not depend on a Secret\'s values, nor on Secrets nobody lists: what it hashes holds no value', () => {
+  it("does not depend on a Secret's values, nor on Secrets nobody lists: what it hashes holds no value", () => {
     const other = { ...secret, data: { HF_TOKEN: 'b3RoZXI=' } } as KubeObject;
     const unlisted = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unrelated', namespace: NS }, data: { HF_TOKEN: TOKEN } } as KubeObject;
     expect(key(input(parent(1), [], [sa, other]))).toBe(key(first));
     expect(key(input(parent(1), [], [sa, secret, unlisted]))).toBe(key(first));
     // kubectl apply keeps the whole Secret in an annotation: only serving.kserve.io/ ones are read.
-    const applied = { ...secret, metadata: { ...secret.metadata, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ data: { HF_TOKEN: TOKEN } }) } } } as KubeObject;
+    const applied = {
+      ...secret,
+      metadata: { ...secret.metadata, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ data: { HF_TOKEN: TOKEN } }) } },
+    } as KubeObject;
     expect(key(input(parent(1), [], [sa, applied]))).toBe(key(first));
     const text = JSON.stringify(settledInputs(input(parent(1), [], [sa, applied, unlisted])));
     for (const v of [TOKEN, Buffer.from(TOKEN, 'base64').toString()]) expect(text).not.toContain(v);
   });
 
-  it('keeps of a storage spec\'s Secret only the type its JSON names (a fixed word), never the JSON', () => {
-    const store = (json: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'storage-config', namespace: NS }, data: { s: Buffer.from(json).toString('base64') } }) as KubeObject;
+  it("keeps of a storage spec's Secret only the type its JSON names (a fixed word), never the JSON", () => {
+    const store = (json: string) =>
+      ({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'storage-config', namespace: NS },
+        data: { s: Buffer.from(json).toString('base64') },
+      }) as KubeObject;
     const withSpec = (json: string) => {
       const p = parent(1);
-      return input({ ...p, spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storage: { key: 's', path: 'm', parameters: { bucket: 'b' } } } } } } as Input['parent'], [], [store(json)]);
+      return input(
+        {
+          ...p,
+          spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storage: { key: 's', path: 'm', parameters: { bucket: 'b' } } } } },
+        } as Input['parent'],
+        [],
+        [store(json)],
+      );
     };
     const a = withSpec(JSON.stringify({ type: 's3', access_key_id: 'AKIDONE', secret_access_key: 'one' }));
     const b = withSpec(JSON.stringify({ type: 's3', access_key_id: 'AKIDTWO', secret_access_key: 'two' }));
@@ -99,7 +126,9 @@ describe('the settled plan key', () => {
 describe('the settled children', () => {
   it('are the same frozen plain data from one sync of an unchanged InferenceService to the next (answerJson writes them once)', () => {
     const children = (generation: number, ready: number) => {
-      const body = JSON.parse(JSON.stringify(syncRequest(inferenceservice, { parent: parent(generation), observed: [deployment(ready)], related: [sa, secret] })));
+      const body = JSON.parse(
+        JSON.stringify(syncRequest(inferenceservice, { parent: parent(generation), observed: [deployment(ready)], related: [sa, secret] })),
+      );
       const answer = runHook(inferenceservice, 'sync', parseHookRequest(body), { now: '2026-01-01T00:00:00Z' });
       return answer.children as KubeObject[];
     };
@@ -111,9 +140,13 @@ describe('the settled children', () => {
     }
   });
 
-  it('are reused across two requests that differ only in a Secret\'s value (the plan\'s key holds none)', () => {
+  it("are reused across two requests that differ only in a Secret's value (the plan's key holds none)", () => {
     const children = (value: string) => {
-      const body = JSON.parse(JSON.stringify(syncRequest(inferenceservice, { parent: parent(1), observed: [deployment(1)], related: [sa, { ...secret, data: { HF_TOKEN: value } }] })));
+      const body = JSON.parse(
+        JSON.stringify(
+          syncRequest(inferenceservice, { parent: parent(1), observed: [deployment(1)], related: [sa, { ...secret, data: { HF_TOKEN: value } }] }),
+        ),
+      );
       return runHook(inferenceservice, 'sync', parseHookRequest(body), { now: '2026-01-01T00:00:00Z' }).children as KubeObject[];
     };
     const [one, two] = [children(TOKEN), children('c2Vjb25kX3ZhbHVl')];

@@ -48,9 +48,15 @@ const available = (name: string): KubeObject =>
     status: { observedGeneration: 1, availableReplicas: 1, conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }] },
   }) as KubeObject;
 const rolling = (name: string): KubeObject =>
-  ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: NS, generation: 1 }, status: { observedGeneration: 1, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }] } }) as KubeObject;
+  ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: NS, generation: 1 },
+    status: { observedGeneration: 1, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }] },
+  }) as KubeObject;
 const ingress = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'demo', namespace: NS } } as KubeObject;
-const conditionOf = (status: Record<string, unknown>, type: string) => (status.conditions as Array<{ type: string; status: string; reason: string; message: string }>).find((c) => c.type === type);
+const conditionOf = (status: Record<string, unknown>, type: string) =>
+  (status.conditions as Array<{ type: string; status: string; reason: string; message: string }>).find((c) => c.type === type);
 
 describe('statusFrom takes what tells Ready more as inputs', () => {
   const i = input(parent(sklearn));
@@ -69,7 +75,11 @@ describe('statusFrom takes what tells Ready more as inputs', () => {
   });
 
   it('a blocker input tells a Ready that is not True why; the component condition stays as KServe judges it', () => {
-    const blocker: Blocker = { reason: 'CrashLoopBackOff' as Blocker['reason'], message: 'Pod demo-predictor-1: back-off', source: { kind: 'Pod', name: 'demo-predictor-1' } };
+    const blocker: Blocker = {
+      reason: 'CrashLoopBackOff' as Blocker['reason'],
+      message: 'Pod demo-predictor-1: back-off',
+      source: { kind: 'Pod', name: 'demo-predictor-1' },
+    };
     const status = statusFrom(i, plan, { ...serving, deployments: { predictor: rolling('demo-predictor') } }, { blocker });
     expect(conditionOf(status, 'Ready')).toMatchObject({ status: 'False', reason: 'CrashLoopBackOff', message: blocker.message });
     expect(conditionOf(status, 'PredictorReady')).toMatchObject({ status: 'Unknown', reason: 'ReplicaSetUpdated' });
@@ -97,7 +107,7 @@ describe('statusFrom takes what tells Ready more as inputs', () => {
 });
 
 describe('the plan hands its children out by role', () => {
-  it('each component\'s children under its role, the way in apart', () => {
+  it("each component's children under its role, the way in apart", () => {
     const plan = planOf(input(parent({ ...sklearn, transformer: { containers: [{ image: 't:1' }] } })));
     const { workloads, exposure } = plan.settledChildren.stable;
     expect(workloads.map((w) => w.role)).toEqual(['predictor', 'transformer']);
@@ -110,7 +120,10 @@ describe('the plan hands its children out by role', () => {
 
   it('while a canary may run: the stable HPA under the predictor, the -canary children under the canary', () => {
     const p = parent({ predictor: { ...sklearn.predictor, canaryTrafficPercent: 10 } });
-    const stable = { ...available('demo-predictor'), metadata: { ...available('demo-predictor').metadata, annotations: { 'modelhooks.dev/spec-hash': 'older' } } } as KubeObject;
+    const stable = {
+      ...available('demo-predictor'),
+      metadata: { ...available('demo-predictor').metadata, annotations: { 'modelhooks.dev/spec-hash': 'older' } },
+    } as KubeObject;
     const plan = planOf(input(p, [stable]));
     expect(plan.canary.canary).toBe(false); // Ingress: no split, the spec rolls out in place
     const routed = planOf({ ...input(p, [stable]), declares: () => true });

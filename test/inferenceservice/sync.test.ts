@@ -41,8 +41,22 @@ describe('InferenceService samples', () => {
 
 describe('InferenceService CompositeController', () => {
   it.each([
-    { variant: 'default', exposure: 'Ingress', declared: ['apps/v1/deployments', 'v1/services', 'autoscaling/v2/horizontalpodautoscalers', 'networking.k8s.io/v1/ingresses'] },
-    { variant: 'gateway-api', exposure: 'HTTPRoute', declared: ['apps/v1/deployments', 'v1/services', 'autoscaling/v2/horizontalpodautoscalers', 'networking.k8s.io/v1/ingresses', 'gateway.networking.k8s.io/v1/httproutes'] },
+    {
+      variant: 'default',
+      exposure: 'Ingress',
+      declared: ['apps/v1/deployments', 'v1/services', 'autoscaling/v2/horizontalpodautoscalers', 'networking.k8s.io/v1/ingresses'],
+    },
+    {
+      variant: 'gateway-api',
+      exposure: 'HTTPRoute',
+      declared: [
+        'apps/v1/deployments',
+        'v1/services',
+        'autoscaling/v2/horizontalpodautoscalers',
+        'networking.k8s.io/v1/ingresses',
+        'gateway.networking.k8s.io/v1/httproutes',
+      ],
+    },
   ])('$variant declares every kind it emits and exposes with $exposure', ({ variant, exposure, declared }) => {
     const controller = compositeControllerFor(inferenceservice, variant, { hookBaseUrl: 'http://x' }) as any;
     expect(controller.spec.childResources.map((r: { apiVersion: string; resource: string }) => `${r.apiVersion}/${r.resource}`)).toEqual(declared);
@@ -61,9 +75,21 @@ describe('InferenceService spec checks', () => {
     { reason: 'a container without image', spec: { predictor: { containers: [{ name: 'kserve-container' }] } }, field: 'spec.predictor.containers[0].image' },
     { reason: 'a Knative-only scale metric', spec: sklearn({ scaleMetric: 'rps' }), field: 'spec.predictor.scaleMetric' },
     { reason: 'maxReplicas below minReplicas', spec: sklearn({ minReplicas: 3, maxReplicas: 2 }), field: 'spec.predictor.maxReplicas' },
-    { reason: 'an unsupported storage scheme', spec: { predictor: { sklearn: { storageUri: 'ftp://host/model' } } }, field: 'spec.predictor.sklearn.storageUri' },
-    { reason: 'an OCI ImageVolume (oci+native://)', spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storageUri: 'oci+native://registry/model:1' } } }, field: 'spec.predictor.model.storageUri' },
-    { reason: 'a storageUris entry of an unknown scheme', spec: { predictor: { model: { modelFormat: { name: 'sklearn' } }, storageUris: [{ uri: 'ftp://x/y' }] } }, field: 'spec.predictor.storageUris[0].uri' },
+    {
+      reason: 'an unsupported storage scheme',
+      spec: { predictor: { sklearn: { storageUri: 'ftp://host/model' } } },
+      field: 'spec.predictor.sklearn.storageUri',
+    },
+    {
+      reason: 'an OCI ImageVolume (oci+native://)',
+      spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storageUri: 'oci+native://registry/model:1' } } },
+      field: 'spec.predictor.model.storageUri',
+    },
+    {
+      reason: 'a storageUris entry of an unknown scheme',
+      spec: { predictor: { model: { modelFormat: { name: 'sklearn' } }, storageUris: [{ uri: 'ftp://x/y' }] } },
+      field: 'spec.predictor.storageUris[0].uri',
+    },
     { reason: 'pvc:// without a claim', spec: { predictor: { sklearn: { storageUri: 'pvc:///models' } } }, field: 'spec.predictor.sklearn.storageUri' },
     { reason: 'canaryTrafficPercent above 100', spec: sklearn({ canaryTrafficPercent: 120 }), field: 'spec.predictor.canaryTrafficPercent' },
   ])('rejects $reason, naming $field, and keeps the children', ({ spec, field }) => {
@@ -75,7 +101,10 @@ describe('InferenceService spec checks', () => {
   });
 
   it('keeps fields it does not model (KServe YAML applies unchanged)', () => {
-    const out = runSync(inferenceservice, { parent: isvc({ predictor: { logger: { mode: 'all' }, sklearn: { storageUri: 'gs://b/m', imagePullPolicy: 'Always' } } }), config });
+    const out = runSync(inferenceservice, {
+      parent: isvc({ predictor: { logger: { mode: 'all' }, sklearn: { storageUri: 'gs://b/m', imagePullPolicy: 'Always' } } }),
+      config,
+    });
     expect(out.condition('Ready')?.reason).not.toBe('InvalidSpec');
     expect(server(out.child('Deployment', 'demo-predictor'))).toMatchObject({ imagePullPolicy: 'Always' });
   });
@@ -88,25 +117,43 @@ describe('InferenceService predictor', () => {
     const d = runSync(inferenceservice, { parent: isvc(sklearn()), config: custom }).child('Deployment', 'demo-predictor') as any;
     expect(server(d).image).toBe('registry.local/sklearnserver:v1');
     expect(d.spec.template.spec.initContainers[0].image).toBe('registry.local/si:v1');
-    const tagged = runSync(inferenceservice, { parent: isvc({ predictor: { sklearn: { storageUri: 'gs://b/m', runtimeVersion: 'v0.14.0' } } }), config: custom });
+    const tagged = runSync(inferenceservice, {
+      parent: isvc({ predictor: { sklearn: { storageUri: 'gs://b/m', runtimeVersion: 'v0.14.0' } } }),
+      config: custom,
+    });
     expect(server(tagged.child('Deployment', 'demo-predictor')).image).toBe('registry.local/sklearnserver:v0.14.0');
   });
 
   it('downloads a custom container’s STORAGE_URI and points the variable at /mnt/models', () => {
-    const out = runSync(inferenceservice, { parent: isvc({ predictor: { containers: [{ image: 'me/server:1', env: [{ name: 'STORAGE_URI', value: 's3://b/m' }] }] } }), config });
+    const out = runSync(inferenceservice, {
+      parent: isvc({ predictor: { containers: [{ image: 'me/server:1', env: [{ name: 'STORAGE_URI', value: 's3://b/m' }] }] } }),
+      config,
+    });
     const d = out.child('Deployment', 'demo-predictor') as any;
     expect(d.spec.template.spec.initContainers[0].args).toEqual(['s3://b/m', '/mnt/models']);
     // KServe adds INFERENCE_SERVICE_NAME to every predictor container (components/predictor.go@v0.20.0).
-    expect(server(d).env).toEqual([{ name: 'STORAGE_URI', value: '/mnt/models' }, { name: 'INFERENCE_SERVICE_NAME', value: 'demo' }]);
+    expect(server(d).env).toEqual([
+      { name: 'STORAGE_URI', value: '/mnt/models' },
+      { name: 'INFERENCE_SERVICE_NAME', value: 'demo' },
+    ]);
     expect(server(d).volumeMounts).toEqual([{ name: 'kserve-provision-location', mountPath: '/mnt/models', readOnly: true }]);
   });
 
   it('never copies a storage Secret’s values, whatever keys it holds', () => {
     const secret = (data: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds', namespace: 'ml' }, data });
-    const secrets: Array<Record<string, string>> = [{ awsAccessKeyID: 'QUtJQQ==', awsSecretAccessKey: 'c2VjcmV0' }, { 'gcloud-application-credentials.json': 'e30=' }, { AZURE_CLIENT_SECRET: 'eA==', AZURE_CLIENT_ID: 'eQ==' }, { HF_TOKEN: 'aGY=' }];
+    const secrets: Array<Record<string, string>> = [
+      { awsAccessKeyID: 'QUtJQQ==', awsSecretAccessKey: 'c2VjcmV0' },
+      { 'gcloud-application-credentials.json': 'e30=' },
+      { AZURE_CLIENT_SECRET: 'eA==', AZURE_CLIENT_ID: 'eQ==' },
+      { HF_TOKEN: 'aGY=' },
+    ];
     for (const data of secrets) {
       const sa: KubeObject = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'ml' } };
-      const out = runSync(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/storageSecretName': 'creds' } }), related: [sa, secret(data)], config });
+      const out = runSync(inferenceservice, {
+        parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/storageSecretName': 'creds' } }),
+        related: [sa, secret(data)],
+        config,
+      });
       const text = JSON.stringify(out.children);
       for (const value of Object.values(data)) expect(text).not.toContain(value);
       expect(text).toContain('"creds"');
@@ -114,23 +161,41 @@ describe('InferenceService predictor', () => {
   });
 
   it('asks Metacontroller for the ServiceAccount (default when none is named) by name and the Secrets of its own namespace only (credentials/rules.ts)', () => {
-    const credentialRules = (rules: ReturnType<typeof runCustomize>) => compositionRules(rules).filter((r) => r.resource === 'secrets' || r.resource === 'serviceaccounts');
+    const credentialRules = (rules: ReturnType<typeof runCustomize>) =>
+      compositionRules(rules).filter((r) => r.resource === 'secrets' || r.resource === 'serviceaccounts');
     const account = (name: string) => ({ apiVersion: 'v1', resource: 'serviceaccounts', namespace: 'ml', names: [name] });
-    const secrets = { apiVersion: 'v1', resource: 'secrets', namespace: 'ml', labelSelector: { matchExpressions: [{ key: 'owner', operator: 'NotIn', values: ['helm'] }] } };
+    const secrets = {
+      apiVersion: 'v1',
+      resource: 'secrets',
+      namespace: 'ml',
+      labelSelector: { matchExpressions: [{ key: 'owner', operator: 'NotIn', values: ['helm'] }] },
+    };
     expect(credentialRules(runCustomize(inferenceservice, { parent: isvc(sklearn()), config }))).toEqual([account('default'), secrets]);
-    expect(credentialRules(runCustomize(inferenceservice, { parent: isvc(sklearn({ serviceAccountName: 'sa' }), { annotations: { 'serving.kserve.io/storageSecretName': 's3creds' } }), config }))).toEqual([account('sa'), secrets]);
+    expect(
+      credentialRules(
+        runCustomize(inferenceservice, {
+          parent: isvc(sklearn({ serviceAccountName: 'sa' }), { annotations: { 'serving.kserve.io/storageSecretName': 's3creds' } }),
+          config,
+        }),
+      ),
+    ).toEqual([account('sa'), secrets]);
   });
 });
 
 describe('InferenceService canary', () => {
   const v1 = isvc({ predictor: { sklearn: { storageUri: 'gs://b/v1' } } });
   const v2 = isvc({ predictor: { canaryTrafficPercent: 30, sklearn: { storageUri: 'gs://b/v2' } } }, { generation: 2 });
-  const asApplied = (c: KubeObject): KubeObject => ({ ...c, metadata: { ...c.metadata, annotations: { ...(c.metadata.annotations ?? {}), [LAST_APPLIED_ANNOTATION]: JSON.stringify(c) } } });
+  const asApplied = (c: KubeObject): KubeObject => ({
+    ...c,
+    metadata: { ...c.metadata, annotations: { ...(c.metadata.annotations ?? {}), [LAST_APPLIED_ANNOTATION]: JSON.stringify(c) } },
+  });
 
   it('keeps the stable Deployment exactly as Metacontroller last applied it', () => {
     const stable = runSync(inferenceservice, { parent: v1, config, variant: 'gateway-api' }).children.map(asApplied);
     const out = runSync(inferenceservice, { parent: v2, observed: stable, config, variant: 'gateway-api' });
-    expect(out.child('Deployment', 'demo-predictor')).toEqual(JSON.parse(stable.find((c) => c.kind === 'Deployment')!.metadata.annotations![LAST_APPLIED_ANNOTATION]!));
+    expect(out.child('Deployment', 'demo-predictor')).toEqual(
+      JSON.parse(stable.find((c) => c.kind === 'Deployment')!.metadata.annotations![LAST_APPLIED_ANNOTATION]!),
+    );
     expect(server(out.child('Deployment', 'demo-predictor-canary')).args).toContain('--model_name=demo');
     expect((out.child('Deployment', 'demo-predictor-canary') as any).spec.template.spec.initContainers[0].args[0]).toBe('gs://b/v2');
   });
@@ -189,7 +254,11 @@ describe('InferenceService ModelMesh', () => {
     const observed = runSync(inferenceservice, { parent: isvc(sklearn()), config }).children;
     const foreign = { ...observed[0]!, metadata: { ...observed[0]!.metadata, namespace: 'other-tenant' } };
     const undeclared = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'demo', namespace: observed[0]!.metadata.namespace } };
-    const out = runSync(inferenceservice, { parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/deploymentMode': 'ModelMesh' } }), observed: [...observed, foreign, undeclared], config });
+    const out = runSync(inferenceservice, {
+      parent: isvc(sklearn(), { annotations: { 'serving.kserve.io/deploymentMode': 'ModelMesh' } }),
+      observed: [...observed, foreign, undeclared],
+      config,
+    });
     expect(out.children).toEqual(observed);
     expect(JSON.stringify(out.response)).not.toContain('other-tenant');
   });
@@ -212,7 +281,9 @@ describe('InferenceService immutable fields', () => {
 
 describe('InferenceService user labels', () => {
   it('a predictor label never replaces a selector label: the Deployment still selects its own pods', () => {
-    const parent = isvc(sklearn({ labels: { app: 'mine', team: 'a', component: 'custom', 'serving.kserve.io/inferenceservice': 'other' } }), { labels: { app: 'meta', cost: 'c1', team: 'b' } });
+    const parent = isvc(sklearn({ labels: { app: 'mine', team: 'a', component: 'custom', 'serving.kserve.io/inferenceservice': 'other' } }), {
+      labels: { app: 'meta', cost: 'c1', team: 'b' },
+    });
     const out = runSync(inferenceservice, { parent, config });
     const deployment = out.childrenOf('Deployment')[0] as any;
     const selector = deployment.spec.selector.matchLabels;
@@ -240,7 +311,11 @@ describe('InferenceService user labels', () => {
     expect(ready?.message).toContain('spec.predictor.labels.example.com/tail-: not a label key');
     expect(ready?.message).not.toContain('labels.ok');
     expect(out.children.map((c) => `${c.kind}/${c.metadata.name}`).sort()).toEqual(good.children.map((c) => `${c.kind}/${c.metadata.name}`).sort());
-    const annotated = runSync(inferenceservice, { parent: isvc(sklearn({ annotations: { 'bad key': 'any text at all', 'example.com/ok': 'x y z' } })), observed: good.children, config });
+    const annotated = runSync(inferenceservice, {
+      parent: isvc(sklearn({ annotations: { 'bad key': 'any text at all', 'example.com/ok': 'x y z' } })),
+      observed: good.children,
+      config,
+    });
     expect(annotated.condition('Ready')?.message).toMatch(/^spec.predictor.annotations.bad key: not an annotation key/);
     expect(annotated.condition('Ready')?.message).not.toContain('example.com/ok');
     // 63 characters, a prefixed key and an empty value are valid labels.

@@ -5,21 +5,64 @@ import { componentReadiness } from '../../hooks/inferenceservice/status.js';
 import { inferenceserviceSpec, scalingOf } from '../../hooks/inferenceservice/spec.js';
 import { formatIssues } from '../../hooks/engine/protocol.js';
 
-const deployment = (status: Record<string, unknown>, generation = 1): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', generation }, status });
+const deployment = (status: Record<string, unknown>, generation = 1): KubeObject => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'd', generation },
+  status,
+});
 const c = (type: string, status: string, reason: string, message = `${type} ${reason}`) => ({ type, status, reason, message });
 
 describe('component readiness (KServe PropagateRawStatus)', () => {
   it.each([
     { reason: 'no Deployment yet', d: undefined, want: ['Unknown', 'DeploymentNotFound'] },
     { reason: 'no conditions yet', d: deployment({ observedGeneration: 1 }), want: ['Unknown', 'DeploymentPending'] },
-    { reason: 'spec not observed yet', d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable')] }, 2), want: ['Unknown', 'RolloutPending'] },
-    { reason: 'Available', d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable')] }), want: ['True', 'MinimumReplicasAvailable'] },
-    { reason: 'rollout complete', d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable'), c('Progressing', 'True', 'NewReplicaSetAvailable')] }), want: ['True', 'NewReplicaSetAvailable'] },
-    { reason: 'rolling out while still available', d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable'), c('Progressing', 'True', 'ReplicaSetUpdated')] }), want: ['True', 'MinimumReplicasAvailable'] },
-    { reason: 'first rollout', d: deployment({ observedGeneration: 1, conditions: [c('Progressing', 'True', 'ReplicaSetUpdated')] }), want: ['Unknown', 'ReplicaSetUpdated'] },
-    { reason: 'deadline exceeded', d: deployment({ observedGeneration: 1, conditions: [c('Progressing', 'False', 'ProgressDeadlineExceeded')] }), want: ['False', 'ProgressDeadlineExceeded'] },
-    { reason: 'not available outranks progressing', d: deployment({ observedGeneration: 1, conditions: [c('Available', 'False', 'MinimumReplicasUnavailable'), c('Progressing', 'True', 'ReplicaSetUpdated')] }), want: ['False', 'MinimumReplicasUnavailable'] },
-    { reason: 'replica failure outranks everything', d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable'), c('ReplicaFailure', 'True', 'FailedCreate')] }), want: ['False', 'FailedCreate'] },
+    {
+      reason: 'spec not observed yet',
+      d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable')] }, 2),
+      want: ['Unknown', 'RolloutPending'],
+    },
+    {
+      reason: 'Available',
+      d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable')] }),
+      want: ['True', 'MinimumReplicasAvailable'],
+    },
+    {
+      reason: 'rollout complete',
+      d: deployment({
+        observedGeneration: 1,
+        conditions: [c('Available', 'True', 'MinimumReplicasAvailable'), c('Progressing', 'True', 'NewReplicaSetAvailable')],
+      }),
+      want: ['True', 'NewReplicaSetAvailable'],
+    },
+    {
+      reason: 'rolling out while still available',
+      d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable'), c('Progressing', 'True', 'ReplicaSetUpdated')] }),
+      want: ['True', 'MinimumReplicasAvailable'],
+    },
+    {
+      reason: 'first rollout',
+      d: deployment({ observedGeneration: 1, conditions: [c('Progressing', 'True', 'ReplicaSetUpdated')] }),
+      want: ['Unknown', 'ReplicaSetUpdated'],
+    },
+    {
+      reason: 'deadline exceeded',
+      d: deployment({ observedGeneration: 1, conditions: [c('Progressing', 'False', 'ProgressDeadlineExceeded')] }),
+      want: ['False', 'ProgressDeadlineExceeded'],
+    },
+    {
+      reason: 'not available outranks progressing',
+      d: deployment({
+        observedGeneration: 1,
+        conditions: [c('Available', 'False', 'MinimumReplicasUnavailable'), c('Progressing', 'True', 'ReplicaSetUpdated')],
+      }),
+      want: ['False', 'MinimumReplicasUnavailable'],
+    },
+    {
+      reason: 'replica failure outranks everything',
+      d: deployment({ observedGeneration: 1, conditions: [c('Available', 'True', 'MinimumReplicasAvailable'), c('ReplicaFailure', 'True', 'FailedCreate')] }),
+      want: ['False', 'FailedCreate'],
+    },
   ])('$reason', ({ d, want }) => {
     const r = componentReadiness(d);
     expect([r.status, r.reason]).toEqual(want);
@@ -31,7 +74,11 @@ describe('domain template', () => {
   it.each([
     { reason: "KServe's template", template: '{{ .Name }}-{{ .Namespace }}.{{ .IngressDomain }}', want: 'iris-ml.example.com' },
     { reason: 'the short spelling', template: '{{name}}-{{namespace}}.{{domain}}', want: 'iris-ml.example.com' },
-    { reason: 'annotations and labels', template: '{{ .Name }}.{{ .Labels.tier }}.{{ .Annotations.team }}.{{ .IngressDomain }}', want: 'iris.gold.a.example.com' },
+    {
+      reason: 'annotations and labels',
+      template: '{{ .Name }}.{{ .Labels.tier }}.{{ .Annotations.team }}.{{ .IngressDomain }}',
+      want: 'iris.gold.a.example.com',
+    },
   ])('$reason', ({ template, want }) => expect(renderDomain(template, 'iris', parent, 'example.com')).toBe(want));
 
   it.each([
@@ -54,7 +101,11 @@ describe('HPA defaults (KServe createHPA)', () => {
 describe('container resources (the kit quantity)', () => {
   const spec = (resources: unknown) => ({ predictor: { containers: [{ image: 'c:1', resources }] } });
   const cases = [
-    { reason: 'a word is not a quantity', resources: { requests: { cpu: 'lots' } }, problem: /spec\.predictor\.containers\[0\]\.resources\.requests\.cpu: a quantity such as 500m or 1Gi/ },
+    {
+      reason: 'a word is not a quantity',
+      resources: { requests: { cpu: 'lots' } },
+      problem: /spec\.predictor\.containers\[0\]\.resources\.requests\.cpu: a quantity such as 500m or 1Gi/,
+    },
     { reason: 'a negative number is not a quantity', resources: { limits: { memory: -1 } }, problem: /resources\.limits\.memory/ },
   ];
   for (const c of cases) {

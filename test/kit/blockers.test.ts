@@ -39,9 +39,11 @@ const refused = (name: string, apiError: string) =>
 const forbidden = (detail: string, name = POD) => `pods "${name}" is forbidden: ${detail}`;
 
 const QUOTA = 'exceeded quota: compute-resources, requested: limits.memory=4Gi, used: limits.memory=6Gi, limited: limits.memory=8Gi';
-const QUOTA_NEEDS = 'failed quota: compute-resources: must specify limits.cpu for: kserve-container,storage-initializer; limits.memory for: kserve-container,storage-initializer';
+const QUOTA_NEEDS =
+  'failed quota: compute-resources: must specify limits.cpu for: kserve-container,storage-initializer; limits.memory for: kserve-container,storage-initializer';
 const LIMIT_RANGE = 'maximum memory usage per Container is 1Gi, but limit is 2Gi';
-const LIMIT_RANGE_MANY = '[maximum cpu usage per Container is 1, but limit is 2, cpu max limit to request ratio per Container is 2, but provided ratio is 4.000000]';
+const LIMIT_RANGE_MANY =
+  '[maximum cpu usage per Container is 1, but limit is 2, cpu max limit to request ratio per Container is 2, but provided ratio is 4.000000]';
 const PSA =
   'violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "kserve-container" must set securityContext.allowPrivilegeEscalation=false), ' +
   'unrestricted capabilities (container "kserve-container" must set securityContext.capabilities.drop=["ALL"]), ' +
@@ -71,7 +73,8 @@ describe('firstBlocker: Deployment conditions', () => {
     },
     {
       reason: 'several LimitRange violations, aggregated',
-      source: 'limitranger/admission.go ("%s max limit to request ratio per %s is %s, but provided ratio is %f") + k8s.io/apimachinery pkg/util/errors/errors.go (aggregate: "[a, b]")',
+      source:
+        'limitranger/admission.go ("%s max limit to request ratio per %s is %s, but provided ratio is %f") + k8s.io/apimachinery pkg/util/errors/errors.go (aggregate: "[a, b]")',
       d: refused('iris-predictor', forbidden(LIMIT_RANGE_MANY)),
       want: BlockerReason.LimitRangeViolation,
     },
@@ -82,7 +85,7 @@ describe('firstBlocker: Deployment conditions', () => {
       want: BlockerReason.PodSecurityViolation,
     },
     {
-      reason: 'any other refusal keeps the controller\'s FailedCreate',
+      reason: "any other refusal keeps the controller's FailedCreate",
       source: 'plugin/pkg/admission/serviceaccount/admission.go ("error looking up service account %s/%s: %w"), mutating: generateName in the message',
       d: refused('iris-predictor', forbidden(NO_SA, `${RS}-`)),
       want: BlockerReason.FailedCreate,
@@ -91,7 +94,12 @@ describe('firstBlocker: Deployment conditions', () => {
       reason: 'the ReplicaSet itself was refused by a quota on object counts',
       source: 'pkg/controller/deployment/sync.go ("Failed to create new replica set %q: %v", reason ReplicaSetCreateError)',
       d: deployment('iris-predictor', [
-        { type: 'Progressing', status: 'False', reason: 'ReplicaSetCreateError', message: `Failed to create new replica set "${RS}": replicasets.apps "${RS}" is forbidden: exceeded quota: object-counts, requested: count/replicasets.apps=1, used: count/replicasets.apps=10, limited: count/replicasets.apps=10` },
+        {
+          type: 'Progressing',
+          status: 'False',
+          reason: 'ReplicaSetCreateError',
+          message: `Failed to create new replica set "${RS}": replicasets.apps "${RS}" is forbidden: exceeded quota: object-counts, requested: count/replicasets.apps=1, used: count/replicasets.apps=10, limited: count/replicasets.apps=10`,
+        },
       ]),
       want: BlockerReason.QuotaExceeded,
     },
@@ -99,7 +107,12 @@ describe('firstBlocker: Deployment conditions', () => {
       reason: 'the ReplicaSet was refused for another reason',
       source: 'pkg/controller/deployment/util/deployment_util.go (FailedRSCreateReason = "ReplicaSetCreateError")',
       d: deployment('iris-predictor', [
-        { type: 'Progressing', status: 'False', reason: 'ReplicaSetCreateError', message: `Failed to create new replica set "${RS}": admission webhook "policy.example.com" denied the request: owner label required` },
+        {
+          type: 'Progressing',
+          status: 'False',
+          reason: 'ReplicaSetCreateError',
+          message: `Failed to create new replica set "${RS}": admission webhook "policy.example.com" denied the request: owner label required`,
+        },
       ]),
       want: BlockerReason.ReplicaSetCreateError,
     },
@@ -134,7 +147,7 @@ describe('firstBlocker: Deployment conditions', () => {
       expect(got?.reason).toBe(c.want);
       if (c.want) {
         const conditions = (c.d.status as { conditions: Cond[] }).conditions;
-        const cause = conditions.find((x) => x.type === 'ReplicaFailure' || x.status === 'False' && x.type === 'Progressing')!;
+        const cause = conditions.find((x) => x.type === 'ReplicaFailure' || (x.status === 'False' && x.type === 'Progressing'))!;
         expect(got).toEqual({ reason: c.want, message: `Deployment iris-predictor: ${cause.message}`, source: { kind: 'Deployment', name: 'iris-predictor' } });
       }
     });
@@ -160,13 +173,51 @@ const failedJob = (name: string, reason: string, message: string) =>
 
 describe('firstBlocker: Job conditions', () => {
   const cases = [
-    { reason: 'pods kept failing', source: 'pkg/controller/job/job_controller.go ("Job has reached the specified backoff limit")', j: failedJob('download', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'), want: BlockerReason.BackoffLimitExceeded },
-    { reason: 'activeDeadlineSeconds passed', source: 'job_controller.go ("Job was active longer than specified deadline")', j: failedJob('download', 'DeadlineExceeded', 'Job was active longer than specified deadline'), want: BlockerReason.DeadlineExceeded },
-    { reason: 'a podFailurePolicy FailJob rule', source: 'pkg/controller/job/pod_failure_policy.go ("Container %s for pod %s/%s failed with exit code %v matching %v rule at index %d")', j: failedJob('download', 'PodFailurePolicy', `Container main for pod ${NS}/download-7xq2m failed with exit code 42 matching FailJob rule at index 0`), want: BlockerReason.PodFailurePolicy },
-    { reason: 'an indexed Job exceeded maxFailedIndexes', source: 'job_controller.go ("Job has exceeded the specified maximal number of failed indexes")', j: failedJob('download', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes'), want: BlockerReason.MaxFailedIndexesExceeded },
-    { reason: 'only FailureTarget so far (pods still terminating)', source: 'job_controller.go newFailureCondition (delayTerminalCondition)', j: job('download', [{ type: 'FailureTarget', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }]), want: BlockerReason.BackoffLimitExceeded },
-    { reason: 'a reason we do not know is still a failed Job', source: 'k8s.io/api batch/v1 types.go (JobFailed)', j: failedJob('download', 'SomethingNew', 'a future reason'), want: BlockerReason.JobFailed },
-    { reason: 'a Job that completed', source: 'k8s.io/api batch/v1 types.go (JobComplete, JobReasonCompletionsReached)', j: job('download', [{ type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' }, { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' }]), want: undefined },
+    {
+      reason: 'pods kept failing',
+      source: 'pkg/controller/job/job_controller.go ("Job has reached the specified backoff limit")',
+      j: failedJob('download', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'),
+      want: BlockerReason.BackoffLimitExceeded,
+    },
+    {
+      reason: 'activeDeadlineSeconds passed',
+      source: 'job_controller.go ("Job was active longer than specified deadline")',
+      j: failedJob('download', 'DeadlineExceeded', 'Job was active longer than specified deadline'),
+      want: BlockerReason.DeadlineExceeded,
+    },
+    {
+      reason: 'a podFailurePolicy FailJob rule',
+      source: 'pkg/controller/job/pod_failure_policy.go ("Container %s for pod %s/%s failed with exit code %v matching %v rule at index %d")',
+      j: failedJob('download', 'PodFailurePolicy', `Container main for pod ${NS}/download-7xq2m failed with exit code 42 matching FailJob rule at index 0`),
+      want: BlockerReason.PodFailurePolicy,
+    },
+    {
+      reason: 'an indexed Job exceeded maxFailedIndexes',
+      source: 'job_controller.go ("Job has exceeded the specified maximal number of failed indexes")',
+      j: failedJob('download', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes'),
+      want: BlockerReason.MaxFailedIndexesExceeded,
+    },
+    {
+      reason: 'only FailureTarget so far (pods still terminating)',
+      source: 'job_controller.go newFailureCondition (delayTerminalCondition)',
+      j: job('download', [{ type: 'FailureTarget', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }]),
+      want: BlockerReason.BackoffLimitExceeded,
+    },
+    {
+      reason: 'a reason we do not know is still a failed Job',
+      source: 'k8s.io/api batch/v1 types.go (JobFailed)',
+      j: failedJob('download', 'SomethingNew', 'a future reason'),
+      want: BlockerReason.JobFailed,
+    },
+    {
+      reason: 'a Job that completed',
+      source: 'k8s.io/api batch/v1 types.go (JobComplete, JobReasonCompletionsReached)',
+      j: job('download', [
+        { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' },
+        { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' },
+      ]),
+      want: undefined,
+    },
     { reason: 'a Job still running', source: '—', j: job('download', []), want: undefined },
   ];
   for (const c of cases) {
@@ -195,7 +246,14 @@ const IMAGE = 'quay.io/acme/sklearn-server:9.9';
 const running = { running: { startedAt: '2026-11-23T10:01:00Z' } };
 const waiting = (reason: string, message?: string) => ({ waiting: message === undefined ? { reason } : { reason, message } });
 const terminated = (reason: string, exitCode: number, message?: string) => ({
-  terminated: { exitCode, reason, ...(message ? { message } : {}), startedAt: '2026-11-23T10:01:00Z', finishedAt: '2026-11-23T10:01:09Z', containerID: 'containerd://4f9c0e7a' },
+  terminated: {
+    exitCode,
+    reason,
+    ...(message ? { message } : {}),
+    startedAt: '2026-11-23T10:01:00Z',
+    finishedAt: '2026-11-23T10:01:09Z',
+    containerID: 'containerd://4f9c0e7a',
+  },
 });
 
 function pod(p: PodShape): KubeObject {
@@ -233,7 +291,12 @@ function pod(p: PodShape): KubeObject {
     },
     status: {
       phase: 'Pending',
-      conditions: (p.conditions ?? [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'False', reason: 'ContainersNotReady' }]).map((c) => ({ lastProbeTime: null, ...stamp(c) })),
+      conditions: (
+        p.conditions ?? [
+          { type: 'PodScheduled', status: 'True' },
+          { type: 'Ready', status: 'False', reason: 'ContainersNotReady' },
+        ]
+      ).map((c) => ({ lastProbeTime: null, ...stamp(c) })),
       ...(p.init ? { initContainerStatuses: order(p.init.map(statusOf)) } : {}),
       containerStatuses: order(p.containers.map(statusOf)),
       qosClass: 'Burstable',
@@ -260,26 +323,53 @@ describe('firstBlocker: pod states', () => {
     {
       reason: 'the kubelet backs off pulling',
       source: 'pkg/kubelet/images/types.go (ErrImagePullBackOff = "ImagePullBackOff") + image_manager.go ("Back-off pulling image %q", "%s: %s")',
-      p: pod({ containers: [{ name: 'kserve-container', state: waiting('ImagePullBackOff', `Back-off pulling image "${IMAGE}": ErrImagePull: ${PULL_ERROR}`) }] }),
-      want: { reason: BlockerReason.ImagePullBackOff, container: 'kserve-container', kubelet: `Back-off pulling image "${IMAGE}": ErrImagePull: ${PULL_ERROR}` },
+      p: pod({
+        containers: [{ name: 'kserve-container', state: waiting('ImagePullBackOff', `Back-off pulling image "${IMAGE}": ErrImagePull: ${PULL_ERROR}`) }],
+      }),
+      want: {
+        reason: BlockerReason.ImagePullBackOff,
+        container: 'kserve-container',
+        kubelet: `Back-off pulling image "${IMAGE}": ErrImagePull: ${PULL_ERROR}`,
+      },
     },
     {
       reason: 'the registry is unreachable',
-      source: 'k8s.io/cri-api pkg/errors/errors.go (ErrRegistryUnavailable) + image_manager.go ("image pull failed for %s because the registry is unavailable%s")',
-      p: pod({ containers: [{ name: 'kserve-container', state: waiting('RegistryUnavailable', `image pull failed for ${IMAGE} because the registry is unavailable: dial tcp: lookup quay.io: no such host`) }] }),
-      want: { reason: BlockerReason.RegistryUnavailable, container: 'kserve-container', kubelet: `image pull failed for ${IMAGE} because the registry is unavailable: dial tcp: lookup quay.io: no such host` },
+      source:
+        'k8s.io/cri-api pkg/errors/errors.go (ErrRegistryUnavailable) + image_manager.go ("image pull failed for %s because the registry is unavailable%s")',
+      p: pod({
+        containers: [
+          {
+            name: 'kserve-container',
+            state: waiting('RegistryUnavailable', `image pull failed for ${IMAGE} because the registry is unavailable: dial tcp: lookup quay.io: no such host`),
+          },
+        ],
+      }),
+      want: {
+        reason: BlockerReason.RegistryUnavailable,
+        container: 'kserve-container',
+        kubelet: `image pull failed for ${IMAGE} because the registry is unavailable: dial tcp: lookup quay.io: no such host`,
+      },
     },
     {
       reason: 'the server crashes on start',
       source: 'pkg/kubelet/container/sync_result.go (ErrCrashLoopBackOff = "CrashLoopBackOff") + kuberuntime_manager.go doBackOff',
-      p: pod({ containers: [{ name: 'kserve-container', state: waiting('CrashLoopBackOff', backOff('kserve-container')), lastState: terminated('Error', 1) }] }),
+      p: pod({
+        containers: [{ name: 'kserve-container', state: waiting('CrashLoopBackOff', backOff('kserve-container')), lastState: terminated('Error', 1) }],
+      }),
       want: { reason: BlockerReason.CrashLoopBackOff, container: 'kserve-container', kubelet: backOff('kserve-container'), exitCode: 1 },
     },
     {
       reason: 'a crash loop whose last run was OOMKilled reports the cause',
       source: 'lastState.terminated.reason "OOMKilled" from the CRI runtime (pkg/kubelet/kuberuntime/helpers.go reads it), exit code 137',
-      p: pod({ containers: [{ name: 'kserve-container', state: waiting('CrashLoopBackOff', backOff('kserve-container')), lastState: terminated('OOMKilled', 137) }] }),
-      want: { reason: BlockerReason.OOMKilled, container: 'kserve-container', kubelet: `OOMKilled (exit code 137); ${backOff('kserve-container')}`, exitCode: 137 },
+      p: pod({
+        containers: [{ name: 'kserve-container', state: waiting('CrashLoopBackOff', backOff('kserve-container')), lastState: terminated('OOMKilled', 137) }],
+      }),
+      want: {
+        reason: BlockerReason.OOMKilled,
+        container: 'kserve-container',
+        kubelet: `OOMKilled (exit code 137); ${backOff('kserve-container')}`,
+        exitCode: 137,
+      },
     },
     {
       reason: 'a container just OOMKilled, not restarted yet',
@@ -289,27 +379,55 @@ describe('firstBlocker: pod states', () => {
     },
     {
       reason: 'an env var names a Secret key that does not exist',
-      source: 'pkg/kubelet/kuberuntime/kuberuntime_container.go (ErrCreateContainerConfig) + pkg/kubelet/kubelet_pods.go ("couldn\'t find key %v in Secret %v/%v")',
-      p: pod({ containers: [{ name: 'kserve-container', state: waiting('CreateContainerConfigError', `couldn't find key AWS_SECRET_ACCESS_KEY in Secret ${NS}/s3-creds`) }] }),
-      want: { reason: BlockerReason.CreateContainerConfigError, container: 'kserve-container', kubelet: `couldn't find key AWS_SECRET_ACCESS_KEY in Secret ${NS}/s3-creds` },
+      source:
+        'pkg/kubelet/kuberuntime/kuberuntime_container.go (ErrCreateContainerConfig) + pkg/kubelet/kubelet_pods.go ("couldn\'t find key %v in Secret %v/%v")',
+      p: pod({
+        containers: [
+          { name: 'kserve-container', state: waiting('CreateContainerConfigError', `couldn't find key AWS_SECRET_ACCESS_KEY in Secret ${NS}/s3-creds`) },
+        ],
+      }),
+      want: {
+        reason: BlockerReason.CreateContainerConfigError,
+        container: 'kserve-container',
+        kubelet: `couldn't find key AWS_SECRET_ACCESS_KEY in Secret ${NS}/s3-creds`,
+      },
     },
     {
       reason: 'an init container (the model download) crash-loops',
       source: 'init containers are restarted with back-off like others (kuberuntime_manager.go)',
       p: pod({
-        init: [{ name: 'storage-initializer', state: waiting('CrashLoopBackOff', backOff('storage-initializer')), lastState: terminated('Error', 1, 'RuntimeError: Failed to fetch model. No model found in s3://models/iris.') }],
+        init: [
+          {
+            name: 'storage-initializer',
+            state: waiting('CrashLoopBackOff', backOff('storage-initializer')),
+            lastState: terminated('Error', 1, 'RuntimeError: Failed to fetch model. No model found in s3://models/iris.'),
+          },
+        ],
         containers: [{ name: 'kserve-container', state: waiting('PodInitializing') }],
       }),
       want: { reason: BlockerReason.CrashLoopBackOff, container: 'storage-initializer', kubelet: backOff('storage-initializer'), exitCode: 1 },
     },
     {
       reason: 'no node fits the pod',
-      source: 'k8s.io/api core/v1 types.go (PodReasonUnschedulable) + pkg/scheduler/framework/types.go FitError ("0/%v nodes are available") + defaultpreemption ("preemption: ")',
+      source:
+        'k8s.io/api core/v1 types.go (PodReasonUnschedulable) + pkg/scheduler/framework/types.go FitError ("0/%v nodes are available") + defaultpreemption ("preemption: ")',
       p: pod({
         containers: [],
-        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.' }],
+        conditions: [
+          {
+            type: 'PodScheduled',
+            status: 'False',
+            reason: 'Unschedulable',
+            message:
+              '0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+          },
+        ],
       }),
-      want: { reason: BlockerReason.Unschedulable, container: undefined, kubelet: '0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.' },
+      want: {
+        reason: BlockerReason.Unschedulable,
+        container: undefined,
+        kubelet: '0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+      },
     },
     {
       reason: 'a container still being created is not blocked',
@@ -332,7 +450,10 @@ describe('firstBlocker: pod states', () => {
     {
       reason: 'a pod being deleted is on its way out',
       source: 'metadata.deletionTimestamp',
-      p: pod({ deletionTimestamp: '2026-11-23T10:05:00Z', containers: [{ name: 'kserve-container', state: waiting('CrashLoopBackOff', backOff('kserve-container')), lastState: terminated('Error', 1) }] }),
+      p: pod({
+        deletionTimestamp: '2026-11-23T10:05:00Z',
+        containers: [{ name: 'kserve-container', state: waiting('CrashLoopBackOff', backOff('kserve-container')), lastState: terminated('Error', 1) }],
+      }),
       want: undefined,
     },
   ];
@@ -354,8 +475,11 @@ describe('firstBlocker: pod states', () => {
 describe('firstBlocker: order and edges', () => {
   const crashing = (name: string, container = 'kserve-container') =>
     pod({ name, containers: [{ name: container, state: waiting('CrashLoopBackOff', backOff(container)), lastState: terminated('Error', 1) }] });
-  const pulling = (name: string) => pod({ name, containers: [{ name: 'kserve-container', state: waiting('ImagePullBackOff', `Back-off pulling image "${IMAGE}"`) }] });
-  const timedOut = deployment('a-timed-out', [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: `ReplicaSet "${RS}" has timed out progressing.` }]);
+  const pulling = (name: string) =>
+    pod({ name, containers: [{ name: 'kserve-container', state: waiting('ImagePullBackOff', `Back-off pulling image "${IMAGE}"`) }] });
+  const timedOut = deployment('a-timed-out', [
+    { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: `ReplicaSet "${RS}" has timed out progressing.` },
+  ]);
 
   it('nothing observed: no blocker', () => {
     expect(firstBlocker({})).toBeUndefined();
@@ -368,7 +492,11 @@ describe('firstBlocker: order and edges', () => {
   });
 
   it('a Deployment refusal comes before a failed Job, which comes before a pod', () => {
-    const all = blockersOf({ pods: [crashing('p')], jobs: [failedJob('j', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit')], deployments: [refused('z-refused', forbidden(QUOTA))] });
+    const all = blockersOf({
+      pods: [crashing('p')],
+      jobs: [failedJob('j', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit')],
+      deployments: [refused('z-refused', forbidden(QUOTA))],
+    });
     expect(all.map((b) => `${b.source.kind}/${b.source.name}`)).toEqual(['Deployment/z-refused', 'Job/j', 'Pod/p']);
   });
 
@@ -395,19 +523,32 @@ describe('firstBlocker: order and edges', () => {
     expect(blockersOf({ pods: [p] }).map((b) => b.source.container)).toEqual(['storage-initializer', 'z-server', 'a-agent']);
   });
 
-  it('containers without a spec keep the kubelet\'s status order', () => {
-    const p = pod({ containers: [{ name: 'b', state: waiting('ErrImagePull', PULL_ERROR) }, { name: 'a', state: waiting('ErrImagePull', PULL_ERROR) }] });
+  it("containers without a spec keep the kubelet's status order", () => {
+    const p = pod({
+      containers: [
+        { name: 'b', state: waiting('ErrImagePull', PULL_ERROR) },
+        { name: 'a', state: waiting('ErrImagePull', PULL_ERROR) },
+      ],
+    });
     const specless = { ...p, spec: undefined };
     expect(blockersOf({ pods: [specless] }).map((b) => b.source.container)).toEqual(['b', 'a']);
   });
 
   it('an unschedulable pod is reported once, before its (absent) containers', () => {
-    const p = pod({ containers: [{ name: 'kserve-container', state: waiting('ContainerCreating') }], conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available: 1 Insufficient cpu.' }] });
+    const p = pod({
+      containers: [{ name: 'kserve-container', state: waiting('ContainerCreating') }],
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available: 1 Insufficient cpu.' }],
+    });
     expect(blockersOf({ pods: [p] }).map((b) => b.reason)).toEqual([BlockerReason.Unschedulable]);
   });
 
   it('objects of another kind in a list are ignored', () => {
-    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'a' }, status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } } as KubeObject;
+    const secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'a' },
+      status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] },
+    } as KubeObject;
     expect(firstBlocker({ pods: [secret], deployments: [secret], jobs: [secret] })).toBeUndefined();
   });
 
@@ -438,9 +579,17 @@ describe('refusalReason', () => {
   const cases = [
     { reason: 'quota exhausted', message: forbidden(QUOTA), want: BlockerReason.QuotaExceeded },
     { reason: 'quota needs limits', message: forbidden(QUOTA_NEEDS), want: BlockerReason.QuotaRequiresResources },
-    { reason: 'quota needs requests', message: forbidden('failed quota: q1: must specify requests.memory for: app'), want: BlockerReason.QuotaRequiresResources },
+    {
+      reason: 'quota needs requests',
+      message: forbidden('failed quota: q1: must specify requests.memory for: app'),
+      want: BlockerReason.QuotaRequiresResources,
+    },
     { reason: 'LimitRange minimum', message: forbidden('minimum cpu usage per Pod is 100m, but request is 50m'), want: BlockerReason.LimitRangeViolation },
-    { reason: 'LimitRange maximum without a limit', message: forbidden('maximum memory usage per Container is 1Gi.  No limit is specified'), want: BlockerReason.LimitRangeViolation },
+    {
+      reason: 'LimitRange maximum without a limit',
+      message: forbidden('maximum memory usage per Container is 1Gi.  No limit is specified'),
+      want: BlockerReason.LimitRangeViolation,
+    },
     { reason: 'LimitRange ratio', message: forbidden(LIMIT_RANGE_MANY), want: BlockerReason.LimitRangeViolation },
     { reason: 'Pod Security', message: forbidden(PSA), want: BlockerReason.PodSecurityViolation },
     { reason: 'quota status unknown is not exceeded', message: forbidden('status unknown for quota: q1, resources: limits.cpu'), want: undefined },
@@ -450,8 +599,14 @@ describe('refusalReason', () => {
 });
 
 describe('failureInfoFrom', () => {
-  it('puts a pod blocker in lastFailureInfo\'s shape: location is the pod, the exit code kept', () => {
-    const b = firstBlocker({ pods: [pod({ containers: [{ name: 'kserve-container', state: waiting('CrashLoopBackOff', backOff('kserve-container')), lastState: terminated('OOMKilled', 137) }] })] })!;
+  it("puts a pod blocker in lastFailureInfo's shape: location is the pod, the exit code kept", () => {
+    const b = firstBlocker({
+      pods: [
+        pod({
+          containers: [{ name: 'kserve-container', state: waiting('CrashLoopBackOff', backOff('kserve-container')), lastState: terminated('OOMKilled', 137) }],
+        }),
+      ],
+    })!;
     expect(failureInfoFrom(b)).toEqual({ location: POD, reason: 'OOMKilled', message: b.message, exitCode: 137 });
   });
   it('a Deployment blocker has no exit code', () => {
@@ -461,7 +616,7 @@ describe('failureInfoFrom', () => {
 });
 
 describe('podsRuleFor', () => {
-  it('asks for the pods by the selector labels in the parent\'s namespace', () => {
+  it("asks for the pods by the selector labels in the parent's namespace", () => {
     const labels = { app: 'isvc.iris-predictor' };
     const rule = podsRuleFor(NS, labels);
     expect(rule).toEqual({ apiVersion: 'v1', resource: 'pods', namespace: NS, labelSelector: { matchLabels: { app: 'isvc.iris-predictor' } } });

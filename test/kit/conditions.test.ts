@@ -9,8 +9,16 @@ const BEFORE = '2026-01-01T00:00:00Z';
 describe('readyFrom', () => {
   const cases = [
     { reason: 'all True → True', others: [condition.true('A', 'Ok'), condition.true('B', 'Ok')], want: ['True', 'Ready'] },
-    { reason: 'False outranks Unknown even when later', others: [condition.unknown('A', 'Wait'), condition.false('B', 'Broken', 'b is broken')], want: ['False', 'Broken'] },
-    { reason: 'the first Unknown in pipeline order', others: [condition.true('A', 'Ok'), condition.unknown('B', 'Pending'), condition.unknown('C', 'Later')], want: ['Unknown', 'Pending'] },
+    {
+      reason: 'False outranks Unknown even when later',
+      others: [condition.unknown('A', 'Wait'), condition.false('B', 'Broken', 'b is broken')],
+      want: ['False', 'Broken'],
+    },
+    {
+      reason: 'the first Unknown in pipeline order',
+      others: [condition.true('A', 'Ok'), condition.unknown('B', 'Pending'), condition.unknown('C', 'Later')],
+      want: ['Unknown', 'Pending'],
+    },
     { reason: 'nothing to wait for → True', others: [], want: ['True', 'Ready'] },
   ];
   for (const c of cases) {
@@ -41,13 +49,29 @@ describe('readyConditions (the condition tree as data)', () => {
       { type: 'A', means: 'first in the pipeline' },
       { type: 'B', means: 'second' },
     ],
-    { ready: { reason: 'AllGood', message: 'all good' }, phase: { ready: 'Ready', notReady: 'Not Ready' }, informational: [{ type: 'Note', means: 'never blocks' }] },
+    {
+      ready: { reason: 'AllGood', message: 'all good' },
+      phase: { ready: 'Ready', notReady: 'Not Ready' },
+      informational: [{ type: 'Note', means: 'never blocks' }],
+    },
   );
   const input = (conditions: unknown[] = []) => ({ parent: { metadata: { generation: 2 }, status: { conditions } }, now: NOW });
   const cases = [
-    { reason: 'every dependency True → Ready True with the declared reason', decided: [condition.true('A', 'Ok'), condition.true('B', 'Ok')], want: ['True', 'AllGood', 'Ready'] },
-    { reason: 'False outranks Unknown whatever the order decided', decided: [condition.unknown('A', 'Wait'), condition.false('B', 'Broken')], want: ['False', 'Broken', 'Not Ready'] },
-    { reason: 'an informational False does not block Ready', decided: [condition.false('Note', 'Meh'), condition.true('A', 'Ok'), condition.true('B', 'Ok')], want: ['True', 'AllGood', 'Ready'] },
+    {
+      reason: 'every dependency True → Ready True with the declared reason',
+      decided: [condition.true('A', 'Ok'), condition.true('B', 'Ok')],
+      want: ['True', 'AllGood', 'Ready'],
+    },
+    {
+      reason: 'False outranks Unknown whatever the order decided',
+      decided: [condition.unknown('A', 'Wait'), condition.false('B', 'Broken')],
+      want: ['False', 'Broken', 'Not Ready'],
+    },
+    {
+      reason: 'an informational False does not block Ready',
+      decided: [condition.false('Note', 'Meh'), condition.true('A', 'Ok'), condition.true('B', 'Ok')],
+      want: ['True', 'AllGood', 'Ready'],
+    },
     { reason: 'a dependency not decided (e.g. an undeclared child) does not count', decided: [condition.true('B', 'Ok')], want: ['True', 'AllGood', 'Ready'] },
   ];
   for (const c of cases) {
@@ -78,12 +102,32 @@ describe('readyConditions (the condition tree as data)', () => {
     const crash = { reason: 'CrashLoopBackOff', message: 'pod p: back-off' };
     const taken = condition.false('B', 'HostConflict', 'host h is already routed by Ingress/other');
     const cases = [
-      { reason: 'a blocker tells a Ready that is not True why', decided: [condition.unknown('A', 'Wait'), condition.true('B', 'Ok')], inputs: { blocker: crash }, want: ['False', 'CrashLoopBackOff', 'pod p: back-off'] },
+      {
+        reason: 'a blocker tells a Ready that is not True why',
+        decided: [condition.unknown('A', 'Wait'), condition.true('B', 'Ok')],
+        inputs: { blocker: crash },
+        want: ['False', 'CrashLoopBackOff', 'pod p: back-off'],
+      },
       { reason: 'a blocker leaves a True Ready alone', decided: ok, inputs: { blocker: crash }, want: ['True', 'AllGood', 'all good'] },
       { reason: 'an override makes a True Ready False with it', decided: ok, inputs: { overrides: [taken] }, want: ['False', 'HostConflict', taken.message] },
-      { reason: 'an override makes an Unknown Ready False with it', decided: [condition.unknown('A', 'Wait'), condition.true('B', 'Ok')], inputs: { overrides: [taken] }, want: ['False', 'HostConflict', taken.message] },
-      { reason: 'an override leaves a Ready False for another reason', decided: [condition.false('A', 'Broken', 'a'), condition.true('B', 'Ok')], inputs: { overrides: [taken] }, want: ['False', 'Broken', 'a'] },
-      { reason: 'the blocker is told before an override', decided: [condition.unknown('A', 'Wait'), condition.true('B', 'Ok')], inputs: { blocker: crash, overrides: [taken] }, want: ['False', 'CrashLoopBackOff', 'pod p: back-off'] },
+      {
+        reason: 'an override makes an Unknown Ready False with it',
+        decided: [condition.unknown('A', 'Wait'), condition.true('B', 'Ok')],
+        inputs: { overrides: [taken] },
+        want: ['False', 'HostConflict', taken.message],
+      },
+      {
+        reason: 'an override leaves a Ready False for another reason',
+        decided: [condition.false('A', 'Broken', 'a'), condition.true('B', 'Ok')],
+        inputs: { overrides: [taken] },
+        want: ['False', 'Broken', 'a'],
+      },
+      {
+        reason: 'the blocker is told before an override',
+        decided: [condition.unknown('A', 'Wait'), condition.true('B', 'Ok')],
+        inputs: { blocker: crash, overrides: [taken] },
+        want: ['False', 'CrashLoopBackOff', 'pod p: back-off'],
+      },
     ];
     for (const c of cases) {
       it(c.reason, () => {
@@ -92,18 +136,31 @@ describe('readyConditions (the condition tree as data)', () => {
         expect(out.conditions[0]).toMatchObject({ type: 'Ready', status: c.want[0], reason: c.want[1] });
       });
     }
-    it('an override takes its dependency\'s place; `derived` is Ready from the decided dependencies alone', () => {
+    it("an override takes its dependency's place; `derived` is Ready from the decided dependencies alone", () => {
       const out = tree.summarise(input(), ok, { overrides: [taken] });
-      expect(out.conditions.map((c) => [c.type, c.reason])).toEqual([['Ready', 'HostConflict'], ['A', 'Ok'], ['B', 'HostConflict']]);
+      expect(out.conditions.map((c) => [c.type, c.reason])).toEqual([
+        ['Ready', 'HostConflict'],
+        ['A', 'Ok'],
+        ['B', 'HostConflict'],
+      ]);
       expect([out.derived.status, out.derived.reason]).toEqual(['True', 'AllGood']);
       expect(out.phase).toBe('Not Ready');
     });
     it('a condition beside the tree is written last and does not gate Ready; one decided of its type wins', () => {
       const beside = condition.false('A', 'NotYet', 'reported only');
       const out = tree.summarise(input(), [condition.true('B', 'Ok'), condition.true('Note', 'N')], { beside: [beside] });
-      expect(out.conditions.map((c) => [c.type, c.status])).toEqual([['Ready', 'True'], ['B', 'True'], ['Note', 'True'], ['A', 'False']]);
+      expect(out.conditions.map((c) => [c.type, c.status])).toEqual([
+        ['Ready', 'True'],
+        ['B', 'True'],
+        ['Note', 'True'],
+        ['A', 'False'],
+      ]);
       const decided = tree.summarise(input(), ok, { beside: [beside] });
-      expect(decided.conditions.map((c) => [c.type, c.reason])).toEqual([['Ready', 'AllGood'], ['A', 'Ok'], ['B', 'Ok']]);
+      expect(decided.conditions.map((c) => [c.type, c.reason])).toEqual([
+        ['Ready', 'AllGood'],
+        ['A', 'Ok'],
+        ['B', 'Ok'],
+      ]);
     });
     it('refuses an input that is not in the tree', () => {
       expect(() => tree.summarise(input(), ok, { overrides: [condition.false('Stray', 'X')] })).toThrow(/Stray is not in the condition tree/);
@@ -114,7 +171,12 @@ describe('readyConditions (the condition tree as data)', () => {
 
 describe('fromReadiness', () => {
   it('names a readiness judgement', () => {
-    expect(fromReadiness('X', { status: 'Unknown', reason: 'Pending', message: 'm' })).toEqual({ type: 'X', status: 'Unknown', reason: 'Pending', message: 'm' });
+    expect(fromReadiness('X', { status: 'Unknown', reason: 'Pending', message: 'm' })).toEqual({
+      type: 'X',
+      status: 'Unknown',
+      reason: 'Pending',
+      message: 'm',
+    });
   });
 });
 

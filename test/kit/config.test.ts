@@ -9,7 +9,10 @@ const without = { name: 'c' };
 
 describe('composition configuration', () => {
   it('configsFrom parses each composition that declares a config, by name', () => {
-    expect(configsFrom([withPort, withImage, without], { A_PORT: '81' })).toEqual({ configs: { a: { port: 81 }, b: { images: { 'b-server': 'b:1' } } }, problems: [] });
+    expect(configsFrom([withPort, withImage, without], { A_PORT: '81' })).toEqual({
+      configs: { a: { port: 81 }, b: { images: { 'b-server': 'b:1' } } },
+      problems: [],
+    });
   });
   it('configsFrom lists the problems of every composition, each naming its variable', () => {
     const other = { name: 'd', config: z.looseObject({ D_MODE: z.enum(['x', 'y']).default('x') }) };

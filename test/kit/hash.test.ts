@@ -24,7 +24,28 @@ function sortedReplacerJson(value: unknown): string {
 const nastyString = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
-  fc.constantFrom('0', '7', '10', '01', '4294967294', '4294967295', '-1', '1.5', '"', '\\', '\u0000', '\n', '\u001f', '\u007f', '\u2028', '\ud83d\ude00', '\ud800', '\udfff', 'a\ud800b', 'é'),
+  fc.constantFrom(
+    '0',
+    '7',
+    '10',
+    '01',
+    '4294967294',
+    '4294967295',
+    '-1',
+    '1.5',
+    '"',
+    '\\',
+    '\u0000',
+    '\n',
+    '\u001f',
+    '\u007f',
+    '\u2028',
+    '\ud83d\ude00',
+    '\ud800',
+    '\udfff',
+    'a\ud800b',
+    'é',
+  ),
 );
 const value = fc.letrec((tie) => ({
   any: fc.oneof(
@@ -66,7 +87,13 @@ describe('hash', () => {
     expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"x":1}}'))).toBe('{"__proto__":{"x":1},"b":1}');
   });
   it('leaves out undefined and functions in objects, writes null for them in arrays and for non-finite numbers', () => {
-    const v = { b: undefined, a: [undefined, () => 1, Number.NaN, -0, Number.POSITIVE_INFINITY], c: () => 1, d: new Date(0), e: { toJSON: (k: string) => `key ${k}` } };
+    const v = {
+      b: undefined,
+      a: [undefined, () => 1, Number.NaN, -0, Number.POSITIVE_INFINITY],
+      c: () => 1,
+      d: new Date(0),
+      e: { toJSON: (k: string) => `key ${k}` },
+    };
     expect(canonicalJson(v)).toBe(sortedReplacerJson(v));
     expect(canonicalJson(v)).toBe('{"a":[null,null,null,0,null],"d":"1970-01-01T00:00:00.000Z","e":"key e"}');
   });

@@ -27,7 +27,12 @@ describe('one byte budget for every memo (MODELHOOKS_MEMO_BYTES)', () => {
     setMemoBytes(8 * 1024 * 1024);
     let calls = 0;
     // Five children sharing the parent's annotations, as a settled plan's do.
-    const plan = memoOnSpec((s: { image: string }, notes: string) => (calls++, Array.from({ length: 5 }, () => ({ image: s.image, annotations: { notes } }))), (notes) => notes.slice(0, 8), 64, 512);
+    const plan = memoOnSpec(
+      (s: { image: string }, notes: string) => (calls++, Array.from({ length: 5 }, () => ({ image: s.image, annotations: { notes } }))),
+      (notes) => notes.slice(0, 8),
+      64,
+      512,
+    );
     const s = spec('img');
     for (let i = 0; i < 100; i++) plan(s, `${String(i).padStart(8, '0')}${'n'.repeat(100_000)}`);
     expect(calls).toBe(100);
@@ -40,7 +45,12 @@ describe('one byte budget for every memo (MODELHOOKS_MEMO_BYTES)', () => {
   it('a value over a sixteenth of the budget is computed every time and never kept', () => {
     setMemoBytes(1024 * 1024);
     let calls = 0;
-    const big = memoOnSpec((_: { image: string }, s: string) => (calls++, { s, copy: `${s}!` }), (s) => s, 256, 1024);
+    const big = memoOnSpec(
+      (_: { image: string }, s: string) => (calls++, { s, copy: `${s}!` }),
+      (s) => s,
+      256,
+      1024,
+    );
     const s = spec('big');
     const held = memoBytesHeld();
     const text = 'y'.repeat(40_000);
@@ -53,8 +63,16 @@ describe('one byte budget for every memo (MODELHOOKS_MEMO_BYTES)', () => {
   it('when full, the memo holding the most starts over, not the small one', () => {
     setMemoBytes(1024 * 1024);
     let smallCalls = 0;
-    const small = memoOnSpec((_: { image: string }, k: string) => (smallCalls++, k.length), (k) => k);
-    const large = memoOnSpec((_: { image: string }, k: string) => ({ k: `${k}:${'z'.repeat(30_000)}` }), (k) => k, 100_000, 100_000);
+    const small = memoOnSpec(
+      (_: { image: string }, k: string) => (smallCalls++, k.length),
+      (k) => k,
+    );
+    const large = memoOnSpec(
+      (_: { image: string }, k: string) => ({ k: `${k}:${'z'.repeat(30_000)}` }),
+      (k) => k,
+      100_000,
+      100_000,
+    );
     const s = spec('full');
     small(s, 'a');
     for (let i = 0; i < 100; i++) large(s, String(i));
@@ -64,7 +82,12 @@ describe('one byte budget for every memo (MODELHOOKS_MEMO_BYTES)', () => {
   });
 
   it('lowering the budget starts over whatever is over it', () => {
-    const f = memoOnSpec((_: { image: string }, k: string) => ({ k: `${k}${'w'.repeat(10_000)}` }), (k) => k, 100, 100);
+    const f = memoOnSpec(
+      (_: { image: string }, k: string) => ({ k: `${k}${'w'.repeat(10_000)}` }),
+      (k) => k,
+      100,
+      100,
+    );
     const s = spec('lower');
     for (let i = 0; i < 50; i++) f(s, String(i));
     expect(memoBytesHeld()).toBeGreaterThan(500_000);

@@ -104,9 +104,12 @@ describe('memoOnSpec', () => {
     expect(seen).toEqual(['x:1', 'x:2', 'y:1']);
   });
 
-  it('computes every time for a spec the kit did not parse (a test\'s, a canary\'s), even a frozen one', () => {
+  it("computes every time for a spec the kit did not parse (a test's, a canary's), even a frozen one", () => {
     let calls = 0;
-    const f = memoOnSpec((spec: { image: string }) => (calls++, spec.image), () => '');
+    const f = memoOnSpec(
+      (spec: { image: string }) => (calls++, spec.image),
+      () => '',
+    );
     const own = Object.freeze({ image: 'x' });
     f(own, undefined);
     f(own, undefined);
@@ -125,10 +128,20 @@ describe('memoOnSpec', () => {
     let calls = 0;
     const f = memoOnSpec((_spec: object, n: number) => (calls++, n), String, 8, 3);
     const [a, b] = [parsed('t1'), parsed('t2')];
-    for (const [spec, n] of [[a, 1], [b, 1], [a, 2]] as const) f(spec, n);
+    for (const [spec, n] of [
+      [a, 1],
+      [b, 1],
+      [a, 2],
+    ] as const)
+      f(spec, n);
     expect(calls).toBe(3);
     // All three are kept: asked again, none is computed.
-    for (const [spec, n] of [[a, 1], [b, 1], [a, 2]] as const) f(spec, n);
+    for (const [spec, n] of [
+      [a, 1],
+      [b, 1],
+      [a, 2],
+    ] as const)
+      f(spec, n);
     expect(calls).toBe(3);
     // A fourth starts over: the first three are computed again when next asked.
     f(b, 2);
@@ -136,7 +149,7 @@ describe('memoOnSpec', () => {
     expect(calls).toBe(5);
   });
 
-  it('counts a spec\'s answers out when its own table starts over', () => {
+  it("counts a spec's answers out when its own table starts over", () => {
     let calls = 0;
     const f = memoOnSpec((_spec: object, n: number) => (calls++, n), String, 2, 3);
     const [a, b] = [parsed('u1'), parsed('u2')];

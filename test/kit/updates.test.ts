@@ -33,11 +33,16 @@ function desired(size: string, extra: Partial<NonNullable<V1PersistentVolumeClai
   };
 }
 
-function observed(size: string, opts: { phase?: string; className?: string | null; volumeName?: string; accessModes?: string[]; asked?: Record<string, unknown> } = {}): KubeObject {
+function observed(
+  size: string,
+  opts: { phase?: string; className?: string | null; volumeName?: string; accessModes?: string[]; asked?: Record<string, unknown> } = {},
+): KubeObject {
   const spec: Record<string, unknown> = { accessModes: opts.accessModes ?? ['ReadWriteOnce'], resources: { requests: { storage: size } } };
   if (opts.className !== null) spec.storageClassName = opts.className ?? 'standard';
   if (opts.volumeName) spec.volumeName = opts.volumeName;
-  const annotations = opts.asked ? { [LAST_APPLIED_ANNOTATION]: JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: opts.asked }) } : undefined;
+  const annotations = opts.asked
+    ? { [LAST_APPLIED_ANNOTATION]: JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: opts.asked }) }
+    : undefined;
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
@@ -79,7 +84,13 @@ const fixed = classes(storageClass('standard', false));
 const claimCases: ClaimCase[] = [
   { reason: 'no claim yet: created as wanted', want: desired('2Gi'), have: undefined, related: classes(), size: '2Gi' },
   { reason: 'same size: nothing to change', want: desired('1Gi'), have: observed('1Gi'), related: fixed, size: '1Gi' },
-  { reason: 'same size spelled differently: the observed spelling is kept, no update', want: desired('1024Mi'), have: observed('1Gi'), related: fixed, size: '1Gi' },
+  {
+    reason: 'same size spelled differently: the observed spelling is kept, no update',
+    want: desired('1024Mi'),
+    have: observed('1Gi'),
+    related: fixed,
+    size: '1Gi',
+  },
   { reason: 'grows: Bound, the class allows expansion', want: desired('2Gi'), have: observed('1Gi'), related: expandable, size: '2Gi' },
   {
     reason: 'grows, but the class does not allow expansion (admission would refuse)',
@@ -87,7 +98,10 @@ const claimCases: ClaimCase[] = [
     have: observed('1Gi'),
     related: fixed,
     size: '1Gi',
-    refused: { reason: RESIZE_NOT_SUPPORTED, message: 'spec.storage.size: 2Gi cannot be applied: StorageClass standard does not allow volume expansion; the claim keeps 1Gi' },
+    refused: {
+      reason: RESIZE_NOT_SUPPORTED,
+      message: 'spec.storage.size: 2Gi cannot be applied: StorageClass standard does not allow volume expansion; the claim keeps 1Gi',
+    },
   },
   {
     reason: 'grows, the class says nothing (allowVolumeExpansion defaults to false)',
@@ -95,7 +109,10 @@ const claimCases: ClaimCase[] = [
     have: observed('1Gi'),
     related: classes(storageClass('standard', undefined)),
     size: '1Gi',
-    refused: { reason: RESIZE_NOT_SUPPORTED, message: 'spec.storage.size: 2Gi cannot be applied: StorageClass standard does not allow volume expansion; the claim keeps 1Gi' },
+    refused: {
+      reason: RESIZE_NOT_SUPPORTED,
+      message: 'spec.storage.size: 2Gi cannot be applied: StorageClass standard does not allow volume expansion; the claim keeps 1Gi',
+    },
   },
   {
     reason: 'grows, the class was not offered',
@@ -111,7 +128,11 @@ const claimCases: ClaimCase[] = [
     have: observed('1Gi', { className: null }),
     related: expandable,
     size: '1Gi',
-    refused: { reason: RESIZE_NOT_SUPPORTED, message: 'spec.storage.size: 2Gi cannot be applied: PersistentVolumeClaim data has no StorageClass (only a dynamically provisioned claim can grow); the claim keeps 1Gi' },
+    refused: {
+      reason: RESIZE_NOT_SUPPORTED,
+      message:
+        'spec.storage.size: 2Gi cannot be applied: PersistentVolumeClaim data has no StorageClass (only a dynamically provisioned claim can grow); the claim keeps 1Gi',
+    },
   },
   {
     reason: 'grows a Pending claim (only a Bound claim may change its request)',
@@ -119,7 +140,10 @@ const claimCases: ClaimCase[] = [
     have: observed('1Gi', { phase: 'Pending' }),
     related: expandable,
     size: '1Gi',
-    refused: { reason: RESIZE_NOT_SUPPORTED, message: 'spec.storage.size: 2Gi cannot be applied: PersistentVolumeClaim data is not Bound yet (only a bound claim can grow); the claim keeps 1Gi' },
+    refused: {
+      reason: RESIZE_NOT_SUPPORTED,
+      message: 'spec.storage.size: 2Gi cannot be applied: PersistentVolumeClaim data is not Bound yet (only a bound claim can grow); the claim keeps 1Gi',
+    },
   },
   {
     reason: 'shrinks: never asked, whatever the class',
@@ -127,7 +151,10 @@ const claimCases: ClaimCase[] = [
     have: observed('1Gi'),
     related: expandable,
     size: '1Gi',
-    refused: { reason: RESIZE_NOT_SUPPORTED, message: 'spec.storage.size: 500Mi cannot be applied: PersistentVolumeClaim data cannot shrink; the claim keeps 1Gi' },
+    refused: {
+      reason: RESIZE_NOT_SUPPORTED,
+      message: 'spec.storage.size: 500Mi cannot be applied: PersistentVolumeClaim data cannot shrink; the claim keeps 1Gi',
+    },
   },
   {
     reason: 'access modes changed: immutable, the observed ones are kept',
@@ -135,7 +162,10 @@ const claimCases: ClaimCase[] = [
     have: observed('1Gi'),
     related: fixed,
     size: '1Gi',
-    refused: { reason: IMMUTABLE_FIELD, message: 'accessModes: cannot change PersistentVolumeClaim data after creation; it keeps accessModes ["ReadWriteOnce"]' },
+    refused: {
+      reason: IMMUTABLE_FIELD,
+      message: 'accessModes: cannot change PersistentVolumeClaim data after creation; it keeps accessModes ["ReadWriteOnce"]',
+    },
     spec: { accessModes: ['ReadWriteOnce'] },
   },
   {
@@ -144,7 +174,10 @@ const claimCases: ClaimCase[] = [
     have: observed('1Gi'),
     related: fixed,
     size: '1Gi',
-    refused: { reason: IMMUTABLE_FIELD, message: 'storageClassName: cannot change PersistentVolumeClaim data after creation; it keeps storageClassName "standard"' },
+    refused: {
+      reason: IMMUTABLE_FIELD,
+      message: 'storageClassName: cannot change PersistentVolumeClaim data after creation; it keeps storageClassName "standard"',
+    },
     spec: { storageClassName: 'standard' },
   },
   {
@@ -165,7 +198,13 @@ const claimCases: ClaimCase[] = [
     refused: { reason: IMMUTABLE_FIELD, message: 'spec.storage.pv: cannot change PersistentVolumeClaim data after creation; it keeps volumeName "pv-a"' },
     spec: { volumeName: 'pv-a' },
   },
-  { reason: 'a volume the binder chose (never asked): nothing to report', want: desired('1Gi'), have: observed('1Gi', { volumeName: 'pvc-123' }), related: fixed, size: '1Gi' },
+  {
+    reason: 'a volume the binder chose (never asked): nothing to report',
+    want: desired('1Gi'),
+    have: observed('1Gi', { volumeName: 'pvc-123' }),
+    related: fixed,
+    size: '1Gi',
+  },
   {
     // lastApplied cannot read the annotation, so the observed claim stands in for what was asked.
     reason: 'an unreadable last-applied annotation: the observed volume counts as asked, and is kept',
@@ -183,7 +222,14 @@ const claimCases: ClaimCase[] = [
     related: fixed,
     size: '1Gi',
   },
-  { reason: 'a volume asked for a claim not bound yet: allowed once', want: desired('1Gi', { volumeName: 'pv-a' }), have: observed('1Gi', { phase: 'Pending' }), related: fixed, size: '1Gi', spec: { volumeName: 'pv-a' } },
+  {
+    reason: 'a volume asked for a claim not bound yet: allowed once',
+    want: desired('1Gi', { volumeName: 'pv-a' }),
+    have: observed('1Gi', { phase: 'Pending' }),
+    related: fixed,
+    size: '1Gi',
+    spec: { volumeName: 'pv-a' },
+  },
 ];
 
 describe('checkClaimUpdate', () => {
@@ -227,7 +273,9 @@ describe('checkDeploymentUpdate', () => {
     const { child, refusals } = checkDeploymentUpdate(want, live({ app: 'web' }));
     expect(child.spec?.selector).toEqual({ matchLabels: { app: 'web' } });
     expect(child.spec?.template.metadata?.labels).toEqual({ app: 'web', v: 'x' });
-    expect(refusals).toEqual([{ reason: IMMUTABLE_FIELD, message: expect.stringMatching(/^spec\.selector: cannot change Deployment web after creation; it keeps/) }]);
+    expect(refusals).toEqual([
+      { reason: IMMUTABLE_FIELD, message: expect.stringMatching(/^spec\.selector: cannot change Deployment web after creation; it keeps/) },
+    ]);
   });
 });
 

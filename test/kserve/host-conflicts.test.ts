@@ -28,17 +28,31 @@ describe('HostConflict: a host another parent of the namespace already routes', 
   const base = golden('ingress-ready');
   const ns = (base.parent as KubeObject).metadata.namespace as string;
   const ours = runSync(inferenceservice, base);
-  const host = (ours.childrenOf<{ spec: { rules: Array<{ host: string }> } }>('Ingress')[0]?.spec.rules[0]?.host) as string;
+  const host = ours.childrenOf<{ spec: { rules: Array<{ host: string }> } }>('Ingress')[0]?.spec.rules[0]?.host as string;
   it('customize asks for the Ingresses labelled with one of its host sources and those modelhooks does not manage; HTTPRoutes only where the controller declares them', () => {
     const parent = base.parent as KubeObject;
-    const foreign = { apiVersion: 'networking.k8s.io/v1', resource: 'ingresses', namespace: ns, labelSelector: { matchExpressions: [{ key: 'app.kubernetes.io/managed-by', operator: 'NotIn', values: ['modelhooks'] }] } };
+    const foreign = {
+      apiVersion: 'networking.k8s.io/v1',
+      resource: 'ingresses',
+      namespace: ns,
+      labelSelector: { matchExpressions: [{ key: 'app.kubernetes.io/managed-by', operator: 'NotIn', values: ['modelhooks'] }] },
+    };
     const rules = runCustomize(inferenceservice, base);
     expect(rules).toContainEqual(foreign);
-    expect(rules).toContainEqual({ apiVersion: 'networking.k8s.io/v1', resource: 'ingresses', namespace: ns, labelSelector: { matchExpressions: [{ key: hostLabelKey(parent.metadata.name), operator: 'Exists' }] } });
+    expect(rules).toContainEqual({
+      apiVersion: 'networking.k8s.io/v1',
+      resource: 'ingresses',
+      namespace: ns,
+      labelSelector: { matchExpressions: [{ key: hostLabelKey(parent.metadata.name), operator: 'Exists' }] },
+    });
     // No rule lists every Ingress of the namespace.
     expect(rules.filter((r) => r.resource === 'ingresses' && !r.names && !r.labelSelector)).toEqual([]);
     expect(rules.some((r) => r.resource === 'httproutes' && !r.names)).toBe(false);
-    expect(runCustomize(inferenceservice, { ...base, variant: 'gateway-api' })).toContainEqual({ ...foreign, apiVersion: 'gateway.networking.k8s.io/v1', resource: 'httproutes' });
+    expect(runCustomize(inferenceservice, { ...base, variant: 'gateway-api' })).toContainEqual({
+      ...foreign,
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      resource: 'httproutes',
+    });
   });
   it('a cluster-local parent routes no host: it asks for no Ingress but its own name', () => {
     const parent = base.parent as KubeObject;

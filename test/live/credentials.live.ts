@@ -71,16 +71,21 @@ function storageEnv(deployment: KubeObject | undefined): Env[] {
 /** The predictor Deployment once its storage initializer carries every credential variable. */
 async function credentialsWithin(namespace: string, isvc: string, want: Env[], since: number) {
   const k = kube();
-  return within(`Deployment ${namespace}/${isvc}-predictor with the credentials`, BOUND_MS, async () => {
-    const d = await getOrNone(k, 'apps/v1', 'Deployment', `${isvc}-predictor`, namespace);
-    if (!d) {
-      const parent = await getOrNone(k, 'serving.kserve.io/v1beta1', 'InferenceService', isvc, namespace);
-      return { pending: `no Deployment; InferenceService status ${JSON.stringify(parent?.status ?? {})}` };
-    }
-    const env = storageEnv(d);
-    const missing = want.filter((w) => !env.some((e) => JSON.stringify(e) === JSON.stringify(w)));
-    return missing.length === 0 ? d : { pending: `Deployment without ${missing.map((m) => m.name).join(', ')}` };
-  }, since);
+  return within(
+    `Deployment ${namespace}/${isvc}-predictor with the credentials`,
+    BOUND_MS,
+    async () => {
+      const d = await getOrNone(k, 'apps/v1', 'Deployment', `${isvc}-predictor`, namespace);
+      if (!d) {
+        const parent = await getOrNone(k, 'serving.kserve.io/v1beta1', 'InferenceService', isvc, namespace);
+        return { pending: `no Deployment; InferenceService status ${JSON.stringify(parent?.status ?? {})}` };
+      }
+      const env = storageEnv(d);
+      const missing = want.filter((w) => !env.some((e) => JSON.stringify(e) === JSON.stringify(w)));
+      return missing.length === 0 ? d : { pending: `Deployment without ${missing.map((m) => m.name).join(', ')}` };
+    },
+    since,
+  );
 }
 
 printLogsOnFailure(20);
@@ -88,19 +93,22 @@ printLogsOnFailure(20);
 describe.each(SETUPS)('$name ServiceAccount credentials on the first sync', (setup) => {
   const k = kube();
 
-  it.concurrent.each(PERMUTATIONS.map((p) => [p.join(' → '), p] as const))('applied %s: the Deployment has them ≤ 15 s after the last', async (_label, order) => {
-    const ns = `live-cred-${setup.name}-${order.map((p) => p[0]?.toLowerCase()).join('')}`;
-    await k.ensureNamespace(ns);
-    const { pieces, credentialEnv } = load(setup, ns);
-    let last = 0;
-    for (const [i, piece] of order.entries()) {
-      if (i > 0) await sleep(GAP_MS);
-      last = Date.now();
-      await k.apply(pieces[piece]);
-    }
-    const { ms } = await credentialsWithin(ns, pieces.InferenceService.metadata.name, credentialEnv, last);
-    console.log(`${setup.name} ${order.join(' → ')}: credentials ${(ms / 1000).toFixed(1)}s after the last apply`);
-  });
+  it.concurrent.each(PERMUTATIONS.map((p) => [p.join(' → '), p] as const))(
+    'applied %s: the Deployment has them ≤ 15 s after the last',
+    async (_label, order) => {
+      const ns = `live-cred-${setup.name}-${order.map((p) => p[0]?.toLowerCase()).join('')}`;
+      await k.ensureNamespace(ns);
+      const { pieces, credentialEnv } = load(setup, ns);
+      let last = 0;
+      for (const [i, piece] of order.entries()) {
+        if (i > 0) await sleep(GAP_MS);
+        last = Date.now();
+        await k.apply(pieces[piece]);
+      }
+      const { ms } = await credentialsWithin(ns, pieces.InferenceService.metadata.name, credentialEnv, last);
+      console.log(`${setup.name} ${order.join(' → ')}: credentials ${(ms / 1000).toFixed(1)}s after the last apply`);
+    },
+  );
 
   it.concurrent('a Secret created 1 minute after the InferenceService is used ≤ 15 s after its creation', async () => {
     const ns = `live-cred-${setup.name}-late`;

@@ -40,7 +40,9 @@ describe('the hook server restarted while Metacontroller is busy', () => {
     for (const p of parents) await k.apply(p);
     const ready = await Promise.all(parents.map((p) => readyWithin(k, p, READY_MS, applied)));
     console.log(`${PARENTS} InferenceServices Ready in ${(Math.max(...ready.map((r) => r.ms)) / 1000).toFixed(1)}s`);
-    const uids = Object.fromEntries(await Promise.all(ready.map(async (r) => [r.value.metadata.name, await childUids(k, NS, r.value.metadata.uid ?? '')] as const)));
+    const uids = Object.fromEntries(
+      await Promise.all(ready.map(async (r) => [r.value.metadata.name, await childUids(k, NS, r.value.metadata.uid ?? '')] as const)),
+    );
 
     const recorder = recordChanges(k, NS);
     await recorder.synced;
@@ -54,19 +56,26 @@ describe('the hook server restarted while Metacontroller is busy', () => {
     console.log(`hook server down ${((restarted - down) / 1000).toFixed(1)}s`);
 
     const want = (i: number) => (i === 0 ? 6 : 4);
-    const { ms } = await within(`every parent converged after the restart`, CONVERGE_MS, async () => {
-      const pending: string[] = [];
-      for (const [i, p] of parents.entries()) {
-        const obj = await getOrNone(k, API, 'InferenceService', p.metadata.name, NS);
-        const hpa = await getOrNone(k, 'autoscaling/v2', 'HorizontalPodAutoscaler', `${p.metadata.name}-predictor`, NS);
-        const seen = (obj?.status as { observedGeneration?: number } | undefined)?.observedGeneration;
-        const max = (hpa?.spec as { maxReplicas?: number } | undefined)?.maxReplicas;
-        if (seen !== obj?.metadata.generation || max !== want(i) || conditionOf(obj, 'Ready')?.status !== 'True') {
-          pending.push(`${p.metadata.name}: observedGeneration ${seen}/${obj?.metadata.generation}, HPA max ${max}/${want(i)}, Ready ${conditionOf(obj, 'Ready')?.status}`);
+    const { ms } = await within(
+      `every parent converged after the restart`,
+      CONVERGE_MS,
+      async () => {
+        const pending: string[] = [];
+        for (const [i, p] of parents.entries()) {
+          const obj = await getOrNone(k, API, 'InferenceService', p.metadata.name, NS);
+          const hpa = await getOrNone(k, 'autoscaling/v2', 'HorizontalPodAutoscaler', `${p.metadata.name}-predictor`, NS);
+          const seen = (obj?.status as { observedGeneration?: number } | undefined)?.observedGeneration;
+          const max = (hpa?.spec as { maxReplicas?: number } | undefined)?.maxReplicas;
+          if (seen !== obj?.metadata.generation || max !== want(i) || conditionOf(obj, 'Ready')?.status !== 'True') {
+            pending.push(
+              `${p.metadata.name}: observedGeneration ${seen}/${obj?.metadata.generation}, HPA max ${max}/${want(i)}, Ready ${conditionOf(obj, 'Ready')?.status}`,
+            );
+          }
         }
-      }
-      return pending.length === 0 ? true : { pending: pending.slice(0, 5).join('; ') + (pending.length > 5 ? `; +${pending.length - 5}` : '') };
-    }, restarted);
+        return pending.length === 0 ? true : { pending: pending.slice(0, 5).join('; ') + (pending.length > 5 ? `; +${pending.length - 5}` : '') };
+      },
+      restarted,
+    );
     console.log(`every edit converged ${(ms / 1000).toFixed(1)}s after the restart`);
     recorder.stop();
 

@@ -41,23 +41,35 @@ const configMap = (image: string, tag: string): KubeObject => ({
 
 /** The explainer Deployment's container images in each namespace, once every one is `want`. */
 async function explainersRun(k: ReturnType<typeof kube>, want: string, since: number) {
-  return within(`every ${NAME}-explainer runs ${want}`, STEP_MS, async () => {
-    const images = await Promise.all(
-      NAMESPACES.map(async (ns) => {
-        const d = await getOrNone(k, 'apps/v1', 'Deployment', `${NAME}-explainer`, ns);
-        return (d?.spec as { template?: { spec?: { containers?: Array<{ image?: string }> } } } | undefined)?.template?.spec?.containers?.[0]?.image ?? '(none)';
-      }),
-    );
-    return images.every((i) => i === want) ? images : { pending: images.join(', ') };
-  }, since);
+  return within(
+    `every ${NAME}-explainer runs ${want}`,
+    STEP_MS,
+    async () => {
+      const images = await Promise.all(
+        NAMESPACES.map(async (ns) => {
+          const d = await getOrNone(k, 'apps/v1', 'Deployment', `${NAME}-explainer`, ns);
+          return (
+            (d?.spec as { template?: { spec?: { containers?: Array<{ image?: string }> } } } | undefined)?.template?.spec?.containers?.[0]?.image ?? '(none)'
+          );
+        }),
+      );
+      return images.every((i) => i === want) ? images : { pending: images.join(', ') };
+    },
+    since,
+  );
 }
 
 /** KServeConfig of every InferenceService, once each is `status` (or absent for undefined). */
 async function conditionsAre(k: ReturnType<typeof kube>, status: string | undefined, since: number) {
-  return within(`every KServeConfig ${status ?? 'absent'}`, STEP_MS, async () => {
-    const seen = await Promise.all(NAMESPACES.map(async (ns) => conditionOf(await getOrNone(k, API, 'InferenceService', NAME, ns), 'KServeConfig')));
-    return seen.every((c) => c?.status === status) ? seen : { pending: JSON.stringify(seen) };
-  }, since);
+  return within(
+    `every KServeConfig ${status ?? 'absent'}`,
+    STEP_MS,
+    async () => {
+      const seen = await Promise.all(NAMESPACES.map(async (ns) => conditionOf(await getOrNone(k, API, 'InferenceService', NAME, ns), 'KServeConfig')));
+      return seen.every((c) => c?.status === status) ? seen : { pending: JSON.stringify(seen) };
+    },
+    since,
+  );
 }
 
 printLogsOnFailure(40);
@@ -77,30 +89,32 @@ describe("KServe's inferenceservice-config", () => {
 
     // The ConfigMap is cluster-wide: its condition reaches steady-state.live.ts's InferenceServices too.
     await exclusive('cluster-wide', async () => {
-    try {
-      let since = Date.now();
-      await k.apply(configMap('mirror.live/art-explainer', 'v1'));
-      const created = await explainersRun(k, 'mirror.live/art-explainer:v1', since);
-      const read = await conditionsAre(k, 'True', since);
-      console.log(`ConfigMap created: both explainers run its image ${(created.ms / 1000).toFixed(1)}s after, KServeConfig True ${(read.ms / 1000).toFixed(1)}s after`);
-      expect(read.value[0]?.message).toContain('explainers.art.image');
+      try {
+        let since = Date.now();
+        await k.apply(configMap('mirror.live/art-explainer', 'v1'));
+        const created = await explainersRun(k, 'mirror.live/art-explainer:v1', since);
+        const read = await conditionsAre(k, 'True', since);
+        console.log(
+          `ConfigMap created: both explainers run its image ${(created.ms / 1000).toFixed(1)}s after, KServeConfig True ${(read.ms / 1000).toFixed(1)}s after`,
+        );
+        expect(read.value[0]?.message).toContain('explainers.art.image');
 
-      since = Date.now();
-      await k.apply(configMap('mirror.live/art-explainer', 'v2'));
-      const changed = await explainersRun(k, 'mirror.live/art-explainer:v2', since);
-      console.log(`ConfigMap changed: both explainers follow ${(changed.ms / 1000).toFixed(1)}s after`);
-      // The explainers roll out the new image, then each InferenceService is Ready again.
+        since = Date.now();
+        await k.apply(configMap('mirror.live/art-explainer', 'v2'));
+        const changed = await explainersRun(k, 'mirror.live/art-explainer:v2', since);
+        console.log(`ConfigMap changed: both explainers follow ${(changed.ms / 1000).toFixed(1)}s after`);
+        // The explainers roll out the new image, then each InferenceService is Ready again.
+        for (const ns of NAMESPACES) await readyWithin(k, isvc(ns), READY_MS, since);
+      } finally {
+        const cm = await getOrNone(k, 'v1', 'ConfigMap', 'inferenceservice-config', KSERVE_NS);
+        if (cm) await k.delete(cm);
+      }
+      // Deleted: back to the MODELHOOKS_* image, and no KServeConfig condition.
+      const since = Date.now();
+      const back = await explainersRun(k, 'kserve/art-explainer:v0.20.0', since);
+      await conditionsAre(k, undefined, since);
+      console.log(`ConfigMap deleted: both explainers back to the default ${(back.ms / 1000).toFixed(1)}s after`);
       for (const ns of NAMESPACES) await readyWithin(k, isvc(ns), READY_MS, since);
-    } finally {
-      const cm = await getOrNone(k, 'v1', 'ConfigMap', 'inferenceservice-config', KSERVE_NS);
-      if (cm) await k.delete(cm);
-    }
-    // Deleted: back to the MODELHOOKS_* image, and no KServeConfig condition.
-    const since = Date.now();
-    const back = await explainersRun(k, 'kserve/art-explainer:v0.20.0', since);
-    await conditionsAre(k, undefined, since);
-    console.log(`ConfigMap deleted: both explainers back to the default ${(back.ms / 1000).toFixed(1)}s after`);
-    for (const ns of NAMESPACES) await readyWithin(k, isvc(ns), READY_MS, since);
     });
   });
 });

@@ -35,18 +35,28 @@ describe('an InferenceService through its life', () => {
     const hostsFollow = async (domain: string) => {
       const since = Date.now();
       await k.call('PATCH', `/api/v1/namespaces/${ns}`, { metadata: { annotations: { 'modelhooks.dev/ingress-domain': domain } } }, merge);
-      const { value: hosts, ms } = await within(`Ingress ${ns}/${parent.metadata.name} hosts in ${domain}`, STEP_MS, async () => {
-        const ing = await getOrNone(k, 'networking.k8s.io/v1', 'Ingress', parent.metadata.name, ns);
-        const hosts = ((ing?.spec as { rules?: Array<{ host?: string }> } | undefined)?.rules ?? []).map((r) => r.host ?? '');
-        return hosts.length > 0 && hosts.every((h) => h.endsWith(`.${domain}`)) ? hosts : { pending: `hosts ${hosts.join(', ') || '(none)'}` };
-      }, since);
+      const { value: hosts, ms } = await within(
+        `Ingress ${ns}/${parent.metadata.name} hosts in ${domain}`,
+        STEP_MS,
+        async () => {
+          const ing = await getOrNone(k, 'networking.k8s.io/v1', 'Ingress', parent.metadata.name, ns);
+          const hosts = ((ing?.spec as { rules?: Array<{ host?: string }> } | undefined)?.rules ?? []).map((r) => r.host ?? '');
+          return hosts.length > 0 && hosts.every((h) => h.endsWith(`.${domain}`)) ? hosts : { pending: `hosts ${hosts.join(', ') || '(none)'}` };
+        },
+        since,
+      );
       console.log(`ingress-domain ${domain}: Ingress hosts ${hosts.join(', ')} ${(ms / 1000).toFixed(1)}s after the annotation`);
       expect(hosts).toContain(`${parent.metadata.name}-${ns}.${domain}`);
-      const url = await within(`status.url in ${domain}`, STEP_MS, async () => {
-        const p = await getOrNone(k, API, KIND, parent.metadata.name, ns);
-        const u = (p?.status as { url?: string } | undefined)?.url ?? '';
-        return u.includes(`.${domain}`) ? u : { pending: `status.url ${u}` };
-      }, since);
+      const url = await within(
+        `status.url in ${domain}`,
+        STEP_MS,
+        async () => {
+          const p = await getOrNone(k, API, KIND, parent.metadata.name, ns);
+          const u = (p?.status as { url?: string } | undefined)?.url ?? '';
+          return u.includes(`.${domain}`) ? u : { pending: `status.url ${u}` };
+        },
+        since,
+      );
       expect(url.value).toContain(`${parent.metadata.name}-${ns}.${domain}`);
     };
     await hostsFollow('team-a.ml.test');
@@ -66,12 +76,17 @@ describe('an InferenceService through its life', () => {
 
     let since = Date.now();
     await k.call('PATCH', path, { metadata: { annotations: { 'serving.kserve.io/stop': 'true' } } }, merge);
-    const stopped = await within('stopped: no children, Ready=False Stopped, Stopped=True', STEP_MS, async () => {
-      const [p, children] = [await getOrNone(k, API, KIND, parent.metadata.name, ns), await childUids(k, ns, uid)];
-      const [r, s] = [conditionOf(p, 'Ready'), conditionOf(p, 'Stopped')];
-      const done = Object.keys(children).length === 0 && r?.status === 'False' && r.reason === 'Stopped' && s?.status === 'True';
-      return done ? true : { pending: `children ${Object.keys(children).join(', ')}; Ready ${r?.status}/${r?.reason}; Stopped ${s?.status}` };
-    }, since);
+    const stopped = await within(
+      'stopped: no children, Ready=False Stopped, Stopped=True',
+      STEP_MS,
+      async () => {
+        const [p, children] = [await getOrNone(k, API, KIND, parent.metadata.name, ns), await childUids(k, ns, uid)];
+        const [r, s] = [conditionOf(p, 'Ready'), conditionOf(p, 'Stopped')];
+        const done = Object.keys(children).length === 0 && r?.status === 'False' && r.reason === 'Stopped' && s?.status === 'True';
+        return done ? true : { pending: `children ${Object.keys(children).join(', ')}; Ready ${r?.status}/${r?.reason}; Stopped ${s?.status}` };
+      },
+      since,
+    );
     console.log(`stop on: stopped ${(stopped.ms / 1000).toFixed(1)}s after the annotation`);
 
     since = Date.now();
@@ -96,14 +111,24 @@ describe('an InferenceService through its life', () => {
 
     // A model format no runtime serves (the golden case unknown-format): the CRD accepts it, the hook refuses it.
     const since = Date.now();
-    const edited = (await k.call('PATCH', path, { spec: { predictor: { sklearn: null, model: { modelFormat: { name: 'caffe2' }, storageUri: 'gs://kfserving-examples/models/caffe2' } } } }, merge)) as KubeObject;
+    const edited = (await k.call(
+      'PATCH',
+      path,
+      { spec: { predictor: { sklearn: null, model: { modelFormat: { name: 'caffe2' }, storageUri: 'gs://kfserving-examples/models/caffe2' } } } },
+      merge,
+    )) as KubeObject;
     const generation = (edited.metadata as { generation?: number }).generation;
-    const { value: failed, ms } = await within('Ready=False for the invalid spec', STEP_MS, async () => {
-      const p = await getOrNone(k, API, KIND, parent.metadata.name, ns);
-      const r = conditionOf(p, 'Ready');
-      const seen = (p?.status as { observedGeneration?: number } | undefined)?.observedGeneration;
-      return seen === generation && r?.status === 'False' ? p : { pending: `observedGeneration ${seen}/${generation}, Ready ${r?.status}/${r?.reason}` };
-    }, since);
+    const { value: failed, ms } = await within(
+      'Ready=False for the invalid spec',
+      STEP_MS,
+      async () => {
+        const p = await getOrNone(k, API, KIND, parent.metadata.name, ns);
+        const r = conditionOf(p, 'Ready');
+        const seen = (p?.status as { observedGeneration?: number } | undefined)?.observedGeneration;
+        return seen === generation && r?.status === 'False' ? p : { pending: `observedGeneration ${seen}/${generation}, Ready ${r?.status}/${r?.reason}` };
+      },
+      since,
+    );
     console.log(`invalid edit: Ready=False ${conditionOf(failed, 'PredictorReady')?.reason} ${(ms / 1000).toFixed(1)}s after the edit`);
     expect(conditionOf(failed, 'PredictorReady')).toMatchObject({ status: 'False', reason: 'NoSupportingRuntime' });
     // A few more syncs' time: nothing of the children goes.
@@ -112,10 +137,15 @@ describe('an InferenceService through its life', () => {
 
     const deleted = Date.now();
     await k.call('DELETE', `${path}?propagationPolicy=Background`);
-    const gc = await within('every child garbage-collected', GC_MS, async () => {
-      const left = await childUids(k, ns, uid);
-      return Object.keys(left).length === 0 ? true : { pending: `left: ${Object.keys(left).join(', ')}` };
-    }, deleted);
+    const gc = await within(
+      'every child garbage-collected',
+      GC_MS,
+      async () => {
+        const left = await childUids(k, ns, uid);
+        return Object.keys(left).length === 0 ? true : { pending: `left: ${Object.keys(left).join(', ')}` };
+      },
+      deleted,
+    );
     console.log(`delete: every child gone ${(gc.ms / 1000).toFixed(1)}s after the delete`);
   });
 });

@@ -41,25 +41,34 @@ describe('steady state', () => {
     for (const o of objects.filter((x) => PARENT_KINDS.has(x.kind))) await readyWithin(k, o, READY_MS, applied);
     // Nothing cluster-wide (kserve-config.live.ts's ConfigMap) may change while the watch counts writes.
     await exclusive('cluster-wide', async () => {
-    await sleep(SETTLE_MS);
+      await sleep(SETTLE_MS);
 
-    const recorder = recordChanges(k, NS);
-    await recorder.synced;
-    const before = await hookRequests();
-    await sleep(WATCH_MS);
-    const after = await hookRequests();
-    // The watch has teeth: a user's label on the InferenceService is seen at once.
-    const quiet = recorder.changes.length;
-    await k.call('PATCH', `/apis/serving.kserve.io/v1beta1/namespaces/${NS}/inferenceservices/${isvc.metadata.name}`, { metadata: { labels: { touched: 'yes' } } }, 'application/merge-patch+json');
-    await within('the watch sees a label added', 5_000, async () => (recorder.changes.length > quiet ? true : { pending: 'no event' }));
-    recorder.stop();
-    const inWindow = recorder.changes.slice(0, quiet);
-    const calls = Object.entries(after).map(([key, n]) => [key, n - (before[key] ?? 0)] as const).filter(([, n]) => n > 0);
-    console.log(`hook requests during the ${WATCH_MS / 1000}s window, every namespace (other files run beside this one; ${objects.filter((o) => PARENT_KINDS.has(o.kind)).length} parents here): ${calls.map(([key, n]) => `${key} ${n}`).join(', ') || 'none'}`);
+      const recorder = recordChanges(k, NS);
+      await recorder.synced;
+      const before = await hookRequests();
+      await sleep(WATCH_MS);
+      const after = await hookRequests();
+      // The watch has teeth: a user's label on the InferenceService is seen at once.
+      const quiet = recorder.changes.length;
+      await k.call(
+        'PATCH',
+        `/apis/serving.kserve.io/v1beta1/namespaces/${NS}/inferenceservices/${isvc.metadata.name}`,
+        { metadata: { labels: { touched: 'yes' } } },
+        'application/merge-patch+json',
+      );
+      await within('the watch sees a label added', 5_000, async () => (recorder.changes.length > quiet ? true : { pending: 'no event' }));
+      recorder.stop();
+      const inWindow = recorder.changes.slice(0, quiet);
+      const calls = Object.entries(after)
+        .map(([key, n]) => [key, n - (before[key] ?? 0)] as const)
+        .filter(([, n]) => n > 0);
+      console.log(
+        `hook requests during the ${WATCH_MS / 1000}s window, every namespace (other files run beside this one; ${objects.filter((o) => PARENT_KINDS.has(o.kind)).length} parents here): ${calls.map(([key, n]) => `${key} ${n}`).join(', ') || 'none'}`,
+      );
 
-    const lines = inWindow.map((c) => `${c.type} ${c.kind}/${c.name} rv ${c.resourceVersion} by ${c.writers.join(',') || '?'}: ${c.changed.join(', ')}`);
-    console.log(`steady state, ${WATCH_MS / 1000}s: ${inWindow.length} events\n${lines.join('\n')}`);
-    expect(lines).toEqual([]);
+      const lines = inWindow.map((c) => `${c.type} ${c.kind}/${c.name} rv ${c.resourceVersion} by ${c.writers.join(',') || '?'}: ${c.changed.join(', ')}`);
+      console.log(`steady state, ${WATCH_MS / 1000}s: ${inWindow.length} events\n${lines.join('\n')}`);
+      expect(lines).toEqual([]);
     });
   });
 });

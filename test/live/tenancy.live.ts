@@ -28,7 +28,11 @@ describe('two tenants, same names, two namespaces', () => {
     for (const ns of TENANTS) for (const o of placed(ns).filter((x) => PARENT_KINDS.has(x.kind))) await k.apply(o);
 
     const parents = await Promise.all(
-      TENANTS.flatMap((ns) => placed(ns).filter((o) => PARENT_KINDS.has(o.kind)).map(async (o) => ({ ns, parent: (await readyWithin(k, o, READY_MS, applied)).value }))),
+      TENANTS.flatMap((ns) =>
+        placed(ns)
+          .filter((o) => PARENT_KINDS.has(o.kind))
+          .map(async (o) => ({ ns, parent: (await readyWithin(k, o, READY_MS, applied)).value })),
+      ),
     );
     for (const ns of TENANTS) {
       const other = TENANTS.find((t) => t !== ns) as string;

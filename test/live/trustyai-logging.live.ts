@@ -17,8 +17,7 @@ const BOUND_MS = 15_000;
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
 type Container = { name: string; args?: string[]; ports?: Array<{ name?: string; containerPort: number }> };
-const containersOf = (d: Obj | undefined) =>
-  ((d?.spec as { template?: { spec?: { containers?: Container[] } } } | undefined)?.template?.spec?.containers ?? []);
+const containersOf = (d: Obj | undefined) => (d?.spec as { template?: { spec?: { containers?: Container[] } } } | undefined)?.template?.spec?.containers ?? [];
 
 function logUrlOf(d: Obj | undefined): string | undefined {
   for (const c of containersOf(d)) {
@@ -57,10 +56,15 @@ describe('payload logging to the TrustyAIService of the namespace', () => {
     const tasName = tas(ns).metadata.name;
 
     // 1. The predictor logs somewhere.
-    const { value: url, ms } = await within(`Deployment ${ns}/${name}-predictor with --log-url`, BOUND_MS, async () => {
-      const d = await getOrNone(k, 'apps/v1', 'Deployment', `${name}-predictor`, ns);
-      return logUrlOf(d) ?? { pending: d ? 'Deployment without --log-url' : 'no Deployment' };
-    }, since);
+    const { value: url, ms } = await within(
+      `Deployment ${ns}/${name}-predictor with --log-url`,
+      BOUND_MS,
+      async () => {
+        const d = await getOrNone(k, 'apps/v1', 'Deployment', `${name}-predictor`, ns);
+        return logUrlOf(d) ?? { pending: d ? 'Deployment without --log-url' : 'no Deployment' };
+      },
+      since,
+    );
     console.log(`${order}: --log-url ${url} ${(ms / 1000).toFixed(1)}s after the second apply`);
 
     // 2. …to the TrustyAIService's Service in this namespace, on a port that Service has…
@@ -68,13 +72,23 @@ describe('payload logging to the TrustyAIService of the namespace', () => {
     const [svcName, svcNs, ...rest] = u.hostname.split('.');
     if (svcNs !== ns || rest.join('.') !== 'svc.cluster.local') throw new Error(`log URL ${url} is not a Service of namespace ${ns}`);
     const port = u.port ? Number(u.port) : DEFAULT_PORTS[u.protocol];
-    const { value: svc } = await within(`Service ${ns}/${svcName}`, BOUND_MS, async () => (await getOrNone(k, 'v1', 'Service', svcName ?? '', ns)) ?? { pending: 'absent' }, since);
+    const { value: svc } = await within(
+      `Service ${ns}/${svcName}`,
+      BOUND_MS,
+      async () => (await getOrNone(k, 'v1', 'Service', svcName ?? '', ns)) ?? { pending: 'absent' },
+      since,
+    );
     const svcPorts = (svc.spec as { ports: Array<{ port: number; targetPort?: number | string }>; selector?: Record<string, string> }).ports;
     const svcPort = svcPorts.find((p) => p.port === port);
     if (!svcPort) throw new Error(`log URL ${url}: Service ${svcName} has no port ${port} (ports ${JSON.stringify(svcPorts)})`);
 
     // 3. …whose target is a container port of the TrustyAI pod, served in the URL's scheme.
-    const { value: deployment } = await within(`TrustyAI Deployment ${ns}/${tasName}`, BOUND_MS, async () => (await getOrNone(k, 'apps/v1', 'Deployment', tasName, ns)) ?? { pending: 'absent' }, since);
+    const { value: deployment } = await within(
+      `TrustyAI Deployment ${ns}/${tasName}`,
+      BOUND_MS,
+      async () => (await getOrNone(k, 'apps/v1', 'Deployment', tasName, ns)) ?? { pending: 'absent' },
+      since,
+    );
     const target = svcPort.targetPort ?? port;
     const served = containersOf(deployment).flatMap((c) => (c.ports ?? []).map((p) => ({ container: c.name, ...p })));
     const hit = served.find((p) => (typeof target === 'number' ? p.containerPort === target : p.name === target));

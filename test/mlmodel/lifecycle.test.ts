@@ -23,7 +23,14 @@ function parent(opts: { url?: string; status?: Record<string, unknown>; expose?:
     apiVersion: 'oda.tmforum.org.oda.tmforum.org/v1beta1',
     kind: 'MLModel',
     metadata: { name: 'resnet', namespace: 'ml', generation: 1 },
-    spec: { modelURL: opts.url ?? URL_A, storageSize: '5Gi', framework: 'tensorflow', replicas: 1, expose: opts.expose ?? true, ...(opts.downloadImage ? { downloadImage: opts.downloadImage } : {}) },
+    spec: {
+      modelURL: opts.url ?? URL_A,
+      storageSize: '5Gi',
+      framework: 'tensorflow',
+      replicas: 1,
+      expose: opts.expose ?? true,
+      ...(opts.downloadImage ? { downloadImage: opts.downloadImage } : {}),
+    },
     ...(opts.status ? { status: opts.status } : {}),
   } as KubeObject;
 }
@@ -36,21 +43,61 @@ const job = (hash: string, state: 'active' | 'succeeded' | 'failed') => {
       ? { active: 1, startTime: T0 }
       : state === 'succeeded'
         ? { succeeded: 1, completionTime: T0, conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: T0 }] }
-        : { failed: 4, conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: T0 }] };
+        : {
+            failed: 4,
+            conditions: [
+              {
+                type: 'Failed',
+                status: 'True',
+                reason: 'BackoffLimitExceeded',
+                message: 'Job has reached the specified backoff limit',
+                lastTransitionTime: T0,
+              },
+            ],
+          };
   return { apiVersion: 'batch/v1', ...meta('Job', `resnet-download-${hash}`), status } as KubeObject;
 };
 const deployment = (hash: string, state: 'progressing' | 'available' | 'failed') =>
   ({
     apiVersion: 'apps/v1',
     ...meta('Deployment', 'resnet-server', {
-      spec: { replicas: 1, template: { spec: { containers: [{ name: 'tensorflow-serving', args: [`--model_name=resnet`, `--model_base_path=/models/${hash}`] }] } } },
+      spec: {
+        replicas: 1,
+        template: { spec: { containers: [{ name: 'tensorflow-serving', args: [`--model_name=resnet`, `--model_base_path=/models/${hash}`] }] } },
+      },
     }),
     status:
       state === 'available'
-        ? { observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }] }
+        ? {
+            observedGeneration: 1,
+            replicas: 1,
+            updatedReplicas: 1,
+            readyReplicas: 1,
+            availableReplicas: 1,
+            conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }],
+          }
         : state === 'failed'
-          ? { observedGeneration: 1, replicas: 1, updatedReplicas: 1, unavailableReplicas: 1, conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "resnet-server-6f" has timed out progressing.' }] }
-          : { observedGeneration: 1, replicas: 1, updatedReplicas: 1, unavailableReplicas: 1, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }] },
+          ? {
+              observedGeneration: 1,
+              replicas: 1,
+              updatedReplicas: 1,
+              unavailableReplicas: 1,
+              conditions: [
+                {
+                  type: 'Progressing',
+                  status: 'False',
+                  reason: 'ProgressDeadlineExceeded',
+                  message: 'ReplicaSet "resnet-server-6f" has timed out progressing.',
+                },
+              ],
+            }
+          : {
+              observedGeneration: 1,
+              replicas: 1,
+              updatedReplicas: 1,
+              unavailableReplicas: 1,
+              conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }],
+            },
   }) as KubeObject;
 
 const service = () => ({ apiVersion: 'v1', ...meta('Service', 'resnet-service', { spec: { type: 'ClusterIP', clusterIP: '10.0.0.7' } }) }) as KubeObject;
@@ -203,7 +250,8 @@ const steps: Step[] = [
     status: { downloadedHash: A, failedHash: B },
   },
   {
-    reason: 'the status write after the roll to B was lost and Job B removed: the Deployment serves B, so B counts as downloaded (no rollback, no second download)',
+    reason:
+      'the status write after the roll to B was lost and Job B removed: the Deployment serves B, so B counts as downloaded (no rollback, no second download)',
     url: URL_B,
     previous: { downloadedHash: A },
     observed: [pvc('Bound'), deployment(B, 'available')],
@@ -271,7 +319,11 @@ const steps: Step[] = [
 ];
 
 function run(step: Step): { out: SyncResult; options: Parameters<typeof runSync>[1] } {
-  const options = { parent: parent({ url: step.url, expose: step.expose, downloadImage: step.downloadImage, status: step.previous }), observed: step.observed, config };
+  const options = {
+    parent: parent({ url: step.url, expose: step.expose, downloadImage: step.downloadImage, status: step.previous }),
+    observed: step.observed,
+    config,
+  };
   return { out: runSync(mlmodel, options), options };
 }
 
@@ -281,7 +333,9 @@ describe('MLModel lifecycle', () => {
     expect(out.status.phase).toBe(step.phase);
     expect(out.children.map((c) => `${c.kind}/${c.metadata.name}`)).toEqual(step.children);
     const d = out.child<any>('Deployment', 'resnet-server');
-    expect(d?.spec.template.spec.containers[0].args.find((a: string) => a.startsWith('--model_base_path='))).toBe(step.serves && `--model_base_path=${step.serves}`);
+    expect(d?.spec.template.spec.containers[0].args.find((a: string) => a.startsWith('--model_base_path='))).toBe(
+      step.serves && `--model_base_path=${step.serves}`,
+    );
     if (step.status) expect(out.status).toMatchObject(step.status);
     for (const [type, status] of Object.entries(step.conditions ?? {})) expect(out.condition(type)?.status, type).toBe(status);
     if (step.expose === false) expect(out.status.serviceEndpoint).toBeUndefined();
@@ -321,7 +375,11 @@ describe('MLModel lifecycle', () => {
   });
 
   it('ignores a malformed previous status instead of trusting it', () => {
-    const out = runSync(mlmodel, { parent: parent({ status: { downloadedHash: '../../etc', failedHash: 42, conditions: 'nope' } }), observed: [pvc('Bound')], config });
+    const out = runSync(mlmodel, {
+      parent: parent({ status: { downloadedHash: '../../etc', failedHash: 42, conditions: 'nope' } }),
+      observed: [pvc('Bound')],
+      config,
+    });
     expect(out.status.phase).toBe('Downloading');
     expect(out.childrenOf('Deployment')).toEqual([]);
   });

@@ -31,7 +31,11 @@ describe('MLModel spec', () => {
   const invalid: Array<{ reason: string; spec: Record<string, unknown>; names: string }> = [
     { reason: 'nothing to download', spec: {}, names: 'spec.modelURL' },
     { reason: 'the downloader speaks http(s) only', spec: { modelURL: 's3://bucket/model.tgz' }, names: 'spec.modelURL' },
-    { reason: 'only TensorFlow Serving serves', spec: { modelURL: 'https://x.example/m.pt', framework: 'pytorch' }, names: 'spec.framework: only tensorflow is served' },
+    {
+      reason: 'only TensorFlow Serving serves',
+      spec: { modelURL: 'https://x.example/m.pt', framework: 'pytorch' },
+      names: 'spec.framework: only tensorflow is served',
+    },
     { reason: 'a claim size is a quantity', spec: { modelURL: 'https://x.example/m', storageSize: 'big' }, names: 'spec.storageSize' },
     { reason: 'negative replicas', spec: { modelURL: 'https://x.example/m', replicas: -1 }, names: 'spec.replicas' },
   ];
@@ -50,7 +54,12 @@ describe('MLModel spec', () => {
   });
 
   it('keeps an invalid spec’s children and reports Failed with Ready=False/InvalidSpec', () => {
-    const parent = { apiVersion: 'oda.tmforum.org.oda.tmforum.org/v1beta1', kind: 'MLModel', metadata: { name: 'm', namespace: 'ml' }, spec: { modelURL: 'https://x.example/m', framework: 'onnx' } };
+    const parent = {
+      apiVersion: 'oda.tmforum.org.oda.tmforum.org/v1beta1',
+      kind: 'MLModel',
+      metadata: { name: 'm', namespace: 'ml' },
+      spec: { modelURL: 'https://x.example/m', framework: 'onnx' },
+    };
     const out = runSync(mlmodel, { parent, config });
     expect(out.status.phase).toBe('Failed');
     expect(out.condition('Ready')).toMatchObject({ status: 'False', reason: 'InvalidSpec' });

@@ -26,7 +26,9 @@ const serving = asObserved(runSync(mlmodel, { parent: parent('1Gi', 1, { downloa
 
 describe('MLModel storageSize changes', () => {
   it('asks for the StorageClasses (cluster-scoped) to know whether the claim may grow', () => {
-    expect(compositionRules(runCustomize(mlmodel, { parent: parent('1Gi', 1), config }))).toEqual([{ apiVersion: 'storage.k8s.io/v1', resource: 'storageclasses' }]);
+    expect(compositionRules(runCustomize(mlmodel, { parent: parent('1Gi', 1), config }))).toEqual([
+      { apiVersion: 'storage.k8s.io/v1', resource: 'storageclasses' },
+    ]);
   });
 
   it('unchanged: Ready', () => {
@@ -36,12 +38,40 @@ describe('MLModel storageSize changes', () => {
   });
 
   const cases = [
-    { reason: 'grows where the class allows expansion: the claim is asked 2Gi, still Ready', size: '2Gi', expand: true, claim: '2Gi', ready: 'True', phase: 'Ready' },
-    { reason: 'grows where the class does not: the claim keeps 1Gi, StorageReady and Ready False, Serving', size: '2Gi', expand: false, claim: '1Gi', ready: 'False', phase: 'Serving', message: 'spec.storageSize: 2Gi cannot be applied: StorageClass standard does not allow volume expansion; the claim keeps 1Gi' },
-    { reason: 'shrinks: never asked, whatever the class', size: '500Mi', expand: true, claim: '1Gi', ready: 'False', phase: 'Serving', message: 'spec.storageSize: 500Mi cannot be applied: PersistentVolumeClaim resnet-pvc cannot shrink; the claim keeps 1Gi' },
+    {
+      reason: 'grows where the class allows expansion: the claim is asked 2Gi, still Ready',
+      size: '2Gi',
+      expand: true,
+      claim: '2Gi',
+      ready: 'True',
+      phase: 'Ready',
+    },
+    {
+      reason: 'grows where the class does not: the claim keeps 1Gi, StorageReady and Ready False, Serving',
+      size: '2Gi',
+      expand: false,
+      claim: '1Gi',
+      ready: 'False',
+      phase: 'Serving',
+      message: 'spec.storageSize: 2Gi cannot be applied: StorageClass standard does not allow volume expansion; the claim keeps 1Gi',
+    },
+    {
+      reason: 'shrinks: never asked, whatever the class',
+      size: '500Mi',
+      expand: true,
+      claim: '1Gi',
+      ready: 'False',
+      phase: 'Serving',
+      message: 'spec.storageSize: 500Mi cannot be applied: PersistentVolumeClaim resnet-pvc cannot shrink; the claim keeps 1Gi',
+    },
   ];
   it.each(cases)('$reason', (c) => {
-    const out = runSync(mlmodel, { parent: parent(c.size, 2, { downloadedHash: modelHash(URL) }), observed: serving, related: [storageClass(c.expand)], config });
+    const out = runSync(mlmodel, {
+      parent: parent(c.size, 2, { downloadedHash: modelHash(URL) }),
+      observed: serving,
+      related: [storageClass(c.expand)],
+      config,
+    });
     expect(claimSize(out.children)).toBe(c.claim);
     expect(out.condition('Ready')).toMatchObject({ status: c.ready, observedGeneration: 2 });
     expect(out.status.phase).toBe(c.phase);

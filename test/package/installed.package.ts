@@ -27,7 +27,12 @@ function timed<T>(step: string, fn: () => T): T {
 /** Runs a command; returns stdout and stderr together, or throws with both. */
 function sh(command: string, args: string[], cwd: string): string {
   try {
-    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false', NO_COLOR: '1', FORCE_COLOR: '0' } }) as string;
+    return execFileSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_config_update_notifier: 'false', NO_COLOR: '1', FORCE_COLOR: '0' },
+    }) as string;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
@@ -59,12 +64,37 @@ beforeAll(() => {
   // The user's compiler settings: strict, NodeNext, and the library declarations checked too.
   writeFileSync(
     path.join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, outDir: 'dist', rootDir: 'src', types: ['node'] }, include: ['src'] }, null, 2),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: false,
+          outDir: 'dist',
+          rootDir: 'src',
+          types: ['node'],
+        },
+        include: ['src'],
+      },
+      null,
+      2,
+    ),
   );
   installLog = timed('npm install (tarball, typescript, vitest)', () =>
     sh(
       'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `typescript@${versionOf('typescript')}`, `vitest@${versionOf('vitest')}`, `@types/node@${versionOf('@types/node')}`],
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        tarball,
+        `typescript@${versionOf('typescript')}`,
+        `vitest@${versionOf('vitest')}`,
+        `@types/node@${versionOf('@types/node')}`,
+      ],
       project,
     ),
   );
@@ -112,7 +142,9 @@ describe('the packed package, installed into a new project', () => {
     const crd = readFileSync(path.join(project, 'deploy/echo/crds/echoes.example.dev.yaml'), 'utf8');
     expect(crd).toContain('kind: CustomResourceDefinition');
     expect(crd).toContain('message:');
-    expect(readFileSync(path.join(project, 'deploy/echo/compositions/base/echo.yaml'), 'utf8')).toContain('url: http://modelhooks.modelhooks-system.svc/hooks/echo/sync');
+    expect(readFileSync(path.join(project, 'deploy/echo/compositions/base/echo.yaml'), 'utf8')).toContain(
+      'url: http://modelhooks.modelhooks-system.svc/hooks/echo/sync',
+    );
     expect(existsSync(path.join(project, 'deploy/echo/crds/trustyaiservices.trustyai.opendatahub.io.yaml'))).toBe(false);
   });
 
@@ -138,11 +170,16 @@ describe('the packed package, installed into a new project', () => {
     const body = sh(process.execPath, ['--input-type=module', '-e', script], project);
     const res = await fetch(`http://127.0.0.1:${port}/hooks/echo/sync`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(res.status).toBe(200);
-    const answer = (await res.json()) as { children: Array<{ kind: string; metadata: { name: string }; data?: unknown }>; status: { conditions: Array<{ type: string; status: string }> } };
+    const answer = (await res.json()) as {
+      children: Array<{ kind: string; metadata: { name: string }; data?: unknown }>;
+      status: { conditions: Array<{ type: string; status: string }> };
+    };
     expect(answer.children.map((c) => `${c.kind}/${c.metadata.name}`)).toEqual(['ConfigMap/hello', 'Deployment/hello', 'Service/hello']);
     expect(answer.children[0]?.data).toEqual({ message: 'hi' });
     expect(answer.status.conditions[0]).toMatchObject({ type: 'Ready', status: 'Unknown' });
     // The built-in compositions are still there: a malformed body is a 400, not an unknown route.
-    expect((await fetch(`http://127.0.0.1:${port}/hooks/trustyai/sync`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(400);
+    expect(
+      (await fetch(`http://127.0.0.1:${port}/hooks/trustyai/sync`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status,
+    ).toBe(400);
   });
 });

@@ -23,7 +23,14 @@ function relatedFor(parent: KubeObject): KubeObject[] {
   const spec = parent.spec as { configMap?: string; configFileName?: string };
   if (parent.kind !== 'Tfserv' || !spec.configMap) return [];
   const models = 'model_config_list { config { name: "m" base_path: "/models/m" model_platform: "tensorflow" } }';
-  return [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: spec.configMap, namespace: NS }, data: { [spec.configFileName ?? 'models.conf']: models } } as KubeObject];
+  return [
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: spec.configMap, namespace: NS },
+      data: { [spec.configFileName ?? 'models.conf']: models },
+    } as KubeObject,
+  ];
 }
 
 function resourceOf(composition: AnyComposition, child: KubeObject): string | undefined {
@@ -46,7 +53,9 @@ for (const composition of builtinCompositions as AnyComposition[]) {
           const { result } = converge(composition, { ...options, maxRounds: 12 });
           for (const child of result.children) {
             const resource = resourceOf(composition, child);
-            const asked = rules.some((r) => r.apiVersion === child.apiVersion && r.resource === resource && r.namespace === NS && (r.names ?? []).includes(child.metadata.name));
+            const asked = rules.some(
+              (r) => r.apiVersion === child.apiVersion && r.resource === resource && r.namespace === NS && (r.names ?? []).includes(child.metadata.name),
+            );
             expect(asked, `${child.kind}/${child.metadata.name} is not named by any customize rule`).toBe(true);
             checked++;
           }

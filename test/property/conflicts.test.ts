@@ -32,7 +32,10 @@ describe('two parents in one namespace', () => {
     fc.assert(
       fc.property(side, side, fc.constantFrom(undefined, 'openshift', 'gateway-api'), (a, b, variant) => {
         fc.pre(a.composition !== b.composition || a.parent.metadata.name !== b.parent.metadata.name);
-        for (const [x, y] of [[a, b], [b, a]] as const) {
+        for (const [x, y] of [
+          [a, b],
+          [b, a],
+        ] as const) {
           const v = variant && y.composition.variants?.some((w) => w.name === variant) ? variant : undefined;
           const { first, second } = secondParent(x, y, v);
           const firstKeys = new Set(first.map(key));
@@ -49,7 +52,11 @@ describe('two parents in one namespace', () => {
           // as Metacontroller v2 offers a rule without a namespace: never a conflict, never mentioned.
           const strangers = [...first, ...alone.children].map((c) => ({
             ...c,
-            metadata: { ...c.metadata, namespace: OTHER_NS, ownerReferences: [{ apiVersion: 'x.dev/v1', kind: 'Stranger', name: 'stranger', uid: 'uid-stranger', controller: true }] },
+            metadata: {
+              ...c.metadata,
+              namespace: OTHER_NS,
+              ownerReferences: [{ apiVersion: 'x.dev/v1', kind: 'Stranger', name: 'stranger', uid: 'uid-stranger', controller: true }],
+            },
           }));
           const offered = runSync(y.composition, { parent: y.parent, related: [...(y.related ?? []), ...strangers], variant: v });
           expect(offered.children).toEqual(alone.children);

@@ -30,7 +30,13 @@ export function objectOf(type: { apiVersion: string; kind: string }, name: strin
     obj.stringData = { plain: `plain-${marker}` };
   } else if (type.kind === 'ConfigMap') {
     const doc = `payloadProcessors: http://${marker}.svc/x`;
-    obj.data = { 'config.yaml': doc, 'models.conf': models(marker), 'serving.config': models(marker), 'model_config.txt': models(marker), 'tf-serving-models-config': models(marker) };
+    obj.data = {
+      'config.yaml': doc,
+      'models.conf': models(marker),
+      'serving.config': models(marker),
+      'model_config.txt': models(marker),
+      'tf-serving-models-config': models(marker),
+    };
   } else if (type.kind === 'TrustyAIService') {
     obj.spec = spec;
   } else if (type.kind === 'InferenceService') {

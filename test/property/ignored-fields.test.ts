@@ -13,11 +13,24 @@ import openapi from '../vendor/kubernetes/api__v1_openapi.json' with { type: 'js
  */
 
 type Schema = { type?: string; items?: unknown; $ref?: string; allOf?: unknown[] };
-const podSpec = (openapi as unknown as { components: { schemas: Record<string, { properties: Record<string, Schema> }> } }).components.schemas['io.k8s.api.core.v1.PodSpec']!.properties;
+const podSpec = (openapi as unknown as { components: { schemas: Record<string, { properties: Record<string, Schema> }> } }).components.schemas[
+  'io.k8s.api.core.v1.PodSpec'
+]!.properties;
 // The container list is the model's own; everything else a user may write.
 const POD_FIELDS = Object.keys(podSpec).filter((f) => f !== 'containers');
 /** KServe fields (component.go, predictor.go @v0.20.0) nothing here acts on, and names nobody defined. */
-const OTHER_FIELDS = ['workerSpec', 'storageUris', 'storageContainerName', 'autoScaling', 'containerConcurrency', 'scaleMetricType', 'metrics', 'behavior', 'name', 'tolerationz'];
+const OTHER_FIELDS = [
+  'workerSpec',
+  'storageUris',
+  'storageContainerName',
+  'autoScaling',
+  'containerConcurrency',
+  'scaleMetricType',
+  'metrics',
+  'behavior',
+  'name',
+  'tolerationz',
+];
 
 /** A value of the field's OpenAPI type (the hook treats them as opaque). */
 function valueFor(schema: Schema | undefined): fc.Arbitrary<unknown> {
@@ -42,9 +55,17 @@ describe('IgnoredFields: every component field is acted on, named, or refused', 
     fc.assert(
       fc.property(fc.uniqueArray(fieldArb, { selector: ([f]) => f, minLength: 1, maxLength: 6 }), (fields) => {
         const extra = Object.fromEntries(fields);
-        const parent = { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'p', namespace: 'ml', generation: 1 }, spec: { predictor: { ...extra, sklearn: { storageUri: 'gs://b/m' } } } };
+        const parent = {
+          apiVersion: 'serving.kserve.io/v1beta1',
+          kind: 'InferenceService',
+          metadata: { name: 'p', namespace: 'ml', generation: 1 },
+          spec: { predictor: { ...extra, sklearn: { storageUri: 'gs://b/m' } } },
+        };
         // The named ServiceAccount exists (a missing one keeps what runs and creates nothing: credentials-status.ts).
-        const sa = typeof extra.serviceAccountName === 'string' ? [{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: extra.serviceAccountName, namespace: 'ml' } } as KubeObject] : [];
+        const sa =
+          typeof extra.serviceAccountName === 'string'
+            ? [{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: extra.serviceAccountName, namespace: 'ml' } } as KubeObject]
+            : [];
         const out = runSync(inferenceservice, { parent, config, related: sa });
         const ready = out.condition('Ready');
         const ignored = out.condition('IgnoredFields');
@@ -53,7 +74,11 @@ describe('IgnoredFields: every component field is acted on, named, or refused', 
           const path = `spec.predictor.${field}`;
           const refused = ready?.reason === 'InvalidSpec' && ready.message.includes(path);
           const named = ignored?.status === 'True' && ignored.message.includes(path);
-          const passed = pod !== undefined && (field === 'initContainers' || field === 'volumes' || field === 'securityContext' ? pod[field] !== undefined || (Array.isArray(value) && value.length === 0) : JSON.stringify(pod[field]) === JSON.stringify(value));
+          const passed =
+            pod !== undefined &&
+            (field === 'initContainers' || field === 'volumes' || field === 'securityContext'
+              ? pod[field] !== undefined || (Array.isArray(value) && value.length === 0)
+              : JSON.stringify(pod[field]) === JSON.stringify(value));
           if (ready?.reason === 'InvalidSpec') {
             // A refused spec builds nothing: the refusal names at least one field.
             expect(fields.some(([f]) => ready.message.includes(`spec.predictor.${f}`))).toBe(true);
@@ -69,12 +94,22 @@ describe('IgnoredFields: every component field is acted on, named, or refused', 
   });
 
   it('names nothing for a spec of acted-on fields only', () => {
-    const parent = { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'p', namespace: 'ml', generation: 1 }, spec: { predictor: { minReplicas: 1, priorityClassName: 'high', sklearn: { storageUri: 'gs://b/m' } } } };
+    const parent = {
+      apiVersion: 'serving.kserve.io/v1beta1',
+      kind: 'InferenceService',
+      metadata: { name: 'p', namespace: 'ml', generation: 1 },
+      spec: { predictor: { minReplicas: 1, priorityClassName: 'high', sklearn: { storageUri: 'gs://b/m' } } },
+    };
     expect(runSync(inferenceservice, { parent, config }).condition('IgnoredFields')).toBeUndefined();
   });
 
   it('names a top-level field and a worker spec, as IgnoredFields=True/FieldsIgnored', () => {
-    const parent = { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'p', namespace: 'ml', generation: 1 }, spec: { canaryz: [], predictor: { workerSpec: { tensorParallelSize: 2 }, restartPolicy: 'Never', sklearn: { storageUri: 'gs://b/m' } } } };
+    const parent = {
+      apiVersion: 'serving.kserve.io/v1beta1',
+      kind: 'InferenceService',
+      metadata: { name: 'p', namespace: 'ml', generation: 1 },
+      spec: { canaryz: [], predictor: { workerSpec: { tensorParallelSize: 2 }, restartPolicy: 'Never', sklearn: { storageUri: 'gs://b/m' } } },
+    };
     const c = runSync(inferenceservice, { parent, config }).condition('IgnoredFields');
     expect(c?.status).toBe('True');
     expect(c?.reason).toBe('FieldsIgnored');

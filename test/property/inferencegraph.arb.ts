@@ -33,18 +33,28 @@ const node = (others: string[]) =>
       ...target,
       ...rest,
       ...(named ? { name: `step-${i}` } : {}),
-      ...(routerType === 'Splitter' ? { weight: i === steps.length - 1 ? 100 - Math.floor(100 / steps.length) * (steps.length - 1) : Math.floor(100 / steps.length) } : {}),
+      ...(routerType === 'Splitter'
+        ? { weight: i === steps.length - 1 ? 100 - Math.floor(100 / steps.length) * (steps.length - 1) : Math.floor(100 / steps.length) }
+        : {}),
     })),
   }));
 
 /** Valid InferenceGraph specs: a root node and up to two more, and any of the other fields. */
 export const inferencegraphSpec: fc.Arbitrary<Record<string, unknown>> = fc
-  .uniqueArray(dns.filter((n) => n !== 'root'), { maxLength: 2 })
+  .uniqueArray(
+    dns.filter((n) => n !== 'root'),
+    { maxLength: 2 },
+  )
   .chain((extra) =>
     fc.record(
       {
-        nodes: fc.tuple(node(extra), ...extra.map(() => node(['root', ...extra]))).map(([root, ...rest]) => Object.fromEntries([['root', root], ...rest.map((n, i) => [extra[i] as string, n])])),
-        resources: fc.record({ requests: fc.dictionary(fc.constantFrom('cpu', 'memory'), quantity), limits: fc.dictionary(fc.constantFrom('cpu', 'memory'), quantity) }, { requiredKeys: [] }),
+        nodes: fc
+          .tuple(node(extra), ...extra.map(() => node(['root', ...extra])))
+          .map(([root, ...rest]) => Object.fromEntries([['root', root], ...rest.map((n, i) => [extra[i] as string, n])])),
+        resources: fc.record(
+          { requests: fc.dictionary(fc.constantFrom('cpu', 'memory'), quantity), limits: fc.dictionary(fc.constantFrom('cpu', 'memory'), quantity) },
+          { requiredKeys: [] },
+        ),
         timeout: fc.integer({ min: 1, max: 600 }),
         minReplicas: fc.integer({ min: 0, max: 5 }),
         maxReplicas: fc.integer({ min: 0, max: 10 }),

@@ -2,11 +2,20 @@ import fc from 'fast-check';
 
 const FRAMEWORKS = ['sklearn', 'xgboost', 'lightgbm', 'tensorflow', 'pytorch', 'onnx', 'triton', 'huggingface'] as const;
 const storageUri = fc.oneof(
-  fc.constantFrom('gs://kfserving-examples/models/sklearn/1.0/model', 's3://models/iris', 'https://example.com/model.tar.gz', 'hf://org/model', '/mnt/local/model'),
+  fc.constantFrom(
+    'gs://kfserving-examples/models/sklearn/1.0/model',
+    's3://models/iris',
+    'https://example.com/model.tar.gz',
+    'hf://org/model',
+    '/mnt/local/model',
+  ),
   fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,20}[a-z0-9]$/), fc.constantFrom('', '/v1', '/models/iris')).map(([claim, path]) => `pvc://${claim}${path}`),
 );
 const resources = fc.record(
-  { requests: fc.record({ cpu: fc.constantFrom('100m', '1', 2), memory: fc.constantFrom('512Mi', '2Gi') }, { requiredKeys: [] }), limits: fc.record({ cpu: fc.constantFrom('2', 4), memory: fc.constantFrom('4Gi') }, { requiredKeys: [] }) },
+  {
+    requests: fc.record({ cpu: fc.constantFrom('100m', '1', 2), memory: fc.constantFrom('512Mi', '2Gi') }, { requiredKeys: [] }),
+    limits: fc.record({ cpu: fc.constantFrom('2', 4), memory: fc.constantFrom('4Gi') }, { requiredKeys: [] }),
+  },
   { requiredKeys: [] },
 );
 const modelFields = fc.record(
@@ -33,7 +42,16 @@ const scalingFields = fc.record(
 const rarely = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: arb, weight: 1 });
 const agentFields = fc
   .tuple(
-    rarely(fc.record({ url: fc.constantFrom('http://sink.ml', 'https://trusty.ml.svc.cluster.local'), mode: fc.constantFrom('all', 'request', 'response'), metadataHeaders: fc.subarray(['x-a', 'x-b']) }, { requiredKeys: [] })),
+    rarely(
+      fc.record(
+        {
+          url: fc.constantFrom('http://sink.ml', 'https://trusty.ml.svc.cluster.local'),
+          mode: fc.constantFrom('all', 'request', 'response'),
+          metadataHeaders: fc.subarray(['x-a', 'x-b']),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
     rarely(fc.record({ maxBatchSize: fc.integer({ min: 1, max: 64 }), maxLatency: fc.integer({ min: 1, max: 5000 }) }, { requiredKeys: [] })),
   )
   .map(([logger, batcher]) => ({ ...(logger ? { logger } : {}), ...(batcher ? { batcher } : {}) }));
@@ -41,7 +59,9 @@ const scaling = fc.tuple(scalingFields, agentFields).map(([a, b]) => ({ ...a, ..
 /** 1–3 container ports, each a Service port: named when several (grpc-named ones get h2c). */
 const ports = fc
   .tuple(fc.uniqueArray(fc.integer({ min: 1024, max: 65535 }), { minLength: 1, maxLength: 3 }), fc.boolean())
-  .map(([numbers, named]) => numbers.map((containerPort, i) => (numbers.length > 1 || named ? { name: ['http', 'grpc', 'metrics'][i], containerPort } : { containerPort })));
+  .map(([numbers, named]) =>
+    numbers.map((containerPort, i) => (numbers.length > 1 || named ? { name: ['http', 'grpc', 'metrics'][i], containerPort } : { containerPort })),
+  );
 const container = fc.record(
   {
     name: fc.constant('kserve-container'),
@@ -78,7 +98,10 @@ const containerSecurity = fc.record(
     runAsUser: fc.constantFrom(0, 1000),
     runAsNonRoot: fc.boolean(),
     readOnlyRootFilesystem: fc.boolean(),
-    capabilities: fc.record({ add: fc.subarray(['NET_BIND_SERVICE', 'CHOWN', 'SYS_ADMIN']), drop: fc.constantFrom(['ALL'], ['NET_RAW']) }, { requiredKeys: [] }),
+    capabilities: fc.record(
+      { add: fc.subarray(['NET_BIND_SERVICE', 'CHOWN', 'SYS_ADMIN']), drop: fc.constantFrom(['ALL'], ['NET_RAW']) },
+      { requiredKeys: [] },
+    ),
     seccompProfile: fc.constantFrom({ type: 'RuntimeDefault' }, { type: 'Unconfined' }, { type: 'Localhost', localhostProfile: 'p.json' }),
     procMount: fc.constantFrom('Default', 'Unmasked'),
   },
@@ -92,14 +115,27 @@ const podSecurity = fc.record(
         runAsUser: fc.constantFrom(0, 1000),
         runAsNonRoot: fc.boolean(),
         fsGroup: fc.constant(2000),
-        sysctls: fc.subarray([{ name: 'net.ipv4.tcp_keepalive_time', value: '60' }, { name: 'kernel.msgmax', value: '1' }], { minLength: 1 }),
+        sysctls: fc.subarray(
+          [
+            { name: 'net.ipv4.tcp_keepalive_time', value: '60' },
+            { name: 'kernel.msgmax', value: '1' },
+          ],
+          { minLength: 1 },
+        ),
         seLinuxOptions: fc.constantFrom({ type: 'container_t' }, { type: 'spc_t' }, { level: 's0:c1' }),
       },
       { requiredKeys: [] },
     ),
     hostNetwork: fc.boolean(),
     hostPID: fc.boolean(),
-    volumes: fc.subarray([{ name: 'scratch', emptyDir: {} }, { name: 'root', hostPath: { path: '/' } }, { name: 'share', nfs: { server: 'nfs', path: '/x' } }], { minLength: 1 }),
+    volumes: fc.subarray(
+      [
+        { name: 'scratch', emptyDir: {} },
+        { name: 'root', hostPath: { path: '/' } },
+        { name: 'share', nfs: { server: 'nfs', path: '/x' } },
+      ],
+      { minLength: 1 },
+    ),
   },
   { requiredKeys: [] },
 );
@@ -113,13 +149,16 @@ const sometimes = <T>(allowed: T, any: fc.Arbitrary<T>) =>
  * component: some allowed at the restricted level, some not.
  */
 export const inferenceserviceSpecWithSecurity: fc.Arbitrary<Record<string, unknown>> = fc
-  .tuple(inferenceserviceSpec, fc.array(
+  .tuple(
+    inferenceserviceSpec,
+    fc.array(
       fc.tuple(
         sometimes<Record<string, unknown>>({ securityContext: { runAsUser: 1000, fsGroup: 2000 }, volumes: [{ name: 'scratch', emptyDir: {} }] }, podSecurity),
         sometimes<Record<string, unknown>>({ readOnlyRootFilesystem: true, capabilities: { add: ['NET_BIND_SERVICE'] } }, containerSecurity),
       ),
       { minLength: 3, maxLength: 3 },
-    ))
+    ),
+  )
   .map(([spec, extras]) => {
     const out: Record<string, unknown> = { ...spec };
     (['predictor', 'transformer', 'explainer'] as const).forEach((role, i) => {

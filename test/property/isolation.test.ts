@@ -48,7 +48,11 @@ for (const composition of builtinCompositions as AnyComposition[]) {
           const rules = customize.relatedResources as RelatedRule[];
           // …but a composition's documented system objects (composition.ts SystemObject): by name, in their fixed namespace.
           const system = composition.systemObjects?.(composition.config ? composition.config.parse({}) : undefined) ?? [];
-          const isSystem = (rule: RelatedRule) => system.some((o) => o.resource === rule.resource && o.namespace === rule.namespace && rule.names?.length === 1 && rule.names[0] === o.name && !rule.labelSelector);
+          const isSystem = (rule: RelatedRule) =>
+            system.some(
+              (o) =>
+                o.resource === rule.resource && o.namespace === rule.namespace && rule.names?.length === 1 && rule.names[0] === o.name && !rule.labelSelector,
+            );
           for (const rule of rules) {
             if (isSystem(rule)) continue;
             if (CLUSTER_SCOPED_RESOURCES.has(rule.resource)) expect(rule.namespace).toBeUndefined();

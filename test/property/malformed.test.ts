@@ -26,8 +26,29 @@ const post = (path: string, body: string) => fetch(`${base}${path}`, { method: '
 /** A valid request with one random part replaced by random JSON: the shapes a buggy client sends. */
 function mutated(composition: (typeof builtinCompositions)[number]) {
   const spec = specArbitraries[composition.name] ?? fc.constant({});
-  const valid = spec.map((s) => syncRequest(composition, { parent: { apiVersion: `${composition.parent.group}/${composition.parent.versions[0]}`, kind: composition.parent.kind, metadata: { name: 'p', namespace: 'ns' }, spec: s } }));
-  const paths = [['parent'], ['parent', 'metadata'], ['parent', 'metadata', 'name'], ['parent', 'spec'], ['parent', 'status'], ['children'], ['related'], ['controller'], ['parent', 'spec', 'storage'], ['parent', 'spec', 'predictor'], ['finalizing']];
+  const valid = spec.map((s) =>
+    syncRequest(composition, {
+      parent: {
+        apiVersion: `${composition.parent.group}/${composition.parent.versions[0]}`,
+        kind: composition.parent.kind,
+        metadata: { name: 'p', namespace: 'ns' },
+        spec: s,
+      },
+    }),
+  );
+  const paths = [
+    ['parent'],
+    ['parent', 'metadata'],
+    ['parent', 'metadata', 'name'],
+    ['parent', 'spec'],
+    ['parent', 'status'],
+    ['children'],
+    ['related'],
+    ['controller'],
+    ['parent', 'spec', 'storage'],
+    ['parent', 'spec', 'predictor'],
+    ['finalizing'],
+  ];
   return fc.tuple(valid, fc.constantFrom(...paths), fc.jsonValue()).map(([req, path, value]) => {
     const copy = structuredClone(req) as Record<string, unknown>;
     let at: Record<string, unknown> = copy;
@@ -43,7 +64,12 @@ function mutated(composition: (typeof builtinCompositions)[number]) {
 describe(`${RUNS} malformed bodies per composition never get a 5xx`, () => {
   for (const composition of builtinCompositions) {
     it(`${composition.name}: mutated requests and random bytes`, async () => {
-      const bodies = fc.oneof(mutated(composition), fc.json(), fc.string(), fc.jsonValue().map((v) => JSON.stringify({ parent: v })));
+      const bodies = fc.oneof(
+        mutated(composition),
+        fc.json(),
+        fc.string(),
+        fc.jsonValue().map((v) => JSON.stringify({ parent: v })),
+      );
       await fc.assert(
         fc.asyncProperty(bodies, fc.constantFrom('sync', 'customize', 'finalize'), async (body, hook) => {
           const res = await post(`/hooks/${composition.name}/${hook}`, body);

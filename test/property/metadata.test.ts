@@ -36,14 +36,22 @@ const key = fc.oneof(
   fc.string({ maxLength: 80 }),
 );
 const value = fc.oneof(
-  { weight: 4, arbitrary: fc.oneof(fc.constantFrom('true', 'True', 'false', 'Serverless', 'RawDeployment', ''), fc.stringMatching(/^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/)) },
+  {
+    weight: 4,
+    arbitrary: fc.oneof(
+      fc.constantFrom('true', 'True', 'false', 'Serverless', 'RawDeployment', ''),
+      fc.stringMatching(/^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/),
+    ),
+  },
   { weight: 2, arbitrary: fc.string({ maxLength: 100 }) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
   // Large values: a few of them cross the 256 KiB limit together.
   { weight: 1, arbitrary: fc.integer({ min: 60, max: 140 }).map((k) => 'x'.repeat(k * 1024)) },
 );
 /** A map as JSON text, so that `__proto__` is an own key, as JSON.parse makes it. */
-const mapText = fc.array(fc.tuple(key, value), { maxLength: 5 }).map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`);
+const mapText = fc
+  .array(fc.tuple(key, value), { maxLength: 5 })
+  .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`);
 const metadataText = fc.record({ labels: fc.option(mapText), annotations: fc.option(mapText) });
 
 describe(`${RUNS} arbitrary parent metadata per composition: no 5xx, no invalid child`, () => {

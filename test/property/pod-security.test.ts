@@ -38,7 +38,12 @@ describe('pod security of every composition', () => {
     it(`${composition.name}: every pod of a valid spec keeps the restricted level`, () => {
       fc.assert(
         fc.property(specs, (spec) => {
-          const parent = { apiVersion: `${composition.parent.group}/${composition.parent.versions[0]}`, kind: composition.parent.kind, metadata: { name: 'p', namespace: 'ns', generation: 1, uid: 'u' }, spec };
+          const parent = {
+            apiVersion: `${composition.parent.group}/${composition.parent.versions[0]}`,
+            kind: composition.parent.kind,
+            metadata: { name: 'p', namespace: 'ns', generation: 1, uid: 'u' },
+            spec,
+          };
           for (const { id, pod } of podsOf(runSync(composition, { parent, config }).children)) {
             expect(podSecurityViolations(pod, 'restricted', id)).toEqual([]);
           }
@@ -53,7 +58,12 @@ describe('pod security of every composition', () => {
     let checked = 0;
     fc.assert(
       fc.property(inferenceserviceSpecWithSecurity, (spec) => {
-        const parent = { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'p', namespace: 'ns', generation: 1, uid: 'u' }, spec };
+        const parent = {
+          apiVersion: 'serving.kserve.io/v1beta1',
+          kind: 'InferenceService',
+          metadata: { name: 'p', namespace: 'ns', generation: 1, uid: 'u' },
+          spec,
+        };
         const out = runSync(inferenceservice, { parent, config });
         const ready = out.condition('Ready');
         if (ready?.reason === 'InvalidSpec') {

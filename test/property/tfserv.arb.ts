@@ -16,10 +16,18 @@ export const tfservSpec: fc.Arbitrary<Record<string, unknown>> = fc
       configFileName: fc.constantFrom('models.conf', 'serving.config', 'model_config.txt'),
       configFileLocation: dir,
       secretName: dns,
-      secretFile: fc.option(fc.record({ name: fc.option(fc.constantFrom('key.json', 'gcp-secret-tfserv.json'), { nil: undefined }), location: secretDir }), { nil: undefined }),
+      secretFile: fc.option(fc.record({ name: fc.option(fc.constantFrom('key.json', 'gcp-secret-tfserv.json'), { nil: undefined }), location: secretDir }), {
+        nil: undefined,
+      }),
       image: fc.constantFrom('tensorflow/serving:2.18.0', 'registry.example.com/tfs:gpu'),
       serviceType: fc.constantFrom('ClusterIP', 'NodePort', 'LoadBalancer'),
-      resources: fc.record({ requests: fc.dictionary(fc.constantFrom('cpu', 'memory'), quantity), limits: fc.dictionary(fc.constantFrom('cpu', 'memory', 'nvidia.com/gpu'), quantity) }, { requiredKeys: [] }),
+      resources: fc.record(
+        {
+          requests: fc.dictionary(fc.constantFrom('cpu', 'memory'), quantity),
+          limits: fc.dictionary(fc.constantFrom('cpu', 'memory', 'nvidia.com/gpu'), quantity),
+        },
+        { requiredKeys: [] },
+      ),
     },
     { requiredKeys: ['configMap'] },
   )

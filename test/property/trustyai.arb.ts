@@ -17,7 +17,13 @@ export const trustyaiSpec: fc.Arbitrary<Record<string, unknown>> = fc
       batchSize: fc.option(fc.integer({ min: 1, max: 100_000 }), { nil: undefined }),
       spelling: fc.constantFrom('metrics', 'trustyaiMetrics'),
       replicas: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
-      monitoring: fc.option(fc.record({ interval: fc.constantFrom('4s', '30s'), metrics: fc.array(fc.constantFrom('trustyai_spd', 'trustyai_dir', 'trustyai_meanshift'), { minLength: 1, maxLength: 3 }) }), { nil: undefined }),
+      monitoring: fc.option(
+        fc.record({
+          interval: fc.constantFrom('4s', '30s'),
+          metrics: fc.array(fc.constantFrom('trustyai_spd', 'trustyai_dir', 'trustyai_meanshift'), { minLength: 1, maxLength: 3 }),
+        }),
+        { nil: undefined },
+      ),
     },
     { requiredKeys: ['format', 'schedule', 'spelling', 'secret', 'folder', 'size'] },
   )

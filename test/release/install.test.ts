@@ -23,9 +23,16 @@ describe('dist/install.yaml', () => {
   });
 
   it('holds every CRD of crds/ and every CompositeController of compositions/base, each once, as generated', () => {
-    const expected = [...yamlIn('crds').flatMap((f) => loadYamlFile(path.join(root, 'crds', f))), ...yamlIn('compositions/base').flatMap((f) => loadYamlFile(path.join(root, 'compositions/base', f)))];
+    const expected = [
+      ...yamlIn('crds').flatMap((f) => loadYamlFile(path.join(root, 'crds', f))),
+      ...yamlIn('compositions/base').flatMap((f) => loadYamlFile(path.join(root, 'compositions/base', f))),
+    ];
     expect(expected.length).toBeGreaterThanOrEqual(10);
-    for (const o of expected) expect(docs.filter((d) => JSON.stringify(d) === JSON.stringify(o)), `${o.kind}`).toHaveLength(1);
+    for (const o of expected)
+      expect(
+        docs.filter((d) => JSON.stringify(d) === JSON.stringify(o)),
+        `${o.kind}`,
+      ).toHaveLength(1);
   });
 
   it('holds the hook server as deploy/ makes it (objects equal, the image tagged)', () => {
@@ -55,11 +62,22 @@ describe('installProblems', () => {
   const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: modelhooks, namespace: modelhooks-system}\n';
   it.each([
     { reason: 'an object twice', edit: (t: string) => `${t}---\n${deployment}`, want: 'Deployment/modelhooks-system/modelhooks: more than once' },
-    { reason: 'a CRD missing', edit: (t: string) => t.replace('name: tfservs.servapi.dev-state.com', 'name: other.example.com'), want: 'CustomResourceDefinition/tfservs.servapi.dev-state.com (crds/tfservs.servapi.dev-state.com.yaml): missing' },
-    { reason: 'a CompositeController missing', edit: (t: string) => t.replace('name: modelhooks-mlmodel', 'name: other'), want: 'CompositeController/modelhooks-mlmodel (compositions/base/mlmodel.yaml): missing' },
+    {
+      reason: 'a CRD missing',
+      edit: (t: string) => t.replace('name: tfservs.servapi.dev-state.com', 'name: other.example.com'),
+      want: 'CustomResourceDefinition/tfservs.servapi.dev-state.com (crds/tfservs.servapi.dev-state.com.yaml): missing',
+    },
+    {
+      reason: 'a CompositeController missing',
+      edit: (t: string) => t.replace('name: modelhooks-mlmodel', 'name: other'),
+      want: 'CompositeController/modelhooks-mlmodel (compositions/base/mlmodel.yaml): missing',
+    },
     { reason: 'YAML that does not parse', edit: (t: string) => `${t}---\nkey: [unclosed\n`, want: 'document' },
   ])('$reason', ({ edit, want }) => {
     const problems = installProblems(edit(text), root);
-    expect(problems.some((p) => p.startsWith(want)), problems.join('\n')).toBe(true);
+    expect(
+      problems.some((p) => p.startsWith(want)),
+      problems.join('\n'),
+    ).toBe(true);
   });
 });

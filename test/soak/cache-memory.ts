@@ -24,8 +24,15 @@ function body(i: number): string {
   const data = { blob: `${i}:`.padEnd(1024 * 1024, 'abcdefghijklmnopqrstuvwxyz') };
   return JSON.stringify({
     controller: {},
-    parent: { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', metadata: { name: `svc-${i}`, namespace: 'team-a', generation: 1 }, spec: { storage: { format: 'S3' } } },
-    children: { 'ConfigMap.v1': { [`team-a/svc-${i}-config`]: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `svc-${i}-config`, namespace: 'team-a' }, data } } },
+    parent: {
+      apiVersion: 'trustyai.opendatahub.io/v1',
+      kind: 'TrustyAIService',
+      metadata: { name: `svc-${i}`, namespace: 'team-a', generation: 1 },
+      spec: { storage: { format: 'S3' } },
+    },
+    children: {
+      'ConfigMap.v1': { [`team-a/svc-${i}-config`]: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `svc-${i}-config`, namespace: 'team-a' }, data } },
+    },
   });
 }
 
@@ -54,7 +61,9 @@ async function main(server: SoakServer): Promise<number> {
   await server.stop();
   const cacheBounded = peak.cache <= sizeInBytes(CACHE_BYTES);
   const ok = failed === 0 && server.exited() === 0 && peak.rss > 0 && peak.rss < MEMORY_LIMIT && cacheBounded;
-  const why = cacheBounded ? '; RSS reached the memory limit or requests failed' : `; the cache held ${MiB(peak.cache)}, over MODELHOOKS_CACHE_BYTES (${CACHE_BYTES})`;
+  const why = cacheBounded
+    ? '; RSS reached the memory limit or requests failed'
+    : `; the cache held ${MiB(peak.cache)}, over MODELHOOKS_CACHE_BYTES (${CACHE_BYTES})`;
   console.log(`cache-memory: ${REQUESTS - failed} passed, ${failed} failed${ok ? '' : why}`);
   return ok ? 0 : 1;
 }

@@ -51,7 +51,6 @@ function attacker(kind: 'idle' | 'silent' | 'dripping'): void {
   });
 }
 
-
 const kinds = [...Array<'idle'>(IDLE).fill('idle'), ...Array<'silent'>(SILENT).fill('silent'), ...Array<'dripping'>(DRIPPING).fill('dripping')];
 for (let i = 0; i < kinds.length; i++) {
   attacker(kinds[i] as 'idle' | 'silent' | 'dripping');

@@ -38,7 +38,14 @@ const dir = mkdtempSync(path.join(tmpdir(), 'modelhooks-conn-soak-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const certs = certificates(dir);
 const body = JSON.stringify(
-  syncRequest(trustyai, { parent: { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', metadata: { name: 's', namespace: 'ns' }, spec: { storage: { format: 'PVC' }, metrics: { schedule: '5s' } } } }),
+  syncRequest(trustyai, {
+    parent: {
+      apiVersion: 'trustyai.opendatahub.io/v1',
+      kind: 'TrustyAIService',
+      metadata: { name: 's', namespace: 'ns' },
+      spec: { storage: { format: 'PVC' }, metrics: { schedule: '5s' } },
+    },
+  }),
 );
 
 function post(port: number): Promise<number> {
@@ -118,7 +125,12 @@ runSoak(
     nodeFlags: shippedNodeFlags(ROOT),
     env:
       MODE === 'mtls'
-        ? { MODELHOOKS_TLS_CERT_FILE: certs.file('server.crt'), MODELHOOKS_TLS_KEY_FILE: certs.file('server.key'), MODELHOOKS_CLIENT_CA_FILE: certs.file('ca.crt'), MODELHOOKS_METRICS_PORT: healthPort }
+        ? {
+            MODELHOOKS_TLS_CERT_FILE: certs.file('server.crt'),
+            MODELHOOKS_TLS_KEY_FILE: certs.file('server.key'),
+            MODELHOOKS_CLIENT_CA_FILE: certs.file('ca.crt'),
+            MODELHOOKS_METRICS_PORT: healthPort,
+          }
         : {},
     ...(healthPort ? { healthPort } : {}),
   },

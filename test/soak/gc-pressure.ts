@@ -36,13 +36,29 @@ const NODE_FLAGS = process.env.GC_SOAK_NODE_FLAGS?.split(/\s+/).filter(Boolean) 
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function request(port: string, method: string, urlPath: string, body?: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; text: string; etag: string | undefined }> {
+function request(
+  port: string,
+  method: string,
+  urlPath: string,
+  body?: Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; etag: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ agent, host: '127.0.0.1', port, method, path: urlPath, headers: body ? { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } : headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), etag: res.headers.etag }));
-    });
+    const req = http.request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        method,
+        path: urlPath,
+        headers: body ? { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } : headers,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), etag: res.headers.etag }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -27,7 +27,12 @@ function body(i: number, observed = 0): string {
   const services: Record<string, unknown> = {};
   for (let s = 0; s < observed; s++) {
     const svc = `${name}-extra-${s}`;
-    services[`team-a/${svc}`] = { apiVersion: 'v1', kind: 'Service', metadata: { name: svc, namespace: 'team-a', annotations: { 'example.com/notes': filler(`${i}/${s}`, ANNOTATION) } }, spec: { ports: [{ port: 80 }] } };
+    services[`team-a/${svc}`] = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: svc, namespace: 'team-a', annotations: { 'example.com/notes': filler(`${i}/${s}`, ANNOTATION) } },
+      spec: { ports: [{ port: 80 }] },
+    };
   }
   return JSON.stringify({
     controller: {},

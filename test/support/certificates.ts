@@ -10,12 +10,32 @@ export function certificates(dir: string) {
   const sign = (name: string, ca: string, ext: string) => {
     openssl('req', ...ecKey, '-subj', `/CN=${name}`, '-keyout', `${name}.key`, '-out', `${name}.csr`);
     writeFileSync(path.join(dir, `${name}.ext`), ext);
-    openssl('x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-days', '2', '-extfile', `${name}.ext`, '-out', `${name}.crt`);
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      `${ca}.crt`,
+      '-CAkey',
+      `${ca}.key`,
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      `${name}.ext`,
+      '-out',
+      `${name}.crt`,
+    );
   };
   sign('server', 'ca', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
   sign('client', 'ca', 'extendedKeyUsage=clientAuth\n');
   sign('stranger', 'other-ca', 'extendedKeyUsage=clientAuth\n');
   const read = (f: string) => readFileSync(path.join(dir, f));
-  return { file: (f: string) => path.join(dir, f), ca: read('ca.crt'), client: { cert: read('client.crt'), key: read('client.key') }, stranger: { cert: read('stranger.crt'), key: read('stranger.key') } };
+  return {
+    file: (f: string) => path.join(dir, f),
+    ca: read('ca.crt'),
+    client: { cert: read('client.crt'), key: read('client.key') },
+    stranger: { cert: read('stranger.crt'), key: read('stranger.key') },
+  };
 }
-

@@ -57,7 +57,8 @@ export function podNameProblems(child: { kind: string; metadata: { name: string 
   const spec = rec(child.spec);
   const pod = rec(rec(spec.template).spec);
   const id = `${child.kind}/${child.metadata.name}`;
-  const bad = (what: string, name: unknown) => (typeof name === 'string' && name.length <= 63 && DNS1123_LABEL.test(name) ? [] : [`${id} ${what} ${String(name)} is not a DNS-1123 label`]);
+  const bad = (what: string, name: unknown) =>
+    typeof name === 'string' && name.length <= 63 && DNS1123_LABEL.test(name) ? [] : [`${id} ${what} ${String(name)} is not a DNS-1123 label`];
   const list = (v: unknown) => (Array.isArray(v) ? v.map(rec) : []);
   const containers = [...list(pod.initContainers), ...list(pod.containers)];
   return [
@@ -87,5 +88,8 @@ export function annotationProblems(child: { kind: string; metadata: { name: stri
     if (size > 256 * 1024) problems.push(`${where}: ${size} bytes, over 256 KiB`);
     return problems;
   };
-  return [...check(`${id} metadata.annotations`, child.metadata.annotations), ...check(`${id} spec.template.metadata.annotations`, rec(rec(rec(child.spec).template).metadata).annotations)];
+  return [
+    ...check(`${id} metadata.annotations`, child.metadata.annotations),
+    ...check(`${id} spec.template.metadata.annotations`, rec(rec(rec(child.spec).template).metadata).annotations),
+  ];
 }

@@ -37,10 +37,13 @@ export function selectorMatches(selector: LabelSelector | undefined, labels: Rec
     const present = Object.hasOwn(have, term.key);
     const values = term.values ?? [];
     const holds =
-      term.operator === 'In' ? present && values.includes(have[term.key] as string)
-      : term.operator === 'NotIn' ? !present || !values.includes(have[term.key] as string)
-      : term.operator === 'Exists' ? present
-      : !present;
+      term.operator === 'In'
+        ? present && values.includes(have[term.key] as string)
+        : term.operator === 'NotIn'
+          ? !present || !values.includes(have[term.key] as string)
+          : term.operator === 'Exists'
+            ? present
+            : !present;
     if (!holds) return false;
   }
   return true;

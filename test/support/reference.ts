@@ -75,9 +75,7 @@ export function allReferenceCrds(): KubeObject[] {
 
 /** Every object of every file under test/vendor/samples, in file order. */
 export function referenceSamples(): Sample[] {
-  return yamlFilesIn(path.join(vendorDir(), 'samples')).flatMap((file) =>
-    loadYamlFile(file).map((object) => ({ file: path.basename(file), object })),
-  );
+  return yamlFilesIn(path.join(vendorDir(), 'samples')).flatMap((file) => loadYamlFile(file).map((object) => ({ file: path.basename(file), object })));
 }
 
 export function isCrd(obj: KubeObject): boolean {

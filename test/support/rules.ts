@@ -1,7 +1,17 @@
 import type { RelatedRule } from '../../hooks/kit/index.js';
 
 /** Resources the kit asks for by child name (conflict detection); ConfigMaps are asked for by compositions only. */
-const CHILD_NAME_RESOURCES = new Set(['deployments', 'services', 'persistentvolumeclaims', 'jobs', 'horizontalpodautoscalers', 'ingresses', 'httproutes', 'routes', 'servicemonitors']);
+const CHILD_NAME_RESOURCES = new Set([
+  'deployments',
+  'services',
+  'persistentvolumeclaims',
+  'jobs',
+  'horizontalpodautoscalers',
+  'ingresses',
+  'httproutes',
+  'routes',
+  'servicemonitors',
+]);
 
 /**
  * A customize answer without the kit's child-name rules, its rule for the parent's Namespace

@@ -10,7 +10,14 @@ export function asObserved(children: KubeObject[]): KubeObject[] {
       const replicas = (c.spec as { replicas?: number }).replicas ?? 1;
       return {
         ...c,
-        status: { observedGeneration: 0, replicas, updatedReplicas: replicas, readyReplicas: replicas, availableReplicas: replicas, conditions: [{ type: 'Available', status: 'True' }] },
+        status: {
+          observedGeneration: 0,
+          replicas,
+          updatedReplicas: replicas,
+          readyReplicas: replicas,
+          availableReplicas: replicas,
+          conditions: [{ type: 'Available', status: 'True' }],
+        },
       };
     }
     return c;

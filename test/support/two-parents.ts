@@ -11,7 +11,14 @@ export function parentOf(composition: AnyComposition, name: string, spec: Record
 
 /** A child as the API server holds it once Metacontroller created it for `parent`. */
 export function ownedBy(parent: KubeObject, child: KubeObject): KubeObject {
-  const ref = { apiVersion: parent.apiVersion, kind: parent.kind, name: parent.metadata.name, uid: parent.metadata.uid as string, controller: true, blockOwnerDeletion: true };
+  const ref = {
+    apiVersion: parent.apiVersion,
+    kind: parent.kind,
+    name: parent.metadata.name,
+    uid: parent.metadata.uid as string,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
   return { ...child, metadata: { ...child.metadata, ownerReferences: [ref] } };
 }
 

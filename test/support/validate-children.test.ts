@@ -16,17 +16,57 @@ const selector = { matchLabels: { app: 'x' } };
 
 // One valid object of each built-in group a composition may emit, and one unknown field in it.
 const builtins: { kind: string; obj: Record<string, any>; breakIt: (o: Record<string, any>) => void; path: string }[] = [
-  { kind: 'v1 Service', obj: { apiVersion: 'v1', kind: 'Service', metadata: meta, spec: { ports: [{ port: 80 }] } }, breakIt: (o) => (o.spec.ports[0].prot = 1), path: '/spec/ports/0/prot' },
-  { kind: 'apps/v1 Deployment', obj: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: meta, spec: { selector, template } }, breakIt: (o) => (o.spec.template.spec.containers[0].imagez = 'x'), path: '/spec/template/spec/containers/0/imagez' },
-  { kind: 'batch/v1 Job', obj: { apiVersion: 'batch/v1', kind: 'Job', metadata: meta, spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } }, breakIt: (o) => (o.spec.backofflimit = 1), path: '/spec/backofflimit' },
-  { kind: 'autoscaling/v2 HorizontalPodAutoscaler', obj: { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: meta, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'x' }, maxReplicas: 3 } }, breakIt: (o) => (o.spec.targetCPU = 80), path: '/spec/targetCPU' },
-  { kind: 'networking.k8s.io/v1 Ingress', obj: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: meta, spec: { defaultBackend: { service: { name: 'x', port: { number: 80 } } } } }, breakIt: (o) => (o.spec.defaultBackend.service.port.num = 80), path: '/spec/defaultBackend/service/port/num' },
-  { kind: 'policy/v1 PodDisruptionBudget', obj: { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: meta, spec: { selector, minAvailable: 1 } }, breakIt: (o) => (o.spec.minavailable = 1), path: '/spec/minavailable' },
+  {
+    kind: 'v1 Service',
+    obj: { apiVersion: 'v1', kind: 'Service', metadata: meta, spec: { ports: [{ port: 80 }] } },
+    breakIt: (o) => (o.spec.ports[0].prot = 1),
+    path: '/spec/ports/0/prot',
+  },
+  {
+    kind: 'apps/v1 Deployment',
+    obj: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: meta, spec: { selector, template } },
+    breakIt: (o) => (o.spec.template.spec.containers[0].imagez = 'x'),
+    path: '/spec/template/spec/containers/0/imagez',
+  },
+  {
+    kind: 'batch/v1 Job',
+    obj: { apiVersion: 'batch/v1', kind: 'Job', metadata: meta, spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } },
+    breakIt: (o) => (o.spec.backofflimit = 1),
+    path: '/spec/backofflimit',
+  },
+  {
+    kind: 'autoscaling/v2 HorizontalPodAutoscaler',
+    obj: {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: meta,
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'x' }, maxReplicas: 3 },
+    },
+    breakIt: (o) => (o.spec.targetCPU = 80),
+    path: '/spec/targetCPU',
+  },
+  {
+    kind: 'networking.k8s.io/v1 Ingress',
+    obj: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: meta, spec: { defaultBackend: { service: { name: 'x', port: { number: 80 } } } } },
+    breakIt: (o) => (o.spec.defaultBackend.service.port.num = 80),
+    path: '/spec/defaultBackend/service/port/num',
+  },
+  {
+    kind: 'policy/v1 PodDisruptionBudget',
+    obj: { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: meta, spec: { selector, minAvailable: 1 } },
+    breakIt: (o) => (o.spec.minavailable = 1),
+    path: '/spec/minavailable',
+  },
 ];
 
 describe('validateChildren (modelhooks/testing)', () => {
   it('accepts the children a real composition renders', () => {
-    const parent = { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', metadata: { name: 'a', namespace: 'ns' }, spec: { storage: { format: 'PVC', folder: '/data', size: '1Gi' }, metrics: { schedule: '5s' } } };
+    const parent = {
+      apiVersion: 'trustyai.opendatahub.io/v1',
+      kind: 'TrustyAIService',
+      metadata: { name: 'a', namespace: 'ns' },
+      spec: { storage: { format: 'PVC', folder: '/data', size: '1Gi' }, metrics: { schedule: '5s' } },
+    };
     const out = runSync(trustyai, { parent, config: defaultHookConfig() });
     expect(out.children.length).toBeGreaterThan(2);
     const crds = [loadReferenceCrd('route.openshift.io_routes.yaml'), loadReferenceCrd('monitoring.coreos.com_servicemonitors.yaml')];

@@ -3,7 +3,10 @@ import { referenceSamples } from './reference.js';
 import { expectValid, validateAgainstCrd, validateObject } from './validate.js';
 
 const route = (spec: Record<string, unknown>, metadata: Record<string, unknown> = { name: 'r' }) => ({
-  apiVersion: 'route.openshift.io/v1', kind: 'Route', metadata, spec,
+  apiVersion: 'route.openshift.io/v1',
+  kind: 'Route',
+  metadata,
+  spec,
 });
 const serviceMonitor = (endpoint: Record<string, unknown>) => ({
   apiVersion: 'monitoring.coreos.com/v1',
@@ -75,9 +78,13 @@ describe('custom resources from the reference CRDs', () => {
     });
   });
 
-  it.each(referenceSamples().map((s) => ({ ...s, kind: String(s.object.kind) })))('accepts the sample $file ($kind)', ({ object }) => {
-    expectValid(object);
-  }, 20_000);
+  it.each(referenceSamples().map((s) => ({ ...s, kind: String(s.object.kind) })))(
+    'accepts the sample $file ($kind)',
+    ({ object }) => {
+      expectValid(object);
+    },
+    20_000,
+  );
 });
 
 // Shaped like our generated CRDs: zod's openapi-3.0 output made structural.
@@ -89,39 +96,44 @@ const widgetCrd = {
     group: 'test.modelhooks.dev',
     names: { kind: 'Widget', plural: 'widgets' },
     scope: 'Namespaced',
-    versions: [{
-      name: 'v1',
-      served: true,
-      storage: true,
-      schema: {
-        openAPIV3Schema: {
-          type: 'object',
-          properties: {
-            apiVersion: { type: 'string' },
-            kind: { type: 'string' },
-            metadata: { type: 'object' },
-            spec: {
-              type: 'object',
-              required: ['replicas'],
-              properties: {
-                replicas: { type: 'integer', minimum: 0, exclusiveMinimum: true },
-                note: { type: 'string', nullable: true },
-                owner: { type: 'object', nullable: true, properties: { name: { type: 'string' } } },
-                port: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
-                config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-                pruned: { type: 'object' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              apiVersion: { type: 'string' },
+              kind: { type: 'string' },
+              metadata: { type: 'object' },
+              spec: {
+                type: 'object',
+                required: ['replicas'],
+                properties: {
+                  replicas: { type: 'integer', minimum: 0, exclusiveMinimum: true },
+                  note: { type: 'string', nullable: true },
+                  owner: { type: 'object', nullable: true, properties: { name: { type: 'string' } } },
+                  port: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
+                  config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                  pruned: { type: 'object' },
+                },
               },
             },
           },
         },
       },
-    }],
+    ],
   },
 };
 
 describe('CRDs passed in', () => {
   const widget = (spec: Record<string, unknown>) => ({
-    apiVersion: 'test.modelhooks.dev/v1', kind: 'Widget', metadata: { name: 'w' }, spec,
+    apiVersion: 'test.modelhooks.dev/v1',
+    kind: 'Widget',
+    metadata: { name: 'w' },
+    spec,
   });
 
   it('validates against extraCrds and validateAgainstCrd alike', () => {
@@ -137,9 +149,7 @@ describe('CRDs passed in', () => {
     expect(validateAgainstCrd(widgetCrd, widget({ replicas: 1, owner: { namez: 'x' } }))).toEqual([
       'Widget/w: /spec/owner/namez: must NOT have additional properties',
     ]);
-    expect(validateAgainstCrd(widgetCrd, widget({ replicas: 1, port: 1.5 }))).toEqual([
-      'Widget/w: /spec/port: must be integer,string, got 1.5',
-    ]);
+    expect(validateAgainstCrd(widgetCrd, widget({ replicas: 1, port: 1.5 }))).toEqual(['Widget/w: /spec/port: must be integer,string, got 1.5']);
   });
 
   it('rejects fields the API server would prune, also under an object without properties', () => {

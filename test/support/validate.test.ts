@@ -12,13 +12,15 @@ function deployment(container: Record<string, unknown> = {}): Record<string, any
       template: {
         metadata: { labels: { 'app.kubernetes.io/name': 'foo' } },
         spec: {
-          containers: [{
-            name: 'server',
-            image: 'example/server:1',
-            ports: [{ name: 'http', containerPort: 8080 }],
-            resources: { requests: { cpu: '100m', memory: '1Gi' }, limits: { cpu: 1 } },
-            ...container,
-          }],
+          containers: [
+            {
+              name: 'server',
+              image: 'example/server:1',
+              ports: [{ name: 'http', containerPort: 8080 }],
+              resources: { requests: { cpu: '100m', memory: '1Gi' }, limits: { cpu: 1 } },
+              ...container,
+            },
+          ],
         },
       },
     },
@@ -53,9 +55,7 @@ describe('built-in kinds', () => {
   });
 
   it('rejects wrong types', () => {
-    expect(validateObject(brokenDeployment((d) => (d.spec.replicas = '3')))).toEqual([
-      'Deployment/foo: /spec/replicas: must be integer, got "3"',
-    ]);
+    expect(validateObject(brokenDeployment((d) => (d.spec.replicas = '3')))).toEqual(['Deployment/foo: /spec/replicas: must be integer, got "3"']);
     expect(validateObject(service({ selector: ['app'] }))).toEqual(['Service/foo: /spec/selector: must be object, got ["app"]']);
     expect(validateObject(service({ selector: { app: 1 } }))).toEqual(['Service/foo: /spec/selector/app: must be string, got 1']);
   });
@@ -64,12 +64,8 @@ describe('built-in kinds', () => {
     expect(validateObject(brokenDeployment((d) => delete d.spec.template.spec.containers[0].name))).toEqual([
       "Deployment/foo: /spec/template/spec/containers/0: must have required property 'name'",
     ]);
-    expect(validateObject(brokenDeployment((d) => delete d.spec.selector))).toEqual([
-      "Deployment/foo: /spec: must have required property 'selector'",
-    ]);
-    expect(validateObject({ kind: 'ConfigMap', metadata: { name: 'x' } })).toEqual([
-      'ConfigMap/x: /: must have string apiVersion and kind',
-    ]);
+    expect(validateObject(brokenDeployment((d) => delete d.spec.selector))).toEqual(["Deployment/foo: /spec: must have required property 'selector'"]);
+    expect(validateObject({ kind: 'ConfigMap', metadata: { name: 'x' } })).toEqual(['ConfigMap/x: /: must have string apiVersion and kind']);
   });
 
   it('accepts int-or-string ports and numeric or string quantities', () => {

@@ -20,10 +20,13 @@ function filesUnder(dir: string): string[] {
 describe('test/vendor', () => {
   const sources = readFileSync(path.join(vendorDir(), 'SOURCES.md'), 'utf8');
   const rows = new Map(
-    sources.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| file') && !l.startsWith('| ---')).map((l) => {
-      const cells = l.split('|').map((c) => c.trim());
-      return [cells[1], cells.at(-2)] as const;
-    }),
+    sources
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| file') && !l.startsWith('| ---'))
+      .map((l) => {
+        const cells = l.split('|').map((c) => c.trim());
+        return [cells[1], cells.at(-2)] as const;
+      }),
   );
 
   it.each(filesUnder(vendorDir()).filter((f) => f !== 'SOURCES.md'))('%s is the upstream blob SOURCES.md names', (file) => {

@@ -50,10 +50,17 @@ describe('converge', () => {
     expect(result.condition('Ready')?.status).toBe('Unknown');
   });
 
-  for (const [composition, file] of [['trustyai', 'trustyai.yaml'], ['tfserv', 'tfserv.yaml'], ['mlmodel', 'mlmodel.yaml'], ['inferenceservice', 'inferenceservice.yaml'], ['inferencegraph', 'inferencegraph.yaml']] as const) {
+  for (const [composition, file] of [
+    ['trustyai', 'trustyai.yaml'],
+    ['tfserv', 'tfserv.yaml'],
+    ['mlmodel', 'mlmodel.yaml'],
+    ['inferenceservice', 'inferenceservice.yaml'],
+    ['inferencegraph', 'inferencegraph.yaml'],
+  ] as const) {
     it(`brings the ${composition} example to Ready through the readiness builders`, () => {
       const c = builtinCompositions.find((x) => x.name === composition)!;
-      const related = composition === 'tfserv' ? readObjects(path.join(examples, 'tfserv-configmap.yaml')) : composition === 'inferencegraph' ? [readyIsvc()] : [];
+      const related =
+        composition === 'tfserv' ? readObjects(path.join(examples, 'tfserv-configmap.yaml')) : composition === 'inferencegraph' ? [readyIsvc()] : [];
       const { result, rounds } = converge(c, { parent: readObjects(path.join(examples, file))[0], related, config: defaultHookConfig() });
       expect(result.condition('Ready'), composition).toMatchObject({ status: 'True' });
       expect(rounds).toBeLessThanOrEqual(5);
@@ -64,7 +71,10 @@ describe('converge', () => {
 /** examples/inferenceservice.yaml as it stands once served: the address the graph's router is given. */
 function readyIsvc(): KubeObject {
   const [isvc] = readObjects(path.join(examples, 'inferenceservice.yaml')) as KubeObject[];
-  return { ...(isvc as KubeObject), status: { address: { url: 'http://sklearn-iris-predictor.models.svc.cluster.local' }, conditions: [{ type: 'Ready', status: 'True' }] } };
+  return {
+    ...(isvc as KubeObject),
+    status: { address: { url: 'http://sklearn-iris-predictor.models.svc.cluster.local' }, conditions: [{ type: 'Ready', status: 'True' }] },
+  };
 }
 
 describe('differences', () => {

@@ -16,18 +16,27 @@ const deployment = (replicas?: number): KubeObject => ({
     template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'c', image: 'example/c:1' }] } },
   },
 });
-const service = (type?: string): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: meta, spec: { ...(type ? { type } : {}), selector: { app: 'demo' }, ports: [{ name: 'http', port: 80 }] } });
+const service = (type?: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: meta,
+  spec: { ...(type ? { type } : {}), selector: { app: 'demo' }, ports: [{ name: 'http', port: 80 }] },
+});
 
 /** Every child of every built-in golden case, once made ready. */
 const readyChildren = builtinCompositions.flatMap((c) =>
-  goldenCases(c.name).flatMap((g) => runSync(c, g.options).children.map((child) => ({ id: `${c.name}/${g.name}: ${child.kind}/${child.metadata.name}`, child: ready(child) }))),
+  goldenCases(c.name).flatMap((g) =>
+    runSync(c, g.options).children.map((child) => ({ id: `${c.name}/${g.name}: ${child.kind}/${child.metadata.name}`, child: ready(child) })),
+  ),
 );
 
 describe('ready: observed children as the cluster shows them once ready', () => {
   it('is valid against the Kubernetes 1.35 OpenAPI, status included (unknown fields fail)', () => {
     const kinds = new Set(readyChildren.map((r) => r.child.kind));
     for (const kind of ['Deployment', 'Job', 'PersistentVolumeClaim', 'Service', 'Ingress', 'HorizontalPodAutoscaler']) expect(kinds, kind).toContain(kind);
-    const errors = readyChildren.filter((r) => r.child.apiVersion !== 'monitoring.coreos.com/v1').flatMap((r) => validateObject(r.child).map((e) => `${r.id}: ${e}`));
+    const errors = readyChildren
+      .filter((r) => r.child.apiVersion !== 'monitoring.coreos.com/v1')
+      .flatMap((r) => validateObject(r.child).map((e) => `${r.id}: ${e}`));
     expect(errors).toEqual([]);
   });
 
@@ -39,7 +48,8 @@ describe('ready: observed children as the cluster shows them once ready', () => 
       // controllers write is checked field by field below.
       Ingress: (o) => (((o.status as { loadBalancer?: { ingress?: unknown[] } } | undefined)?.loadBalancer?.ingress?.length ?? 0) > 0 ? 'True' : 'False'),
       HorizontalPodAutoscaler: (o) =>
-        ((o.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).find((c) => c.type === 'AbleToScale')?.status ?? 'Unknown',
+        ((o.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).find((c) => c.type === 'AbleToScale')?.status ??
+        'Unknown',
       Job: (o) => (jobState(o).state === 'Succeeded' ? 'True' : jobState(o).state),
     };
     const notReady = readyChildren.filter((r) => judge[r.child.kind] && judge[r.child.kind]!(r.child) !== 'True').map((r) => r.id);
@@ -56,8 +66,22 @@ describe('ready: observed children as the cluster shows them once ready', () => 
       readyReplicas: 2,
       availableReplicas: 2,
       conditions: [
-        { type: 'Available', status: 'True', lastUpdateTime: '2026-02-03T04:05:06Z', lastTransitionTime: '2026-02-03T04:05:06Z', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' },
-        { type: 'Progressing', status: 'True', lastUpdateTime: '2026-02-03T04:05:06Z', lastTransitionTime: '2026-02-03T04:05:06Z', reason: 'NewReplicaSetAvailable', message: expect.stringMatching(/^ReplicaSet "demo-[a-f0-9]{10}" has successfully progressed\.$/) },
+        {
+          type: 'Available',
+          status: 'True',
+          lastUpdateTime: '2026-02-03T04:05:06Z',
+          lastTransitionTime: '2026-02-03T04:05:06Z',
+          reason: 'MinimumReplicasAvailable',
+          message: 'Deployment has minimum availability.',
+        },
+        {
+          type: 'Progressing',
+          status: 'True',
+          lastUpdateTime: '2026-02-03T04:05:06Z',
+          lastTransitionTime: '2026-02-03T04:05:06Z',
+          reason: 'NewReplicaSetAvailable',
+          message: expect.stringMatching(/^ReplicaSet "demo-[a-f0-9]{10}" has successfully progressed\.$/),
+        },
       ],
     });
   });
@@ -65,7 +89,12 @@ describe('ready: observed children as the cluster shows them once ready', () => 
   const deploymentCases: Array<{ reason: string; input: KubeObject; replicas: Record<string, number>; generation: number }> = [
     { reason: 'no spec.replicas means 1 (the API default)', input: deployment(), replicas: { replicas: 1, availableReplicas: 1 }, generation: 1 },
     { reason: 'zero replicas: the controller omits zero counters', input: deployment(0), replicas: {}, generation: 1 },
-    { reason: 'an existing generation is observed, not reset', input: { ...deployment(1), metadata: { ...meta, generation: 7 } }, replicas: { replicas: 1 }, generation: 7 },
+    {
+      reason: 'an existing generation is observed, not reset',
+      input: { ...deployment(1), metadata: { ...meta, generation: 7 } },
+      replicas: { replicas: 1 },
+      generation: 7,
+    },
   ];
   for (const c of deploymentCases) {
     it(`Deployment: ${c.reason}`, () => {
@@ -86,7 +115,12 @@ describe('ready: observed children as the cluster shows them once ready', () => 
   });
 
   it('binds a PVC with the capacity it asked for and marks the binding done', () => {
-    const pvc = boundPvc<KubeObject>({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: meta, spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '5Gi' } } } });
+    const pvc = boundPvc<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: meta,
+      spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '5Gi' } } },
+    });
     expect(pvc.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteMany'], capacity: { storage: '5Gi' } });
     expect(pvc.metadata.annotations).toMatchObject({ 'pv.kubernetes.io/bind-completed': 'yes' });
     expect((pvc.spec as { volumeName: string }).volumeName).toMatch(/^pvc-/);
@@ -95,7 +129,12 @@ describe('ready: observed children as the cluster shows them once ready', () => 
   const serviceCases: Array<{ reason: string; type?: string; loadBalancer: object; nodePort: boolean }> = [
     { reason: 'ClusterIP (the default): a cluster IP, an empty load balancer', loadBalancer: {}, nodePort: false },
     { reason: 'NodePort: a node port per port', type: 'NodePort', loadBalancer: {}, nodePort: true },
-    { reason: 'LoadBalancer: node ports and the address the cloud publishes', type: 'LoadBalancer', loadBalancer: { ingress: [{ ip: expect.stringMatching(/^203\.0\.113\.\d+$/), ipMode: 'VIP' }] }, nodePort: true },
+    {
+      reason: 'LoadBalancer: node ports and the address the cloud publishes',
+      type: 'LoadBalancer',
+      loadBalancer: { ingress: [{ ip: expect.stringMatching(/^203\.0\.113\.\d+$/), ipMode: 'VIP' }] },
+      nodePort: true,
+    },
   ];
   for (const c of serviceCases) {
     it(`Service ${c.reason}`, () => {

@@ -23,7 +23,9 @@ describe('Tfserv with its ConfigMap, for any valid spec', () => {
         expect(tfservSpecSchema.safeParse(spec).success).toBe(true);
         const parent = { apiVersion: 'servapi.dev-state.com/v1alpha1', kind: 'Tfserv', metadata: { name: 'p', namespace: 'ns', generation: 1 }, spec };
         const parsed = tfservSpecSchema.parse(spec);
-        const related = [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: parsed.configMap, namespace: 'ns' }, data: { [parsed.configFileName]: content } }];
+        const related = [
+          { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: parsed.configMap, namespace: 'ns' }, data: { [parsed.configFileName]: content } },
+        ];
         const options = { parent, related, config };
         const out = runSync(tfserv, options);
         expect(out.children.map((c) => c.kind)).toEqual(['Deployment', 'Service']);

@@ -26,11 +26,27 @@ describe('Tfserv spec', () => {
   });
 
   const invalid: Array<{ reason: string; spec: Record<string, unknown>; names: string }> = [
-    { reason: 'two servers cannot share one port', spec: { configMap: 'm', grpcPort: 9000, restPort: 9000 }, names: 'spec.restPort: must differ from grpcPort' },
-    { reason: 'a credentials file needs the directory it is mounted in', spec: { configMap: 'm', secretFileName: 'k.json' }, names: 'spec.secretFileLocation: required when secretFileName' },
-    { reason: 'two volumes cannot share a mount path', spec: { configMap: 'm', configFileLocation: '/etc/x', secretFileLocation: '/etc/x/' }, names: 'spec.secretFileLocation: must differ' },
+    {
+      reason: 'two servers cannot share one port',
+      spec: { configMap: 'm', grpcPort: 9000, restPort: 9000 },
+      names: 'spec.restPort: must differ from grpcPort',
+    },
+    {
+      reason: 'a credentials file needs the directory it is mounted in',
+      spec: { configMap: 'm', secretFileName: 'k.json' },
+      names: 'spec.secretFileLocation: required when secretFileName',
+    },
+    {
+      reason: 'two volumes cannot share a mount path',
+      spec: { configMap: 'm', configFileLocation: '/etc/x', secretFileLocation: '/etc/x/' },
+      names: 'spec.secretFileLocation: must differ',
+    },
     { reason: 'mount paths are absolute', spec: { configMap: 'm', configFileLocation: 'var/config' }, names: 'spec.configFileLocation' },
-    { reason: 'mount paths have no backsteps', spec: { configMap: 'm', configFileLocation: '/var/../etc' }, names: 'spec.configFileLocation: must not contain ..' },
+    {
+      reason: 'mount paths have no backsteps',
+      spec: { configMap: 'm', configFileLocation: '/var/../etc' },
+      names: 'spec.configFileLocation: must not contain ..',
+    },
     { reason: 'ports are TCP ports', spec: { configMap: 'm', grpcPort: 70000 }, names: 'spec.grpcPort' },
     { reason: 'a ConfigMap name is a DNS subdomain', spec: { configMap: 'Models_Config' }, names: 'spec.configMap' },
     { reason: 'negative replicas', spec: { configMap: 'm', replicas: -1 }, names: 'spec.replicas' },

@@ -37,7 +37,9 @@ describe('Tfserv customize', () => {
   });
 
   it('asks for the original fixed ConfigMap when the spec names none, as the original operator mounted', () => {
-    expect(compositionRules(runCustomize(tfserv, { parent: parent({}), config }))).toEqual([{ apiVersion: 'v1', resource: 'configmaps', namespace: 'ml', names: ['tf-serving-models-config'] }]);
+    expect(compositionRules(runCustomize(tfserv, { parent: parent({}), config }))).toEqual([
+      { apiVersion: 'v1', resource: 'configmaps', namespace: 'ml', names: ['tf-serving-models-config'] },
+    ]);
   });
 });
 
@@ -54,14 +56,20 @@ describe('Tfserv sync', () => {
 
   it('rolls the pods when the models file changes, and only then', () => {
     const run = (content: string, extra: Record<string, string> = {}) =>
-      runSync(tfserv, { parent: parent({ configMap: 'm' }), related: [configMap('m', { 'models.conf': content, ...extra })], config })
-        .child<any>('Deployment', 'demo')!.spec.template.metadata.annotations[CONFIG_CHECKSUM_ANNOTATION];
+      runSync(tfserv, { parent: parent({ configMap: 'm' }), related: [configMap('m', { 'models.conf': content, ...extra })], config }).child<any>(
+        'Deployment',
+        'demo',
+      )!.spec.template.metadata.annotations[CONFIG_CHECKSUM_ANNOTATION];
     expect(run(models('a'))).toBe(run(models('a'), { README: 'unrelated key' }));
     expect(run(models('a'))).not.toBe(run(models('b')));
   });
 
   it('probes the first model of the file and polls the file every 60 s', () => {
-    const out = runSync(tfserv, { parent: parent({ configMap: 'm', restPort: 7001 }), related: [configMap('m', { 'models.conf': models('half_plus_two') })], config });
+    const out = runSync(tfserv, {
+      parent: parent({ configMap: 'm', restPort: 7001 }),
+      related: [configMap('m', { 'models.conf': models('half_plus_two') })],
+      config,
+    });
     const c = container(out.child('Deployment', 'demo'));
     expect(c.readinessProbe.httpGet).toEqual({ path: '/v1/models/half_plus_two', port: 'rest' });
     expect(c.ports).toContainEqual({ name: 'rest', containerPort: 7001, protocol: 'TCP' });
@@ -83,30 +91,49 @@ describe('Tfserv sync', () => {
   });
 
   it('mounts a Secret without a credentials variable when only the location is given', () => {
-    const d = runSync(tfserv, { parent: parent({ configMap: 'm', secretFileLocation: '/secret/' }), related: [configMap('m', { 'models.conf': '' })], config })
-      .child<any>('Deployment', 'demo')!;
+    const d = runSync(tfserv, {
+      parent: parent({ configMap: 'm', secretFileLocation: '/secret/' }),
+      related: [configMap('m', { 'models.conf': '' })],
+      config,
+    }).child<any>('Deployment', 'demo')!;
     expect(container(d).env).toBeUndefined();
     expect(d.spec.template.spec.volumes).toContainEqual({ name: 'tfs-secret-volume', secret: { secretName: 'tfs-secret' } });
   });
 
   it('creates no Deployment while the ConfigMap lacks the models file, and says which key', () => {
-    const out = runSync(tfserv, { parent: parent({ configMap: 'm', configFileName: 'serving.conf' }), related: [configMap('m', { 'models.conf': models('a') })], config });
+    const out = runSync(tfserv, {
+      parent: parent({ configMap: 'm', configFileName: 'serving.conf' }),
+      related: [configMap('m', { 'models.conf': models('a') })],
+      config,
+    });
     expect(out.childrenOf('Deployment')).toEqual([]);
-    expect(out.condition('ConfigMapFound')).toMatchObject({ status: 'False', reason: 'ConfigFileMissing', message: 'ConfigMap m in namespace ml has no key serving.conf' });
+    expect(out.condition('ConfigMapFound')).toMatchObject({
+      status: 'False',
+      reason: 'ConfigFileMissing',
+      message: 'ConfigMap m in namespace ml has no key serving.conf',
+    });
     expect(out.condition('Ready')).toMatchObject({ status: 'False', reason: 'ConfigFileMissing' });
   });
 
   it('uses the configured image unless the spec names one', () => {
     const related = [configMap('m', { 'models.conf': models('a') })];
     const custom = { ...config, tfserv: { images: { 'tensorflow-serving': 'mirror.local/tfs:1' } } };
-    expect(container(runSync(tfserv, { parent: parent({ configMap: 'm' }), related, config: custom }).child('Deployment', 'demo')).image).toBe('mirror.local/tfs:1');
-    expect(container(runSync(tfserv, { parent: parent({ configMap: 'm', image: 'own/tfs:2' }), related, config: custom }).child('Deployment', 'demo')).image).toBe('own/tfs:2');
+    expect(container(runSync(tfserv, { parent: parent({ configMap: 'm' }), related, config: custom }).child('Deployment', 'demo')).image).toBe(
+      'mirror.local/tfs:1',
+    );
+    expect(
+      container(runSync(tfserv, { parent: parent({ configMap: 'm', image: 'own/tfs:2' }), related, config: custom }).child('Deployment', 'demo')).image,
+    ).toBe('own/tfs:2');
   });
 
   it('reports a rollout in progress from the observed Deployment', () => {
     const related = [configMap('m', { 'models.conf': models('a') })];
     const desired = runSync(tfserv, { parent: parent({ configMap: 'm', replicas: 3 }), related, config }).child('Deployment', 'demo')!;
-    const observed = { ...desired, metadata: { ...desired.metadata, generation: 2 }, status: { observedGeneration: 2, replicas: 3, updatedReplicas: 3, readyReplicas: 1, availableReplicas: 1 } };
+    const observed = {
+      ...desired,
+      metadata: { ...desired.metadata, generation: 2 },
+      status: { observedGeneration: 2, replicas: 3, updatedReplicas: 3, readyReplicas: 1, availableReplicas: 1 },
+    };
     const out = runSync(tfserv, { parent: parent({ configMap: 'm', replicas: 3 }), related, observed: [observed], config });
     expect(out.status).toMatchObject({ replicas: 3, readyReplicas: 1 });
     expect(out.condition('DeploymentReady')).toMatchObject({ status: 'Unknown', reason: 'RolloutInProgress' });
@@ -151,7 +178,11 @@ describe('modelhooks render', () => {
 
   it('renders the original sample with its ConfigMap', async () => {
     const samples = path.join(vendorDir(), 'samples');
-    const r = await render([path.join(samples, 'tfserv-servapi_v1alpha1_tfserv.yaml'), '--related', path.join(samples, 'tfserv-servapi_configmap_resnet.yaml')]);
+    const r = await render([
+      path.join(samples, 'tfserv-servapi_v1alpha1_tfserv.yaml'),
+      '--related',
+      path.join(samples, 'tfserv-servapi_configmap_resnet.yaml'),
+    ]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toContain('name: tfserv-sample-service');
@@ -172,7 +203,13 @@ describe('Tfserv immutable fields', () => {
     const related = [configMap('my-models', { 'models.conf': models('half') })];
     const first = runSync(tfserv, { parent: parent(spec), related, config });
     const older = first.children.map((c: any) =>
-      c.kind === 'Deployment' ? { ...c, spec: { ...c.spec, selector: { matchLabels: { app: 'demo' } } }, status: { observedGeneration: 0, replicas: 1, updatedReplicas: 1, availableReplicas: 1 } } : c,
+      c.kind === 'Deployment'
+        ? {
+            ...c,
+            spec: { ...c.spec, selector: { matchLabels: { app: 'demo' } } },
+            status: { observedGeneration: 0, replicas: 1, updatedReplicas: 1, availableReplicas: 1 },
+          }
+        : c,
     );
     const out = runSync(tfserv, { parent: parent(spec), observed: older, related, config });
     const d = out.child<any>('Deployment', 'demo');

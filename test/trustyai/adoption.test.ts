@@ -6,8 +6,19 @@ import { runSync } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 
 const config = defaultHookConfig();
-const parent = { apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', metadata: { name: 't', namespace: 'team', generation: 1 }, spec: { storage: { format: 'PVC' }, metrics: { schedule: '5s' } } };
-const operatorSelector = (version: string, app = 't') => ({ app, 'app.kubernetes.io/instance': 't', 'app.kubernetes.io/name': 't', 'app.kubernetes.io/part-of': 'trustyai', 'app.kubernetes.io/version': version });
+const parent = {
+  apiVersion: 'trustyai.opendatahub.io/v1',
+  kind: 'TrustyAIService',
+  metadata: { name: 't', namespace: 'team', generation: 1 },
+  spec: { storage: { format: 'PVC' }, metrics: { schedule: '5s' } },
+};
+const operatorSelector = (version: string, app = 't') => ({
+  app,
+  'app.kubernetes.io/instance': 't',
+  'app.kubernetes.io/name': 't',
+  'app.kubernetes.io/part-of': 'trustyai',
+  'app.kubernetes.io/version': version,
+});
 const deployment = (matchLabels: Record<string, string>): KubeObject => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',

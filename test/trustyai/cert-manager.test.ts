@@ -18,7 +18,16 @@ const parent = {
   spec: { storage: { format: 'PVC', folder: '/inputs', size: '1Gi' }, data: { filename: 'data.csv', format: 'CSV' }, metrics: { schedule: '5s' } },
 };
 const withIssuer = (issuer = 'ClusterIssuer/cluster-ca') => loadConfig({ [CERT_ISSUER_VARIABLE]: issuer }).hooks;
-type Pod = { spec: { template: { spec: { containers: Array<{ name: string; ports?: Array<{ containerPort: number }>; volumeMounts?: Array<{ name: string; mountPath: string }> }>; volumes?: Array<{ name: string; secret?: { secretName: string } }> } } } };
+type Pod = {
+  spec: {
+    template: {
+      spec: {
+        containers: Array<{ name: string; ports?: Array<{ containerPort: number }>; volumeMounts?: Array<{ name: string; mountPath: string }> }>;
+        volumes?: Array<{ name: string; secret?: { secretName: string } }>;
+      };
+    };
+  };
+};
 const mountsOf = (out: ReturnType<typeof runSync>) =>
   (out.child<KubeObject & Pod>('Deployment', 'trusty')?.spec.template.spec.containers[0]?.volumeMounts ?? []).map((m) => `${m.name}:${m.mountPath}`);
 const certificate = (ready: Record<string, unknown> | undefined, generation = 1): KubeObject => ({
@@ -85,7 +94,8 @@ describe('the Certificate only where the CompositeController declares Certificat
   });
   it('with openshift: cert-manager writes <n>-internal, so the <n> Service loses the service-CA annotation; <n>-tls keeps it', () => {
     const both = runSync(trustyai, { parent, variant: 'openshift,cert-manager', config: withIssuer() });
-    const annotation = (out: ReturnType<typeof runSync>, name: string) => out.child<KubeObject>('Service', name)?.metadata.annotations?.[SERVING_CERT_ANNOTATION];
+    const annotation = (out: ReturnType<typeof runSync>, name: string) =>
+      out.child<KubeObject>('Service', name)?.metadata.annotations?.[SERVING_CERT_ANNOTATION];
     expect(both.child('Certificate', 'trusty-internal')).toBeDefined();
     expect(annotation(both, 'trusty')).toBeUndefined();
     expect(annotation(both, 'trusty-tls')).toBe('trusty-tls');
@@ -110,8 +120,9 @@ describe('a Certificate <n>-internal someone else made', () => {
   });
 });
 
-describe('ServingCertificateReady from cert-manager\'s Ready condition', () => {
-  const judged = (cert: KubeObject) => runSync(trustyai, { parent, variant: 'cert-manager', config: withIssuer(), observed: [cert] }).condition('ServingCertificateReady');
+describe("ServingCertificateReady from cert-manager's Ready condition", () => {
+  const judged = (cert: KubeObject) =>
+    runSync(trustyai, { parent, variant: 'cert-manager', config: withIssuer(), observed: [cert] }).condition('ServingCertificateReady');
   it('True when Ready is True for the current generation', () => {
     expect(judged(certificate({ status: 'True', reason: 'Ready', observedGeneration: 1 }))).toMatchObject({ status: 'True', reason: 'CertificateIssued' });
   });
@@ -122,7 +133,10 @@ describe('ServingCertificateReady from cert-manager\'s Ready condition', () => {
   });
   it('Unknown while cert-manager has not judged it, or judged an older generation', () => {
     expect(judged(certificate(undefined))).toMatchObject({ status: 'Unknown', reason: 'CertificatePending' });
-    expect(judged(certificate({ status: 'True', reason: 'Ready', observedGeneration: 1 }, 2))).toMatchObject({ status: 'Unknown', reason: 'CertificatePending' });
+    expect(judged(certificate({ status: 'True', reason: 'Ready', observedGeneration: 1 }, 2))).toMatchObject({
+      status: 'Unknown',
+      reason: 'CertificatePending',
+    });
   });
   it('is not part of Ready (the pods, which mount the Secret, are)', () => {
     const ready = (cond: Record<string, unknown>) =>

@@ -86,7 +86,10 @@ describe('payload processors: no regex is built from input', () => {
 });
 
 describe("payload processors in the form ModelMesh's parser accepts", () => {
-  for (const names of [['a', 'b'], ['a', 'b', 'c']]) {
+  for (const names of [
+    ['a', 'b'],
+    ['a', 'b', 'c'],
+  ]) {
     it(`${names.length} TrustyAIServices in ModelMesh's namespace: one list entry each, no spaces`, () => {
       const services = names.map((n) => service(n));
       const out = runSync(trustyai, { parent: services[0] as KubeObject, related: services, config });
@@ -102,12 +105,13 @@ describe("payload processors in the form ModelMesh's parser accepts", () => {
 });
 
 describe('only where ModelMesh reads its config', () => {
-  it("in any other namespace: no ConfigMap, ModelMeshReady=False saying where ModelMesh reads it and how to wire it", () => {
+  it('in any other namespace: no ConfigMap, ModelMeshReady=False saying where ModelMesh reads it and how to wire it', () => {
     const out = runSync(trustyai, { parent: service('a', 'elsewhere'), related: [service('a', 'elsewhere')], config });
     expect(out.child('ConfigMap', 'model-serving-config')).toBeUndefined();
     const c = out.condition('ModelMeshReady');
     expect(c).toMatchObject({ status: 'False', reason: 'NotModelMeshNamespace' });
-    for (const part of ['model-serving-config', "controller's namespace team", url('a', 'elsewhere'), 'MODELHOOKS_MODELMESH_NAMESPACE=elsewhere']) expect(c?.message).toContain(part);
+    for (const part of ['model-serving-config', "controller's namespace team", url('a', 'elsewhere'), 'MODELHOOKS_MODELMESH_NAMESPACE=elsewhere'])
+      expect(c?.message).toContain(part);
     // ModelMesh is optional: the service itself is not held back by it.
     expect(out.condition('Ready')?.reason).not.toBe('NotModelMeshNamespace');
   });

@@ -6,7 +6,12 @@ import { runSync } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 
 const config = defaultHookConfig();
-const parent = (spec: Record<string, unknown>) => ({ apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', metadata: { name: 't', namespace: 'team', generation: 1 }, spec });
+const parent = (spec: Record<string, unknown>) => ({
+  apiVersion: 'trustyai.opendatahub.io/v1',
+  kind: 'TrustyAIService',
+  metadata: { name: 't', namespace: 'team', generation: 1 },
+  spec,
+});
 const pvcSpec = { storage: { format: 'PVC' }, metrics: { schedule: '5s' } };
 const dbSpec = { storage: { format: 'DATABASE', databaseConfigurations: 'creds' }, metrics: { schedule: '5s' } };
 const isvc = (name: string, url?: string): KubeObject => ({
@@ -19,13 +24,19 @@ const creds: KubeObject = {
   apiVersion: 'v1',
   kind: 'Secret',
   metadata: { name: 'creds', namespace: 'team' },
-  data: Object.fromEntries(['databaseKind', 'databaseUsername', 'databasePassword', 'databaseService', 'databasePort', 'databaseName', 'databaseGeneration'].map((k) => [k, 'eA=='])),
+  data: Object.fromEntries(
+    ['databaseKind', 'databaseUsername', 'databasePassword', 'databaseService', 'databasePort', 'databaseName', 'databaseGeneration'].map((k) => [k, 'eA==']),
+  ),
 };
 
 describe('InferenceServicesPresent', () => {
   it("False with the operator's reason when the namespace has none", () => {
     const out = runSync(trustyai, { parent: parent(pvcSpec), config });
-    expect(out.condition('InferenceServicesPresent')).toMatchObject({ status: 'False', reason: 'InferenceServicesNotFound', message: 'InferenceServices not found' });
+    expect(out.condition('InferenceServicesPresent')).toMatchObject({
+      status: 'False',
+      reason: 'InferenceServicesNotFound',
+      message: 'InferenceServices not found',
+    });
   });
   it('True, counting those whose logger targets this service (http or https, any in-cluster spelling)', () => {
     const related = [
@@ -45,14 +56,29 @@ describe('InferenceServicesPresent', () => {
   it("an InferenceService without a logger of its own counts where the InferenceService composition wires it: to the namespace's first TrustyAIService by name", () => {
     const other = { ...parent(pvcSpec), metadata: { name: 'a-first', namespace: 'team' } };
     expect(runSync(trustyai, { parent: parent(pvcSpec), related: [isvc('d')], config }).condition('InferenceServicesPresent')?.message).toContain('1 logging');
-    expect(runSync(trustyai, { parent: parent(pvcSpec), related: [isvc('d'), other as KubeObject], config }).condition('InferenceServicesPresent')?.message).toContain('0 logging');
+    expect(
+      runSync(trustyai, { parent: parent(pvcSpec), related: [isvc('d'), other as KubeObject], config }).condition('InferenceServicesPresent')?.message,
+    ).toContain('0 logging');
   });
 });
 
 describe('the operator conditions follow readiness', () => {
-  const ready = { status: { replicas: 1, updatedReplicas: 1, availableReplicas: 1, readyReplicas: 1, observedGeneration: 1, conditions: [{ type: 'Available', status: 'True' }] } };
+  const ready = {
+    status: {
+      replicas: 1,
+      updatedReplicas: 1,
+      availableReplicas: 1,
+      readyReplicas: 1,
+      observedGeneration: 1,
+      conditions: [{ type: 'Available', status: 'True' }],
+    },
+  };
   const first = runSync(trustyai, { parent: parent(dbSpec), related: [creds], config });
-  const deployment = { ...(first.child('Deployment', 't') as KubeObject), metadata: { ...(first.child('Deployment', 't') as KubeObject).metadata, generation: 1 }, ...ready };
+  const deployment = {
+    ...(first.child('Deployment', 't') as KubeObject),
+    metadata: { ...(first.child('Deployment', 't') as KubeObject).metadata, generation: 1 },
+    ...ready,
+  };
   it('all ready: Available, ProvisioningSucceeded True, Degraded False, DBAvailable True, phase Ready', () => {
     const out = runSync(trustyai, { parent: parent(dbSpec), observed: [deployment], related: [creds], config });
     expect(out.status.phase).toBe('Ready');
@@ -72,7 +98,10 @@ describe('the operator conditions follow readiness', () => {
   it('credentials missing or incomplete: DBCredentialsNotFound, DBCredentialsError', () => {
     expect(runSync(trustyai, { parent: parent(dbSpec), config }).condition('DBAvailable')).toMatchObject({ status: 'False', reason: 'DBCredentialsNotFound' });
     const partial = { ...creds, data: { databaseKind: 'eA==' } };
-    expect(runSync(trustyai, { parent: parent(dbSpec), related: [partial], config }).condition('DBAvailable')).toMatchObject({ status: 'False', reason: 'DBCredentialsError' });
+    expect(runSync(trustyai, { parent: parent(dbSpec), related: [partial], config }).condition('DBAvailable')).toMatchObject({
+      status: 'False',
+      reason: 'DBCredentialsError',
+    });
   });
   it('PVC mode reports PVCAvailable, never DBAvailable', () => {
     const out = runSync(trustyai, { parent: parent(pvcSpec), config });

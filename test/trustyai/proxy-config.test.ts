@@ -17,7 +17,8 @@ const attributesOf = (p: Parent<unknown>) => parse(proxyConfigFor(p, 'v').data?.
 describe('kube-rbac-proxy config of many services', () => {
   it('each names its own namespace and Service, in any order and again', () => {
     const order = [parent('a', 'one'), parent('b', 'one'), parent('a', 'two'), parent('a', 'one'), parent('b', 'two')];
-    for (const p of order) expect(attributesOf(p)).toEqual({ namespace: p.metadata.namespace, resource: 'services', resourceName: p.metadata.name, verb: 'get', apiGroup: '' });
+    for (const p of order)
+      expect(attributesOf(p)).toEqual({ namespace: p.metadata.namespace, resource: 'services', resourceName: p.metadata.name, verb: 'get', apiGroup: '' });
   });
   it('the same text for the same service, and still the right one after more services than the table holds', () => {
     const first = proxyConfigFor(parent('keep', 'ns'), 'v').data?.['config.yaml'];

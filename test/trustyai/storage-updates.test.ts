@@ -28,7 +28,10 @@ describe('TrustyAIService storage changes', () => {
       to: { size: '2Gi' },
       expand: false,
       claim: '1Gi',
-      refused: { reason: 'ResizeNotSupported', message: 'spec.storage.size: 2Gi cannot be applied: StorageClass standard does not allow volume expansion; the claim keeps 1Gi' },
+      refused: {
+        reason: 'ResizeNotSupported',
+        message: 'spec.storage.size: 2Gi cannot be applied: StorageClass standard does not allow volume expansion; the claim keeps 1Gi',
+      },
     },
     {
       reason: 'shrinks: never asked',
@@ -36,7 +39,10 @@ describe('TrustyAIService storage changes', () => {
       to: { size: '1Gi' },
       expand: true,
       claim: '2Gi',
-      refused: { reason: 'ResizeNotSupported', message: 'spec.storage.size: 1Gi cannot be applied: PersistentVolumeClaim tas-pvc cannot shrink; the claim keeps 2Gi' },
+      refused: {
+        reason: 'ResizeNotSupported',
+        message: 'spec.storage.size: 1Gi cannot be applied: PersistentVolumeClaim tas-pvc cannot shrink; the claim keeps 2Gi',
+      },
     },
     {
       reason: 'another pv for a bound claim: volumeName is kept',
@@ -49,7 +55,9 @@ describe('TrustyAIService storage changes', () => {
     },
   ];
   it.each(cases)('$reason', (c) => {
-    const observed = created(c.from).map((o) => (o.kind === 'PersistentVolumeClaim' && c.volumeName ? { ...o, spec: { ...(o.spec as object), volumeName: c.volumeName } } : o));
+    const observed = created(c.from).map((o) =>
+      o.kind === 'PersistentVolumeClaim' && c.volumeName ? { ...o, spec: { ...(o.spec as object), volumeName: c.volumeName } } : o,
+    );
     const out = runSync(trustyai, { parent: parent(c.to, 2), observed, related: [storageClass(c.expand)], config });
     expect(claimSize(out.children)).toBe(c.claim);
     const claim = out.children.find((x) => x.kind === 'PersistentVolumeClaim') as { spec: { volumeName?: string } } | undefined;

@@ -34,17 +34,30 @@ describe('customize', () => {
     // The credentials, and `<n>-db-ca` whose presence turns on database TLS.
     expect(db).toContainEqual({ apiVersion: 'v1', resource: 'secrets', namespace: 'team', names: ['creds', 'a-db-ca'] });
     expect(db.map((r) => r.resource)).not.toContain('storageclasses');
-    for (const rule of [...pvc, ...db].filter((r) => r.resource !== 'storageclasses' && r.resource !== 'namespaces')) expect(rule.namespace, rule.resource).toBe('team');
+    for (const rule of [...pvc, ...db].filter((r) => r.resource !== 'storageclasses' && r.resource !== 'namespaces'))
+      expect(rule.namespace, rule.resource).toBe('team');
   });
 });
 
 describe('invalid specs keep everything and name the field', () => {
   const observed = runSync(trustyai, { parent: parent('a', pvcSpec), config }).children;
   const cases = [
-    { reason: 'a storage format the CRD would reject, sent directly', spec: { storage: { format: 'S3' }, metrics: { schedule: '5s' } }, field: 'spec.storage.format' },
-    { reason: 'DATABASE without the Secret name', spec: { storage: { format: 'DATABASE' }, metrics: { schedule: '5s' } }, field: 'spec.storage.databaseConfigurations' },
+    {
+      reason: 'a storage format the CRD would reject, sent directly',
+      spec: { storage: { format: 'S3' }, metrics: { schedule: '5s' } },
+      field: 'spec.storage.format',
+    },
+    {
+      reason: 'DATABASE without the Secret name',
+      spec: { storage: { format: 'DATABASE' }, metrics: { schedule: '5s' } },
+      field: 'spec.storage.databaseConfigurations',
+    },
     { reason: 'no metrics schedule in either spelling', spec: { storage: { format: 'PVC' } }, field: 'spec.metrics.schedule' },
-    { reason: 'a schedule that is not a duration', spec: { storage: { format: 'PVC' }, trustyaiMetrics: { schedule: 'soon' } }, field: 'spec.trustyaiMetrics.schedule' },
+    {
+      reason: 'a schedule that is not a duration',
+      spec: { storage: { format: 'PVC' }, trustyaiMetrics: { schedule: 'soon' } },
+      field: 'spec.trustyaiMetrics.schedule',
+    },
     { reason: 'negative replicas', spec: { ...pvcSpec, replicas: -1 }, field: 'spec.replicas' },
   ];
   for (const c of cases) {
@@ -68,14 +81,20 @@ describe('storage', () => {
   });
 
   it('sets a pod fsGroup for the PVC on plain Kubernetes, not on OpenShift where the SCC assigns it', () => {
-    const fsGroup = (variant: string) => (runSync(trustyai, { parent: parent('a', pvcSpec), config, variant }).child('Deployment', 'a')?.spec as any).template.spec.securityContext.fsGroup;
+    const fsGroup = (variant: string) =>
+      (runSync(trustyai, { parent: parent('a', pvcSpec), config, variant }).child('Deployment', 'a')?.spec as any).template.spec.securityContext.fsGroup;
     expect(fsGroup('default')).toBe(1001);
     expect(fsGroup('openshift')).toBeUndefined();
   });
 });
 
 describe('DATABASE credentials', () => {
-  const secret = (keys: string[]) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds', namespace: 'team' }, data: Object.fromEntries(keys.map((k) => [k, 'eA=='])) });
+  const secret = (keys: string[]) => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'creds', namespace: 'team' },
+    data: Object.fromEntries(keys.map((k) => [k, 'eA=='])),
+  });
   const all = ['databaseKind', 'databaseUsername', 'databasePassword', 'databaseService', 'databasePort', 'databaseName', 'databaseGeneration'];
   it('a Secret with every key is found', () => {
     const out = runSync(trustyai, { parent: parent('a', dbSpec), config, related: [secret(all)] as KubeObject[] });
@@ -83,11 +102,19 @@ describe('DATABASE credentials', () => {
   });
   it('a Secret that lacks a key the pods reference says which, instead of pods failing later', () => {
     const out = runSync(trustyai, { parent: parent('a', dbSpec), config, related: [secret(all.slice(0, 5))] as KubeObject[] });
-    expect(out.condition('StorageReady')).toMatchObject({ status: 'False', reason: 'DBCredentialsIncomplete', message: 'Secret creds lacks the keys databaseName, databaseGeneration' });
+    expect(out.condition('StorageReady')).toMatchObject({
+      status: 'False',
+      reason: 'DBCredentialsIncomplete',
+      message: 'Secret creds lacks the keys databaseName, databaseGeneration',
+    });
     expect(out.child('Deployment', 'a')).toBeDefined();
   });
   it('never copies a Secret value into a child', () => {
-    const out = runSync(trustyai, { parent: parent('a', dbSpec), config, related: [{ ...secret(all), data: Object.fromEntries(all.map((k) => [k, 'VALUE-' + k])) }] as KubeObject[] });
+    const out = runSync(trustyai, {
+      parent: parent('a', dbSpec),
+      config,
+      related: [{ ...secret(all), data: Object.fromEntries(all.map((k) => [k, 'VALUE-' + k])) }] as KubeObject[],
+    });
     expect(JSON.stringify(out.children)).not.toContain('VALUE-');
   });
 });
@@ -116,7 +143,13 @@ describe('two TrustyAIServices in one namespace', () => {
       'payloadProcessors:\n  - http://a.team.svc.cluster.local/consumer/kserve/v2\n  - http://b.team.svc.cluster.local/consumer/kserve/v2\n',
     );
     // b sees a's ConfigMap as a related object, owned by a: it must not emit it, and is ready.
-    const owned = { ...cm, metadata: { ...cm.metadata, ownerReferences: [{ apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', name: 'a', uid: 'ua', controller: true }] } };
+    const owned = {
+      ...cm,
+      metadata: {
+        ...cm.metadata,
+        ownerReferences: [{ apiVersion: 'trustyai.opendatahub.io/v1', kind: 'TrustyAIService', name: 'a', uid: 'ua', controller: true }],
+      },
+    };
     const second = runSync(trustyai, { parent: b, config: mmConfig, related: [owned, a, b] as KubeObject[] });
     expect(second.child('ConfigMap', 'model-serving-config')).toBeUndefined();
     expect(second.condition('ModelMeshReady')).toMatchObject({ status: 'True', reason: 'PayloadProcessorConfigured' });
@@ -126,7 +159,8 @@ describe('two TrustyAIServices in one namespace', () => {
 describe('long names', () => {
   it('the app and instance labels of two long names are valid and differ (hashed, not cut)', () => {
     const long = 'a'.repeat(70);
-    const labelsOf = (name: string) => (runSync(trustyai, { parent: parent(name, pvcSpec), config }).childrenOf('Deployment')[0]?.metadata.labels ?? {}) as Record<string, string>;
+    const labelsOf = (name: string) =>
+      (runSync(trustyai, { parent: parent(name, pvcSpec), config }).childrenOf('Deployment')[0]?.metadata.labels ?? {}) as Record<string, string>;
     const [x, y] = [labelsOf(`${long}x`), labelsOf(`${long}y`)];
     for (const labels of [x, y]) for (const v of Object.values(labels)) expect(isLabelValue(v), v).toBe(true);
     expect(x.app).not.toBe(y.app);

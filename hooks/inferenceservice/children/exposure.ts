@@ -23,7 +23,12 @@ export function routedExposure(
 
 /** The predictor's backends: the stable one alone, or weighted beside a canary taking `canaryPercent`. */
 export function predictorBackends(canaryPercent: number | undefined): Backend[] {
-  return canaryPercent !== undefined ? [{ role: 'predictor', weight: 100 - canaryPercent }, { role: 'canary', weight: canaryPercent }] : [{ role: 'predictor' }];
+  return canaryPercent !== undefined
+    ? [
+        { role: 'predictor', weight: 100 - canaryPercent },
+        { role: 'canary', weight: canaryPercent },
+      ]
+    : [{ role: 'predictor' }];
 }
 
 /** Where the domain template made a host invalid: the live Ingress and HTTPRoutes as last applied, not taken down. */

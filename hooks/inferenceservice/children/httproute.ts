@@ -65,7 +65,12 @@ function ruleFor(parent: Parent<unknown>, backends: Backend[], timeout: number |
     filters: [
       {
         type: 'RequestHeaderModifier',
-        requestHeaderModifier: { set: [{ name: 'KServe-Isvc-Name', value: parent.metadata.name }, { name: 'KServe-Isvc-Namespace', value: namespace }] },
+        requestHeaderModifier: {
+          set: [
+            { name: 'KServe-Isvc-Name', value: parent.metadata.name },
+            { name: 'KServe-Isvc-Namespace', value: namespace },
+          ],
+        },
       },
     ],
     backendRefs: backends.map((b) => ({

@@ -19,7 +19,15 @@ export function ingressFor(parent: Parent<unknown>, ingress: IngressConfig, host
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
     // One label per host routed: the parents whose hosts may collide with these find it (kit host-conflicts.ts).
-    metadata: childMeta(parent, ingressName(parent), { ...exposureLabelsFor(parent), ...hostLabels([parent.metadata.name, ...Object.keys(hosts.components).map((role) => serviceName(parent, role as ComponentName))]) }, ingressAnnotations(parent)),
+    metadata: childMeta(
+      parent,
+      ingressName(parent),
+      {
+        ...exposureLabelsFor(parent),
+        ...hostLabels([parent.metadata.name, ...Object.keys(hosts.components).map((role) => serviceName(parent, role as ComponentName))]),
+      },
+      ingressAnnotations(parent),
+    ),
     spec: {
       ...(ingress.className ? { ingressClassName: ingress.className } : {}),
       rules,

@@ -63,7 +63,12 @@ const DESCRIPTIVE = ['app.kubernetes.io/name', 'app.kubernetes.io/instance', 'ap
  * then KServe's own (`serving.kserve.io/inferenceservice`, `component`) and the selector —
  * a user label can never change what a Service or Deployment selects.
  */
-export function componentMeta(parent: Parent<unknown>, role: Role, spec: ComponentSpec, runtime?: { labels?: Record<string, string>; annotations?: Record<string, string> }): ComponentMeta {
+export function componentMeta(
+  parent: Parent<unknown>,
+  role: Role,
+  spec: ComponentSpec,
+  runtime?: { labels?: Record<string, string>; annotations?: Record<string, string> },
+): ComponentMeta {
   const ours = labelsFor(parent, role);
   const fixed = Object.fromEntries(Object.entries(ours).filter(([k]) => !DESCRIPTIVE.includes(k)));
   // The selected serving runtime's spec.labels and spec.annotations are the lowest (components/predictor.go buildObjectMeta).

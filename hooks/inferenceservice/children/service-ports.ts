@@ -23,16 +23,24 @@ export function servicePortsFor(containers: V1Container[], serviceName: string, 
   const appProtocol = (name: string | undefined) => (isGrpcPortName(name) ? { appProtocol: H2C_APP_PROTOCOL } : {});
   const [first, ...rest] = ports;
   const head: V1ServicePort = first
-    ? { ...(first.name ? { name: first.name } : {}), port: SERVICE_PORT, targetPort: first.containerPort as unknown as V1ServicePort['targetPort'], protocol: first.protocol ?? 'TCP', ...appProtocol(first.name) }
+    ? {
+        ...(first.name ? { name: first.name } : {}),
+        port: SERVICE_PORT,
+        targetPort: first.containerPort as unknown as V1ServicePort['targetPort'],
+        protocol: first.protocol ?? 'TCP',
+        ...appProtocol(first.name),
+      }
     : // No container port: named after the component's Service, 80 → 8080.
       { name: serviceName, port: SERVICE_PORT, targetPort: HTTP_PORT as unknown as V1ServicePort['targetPort'], protocol: 'TCP' };
-  const others = rest.map((p): V1ServicePort => ({
-    ...(p.name ? { name: p.name } : {}),
-    port: p.containerPort,
-    targetPort: p.containerPort as unknown as V1ServicePort['targetPort'],
-    protocol: p.protocol ?? 'TCP',
-    ...appProtocol(p.name),
-  }));
+  const others = rest.map(
+    (p): V1ServicePort => ({
+      ...(p.name ? { name: p.name } : {}),
+      port: p.containerPort,
+      targetPort: p.containerPort as unknown as V1ServicePort['targetPort'],
+      protocol: p.protocol ?? 'TCP',
+      ...appProtocol(p.name),
+    }),
+  );
   return [viaAgent ? { ...head, targetPort: AGENT_PORT as unknown as V1ServicePort['targetPort'] } : head, ...others];
 }
 
@@ -45,7 +53,8 @@ export function servicePortProblems(spec: InferenceServiceSpec): SpecProblem[] {
   return (['predictor', 'transformer', 'explainer'] as ComponentName[]).flatMap((role) => {
     const comp = spec[role];
     if (!comp) return [];
-    const model = role === 'predictor' ? modelOf(spec.predictor) : role === 'explainer' && spec.explainer?.art ? (spec.explainer.art as ContainerSpec) : undefined;
+    const model =
+      role === 'predictor' ? modelOf(spec.predictor) : role === 'explainer' && spec.explainer?.art ? (spec.explainer.art as ContainerSpec) : undefined;
     const containers = comp.containers ?? [];
     const transformerAt = containers.findIndex((c) => c.name === 'transformer-container');
     const where: { path: string; container: ContainerSpec | undefined } =
@@ -66,11 +75,19 @@ function portProblems(ports: NonNullable<ContainerSpec['ports']>, path: string):
   const names = new Set<string>();
   const numbers = new Set<number>([SERVICE_PORT]);
   ports.forEach((p, i) => {
-    if (!p.name) problems.push({ path: `${path}.ports[${i}].name`, message: 'required: every container port becomes a Service port, and a Service with several ports needs a name for each' });
+    if (!p.name)
+      problems.push({
+        path: `${path}.ports[${i}].name`,
+        message: 'required: every container port becomes a Service port, and a Service with several ports needs a name for each',
+      });
     else if (names.has(p.name)) problems.push({ path: `${path}.ports[${i}].name`, message: `${p.name} is used twice: Service port names must be unique` });
     else names.add(p.name);
     if (i > 0) {
-      if (numbers.has(p.containerPort)) problems.push({ path: `${path}.ports[${i}].containerPort`, message: `${p.containerPort} is already a Service port (the first container port is exposed as 80, the others on their own numbers)` });
+      if (numbers.has(p.containerPort))
+        problems.push({
+          path: `${path}.ports[${i}].containerPort`,
+          message: `${p.containerPort} is already a Service port (the first container port is exposed as 80, the others on their own numbers)`,
+        });
       numbers.add(p.containerPort);
     }
   });

@@ -30,21 +30,38 @@ export function predictorIdentity(parent: IsvcParent, plan: ComponentPlan): Pred
 }
 
 /** Deployment, Service and (for autoscalerClass hpa) HPA of one role; `meta` when the caller has it already. */
-export function workloadFor(parent: IsvcParent, role: Role, plan: ComponentPlan, specHash?: string, meta = componentMeta(parent, role, plan.spec, plan.runtime)): Composed[] {
+export function workloadFor(
+  parent: IsvcParent,
+  role: Role,
+  plan: ComponentPlan,
+  specHash?: string,
+  meta = componentMeta(parent, role, plan.spec, plan.runtime),
+): Composed[] {
   const scaling = autoscalerClassOf(parent, plan.spec);
   // Only `none` pins the replicas; hpa and external autoscalers own them (setting them here
   // would undo every scaling decision on the next sync), as KServe does.
   const replicas = scaling === 'none' ? scalingOf(plan.spec).replicas : undefined;
   const rollout = plan.raw?.defaultRollout;
   const deployment = deploymentFor(parent, {
-    role, spec: plan.spec, pod: plan.pod, meta,
-    ...(replicas !== undefined ? { replicas } : {}), ...(specHash ? { specHash } : {}), ...(rollout ? { defaultRollout: rollout } : {}),
+    role,
+    spec: plan.spec,
+    pod: plan.pod,
+    meta,
+    ...(replicas !== undefined ? { replicas } : {}),
+    ...(specHash ? { specHash } : {}),
+    ...(rollout ? { defaultRollout: rollout } : {}),
   });
   return [deployment, serviceFor(parent, role, plan, meta), ...(scaling === 'hpa' ? [hpaFor(parent, role, plan.spec, meta)] : [])];
 }
 
 /** While a canary runs: the stable Deployment and Service as last applied (a Service not observed yet is built). */
-export function stableKept(parent: IsvcParent, plan: ComponentPlan, stable: KubeObject, observedStableService: KubeObject | undefined, meta: ComponentMeta): Composed[] {
+export function stableKept(
+  parent: IsvcParent,
+  plan: ComponentPlan,
+  stable: KubeObject,
+  observedStableService: KubeObject | undefined,
+  meta: ComponentMeta,
+): Composed[] {
   return [kept(stable), observedStableService ? kept(observedStableService) : serviceFor(parent, 'predictor', plan, meta)];
 }
 
@@ -52,11 +69,7 @@ export function stableKept(parent: IsvcParent, plan: ComponentPlan, stable: Kube
  * While a canary runs: the stable HPA as the spec asks for it (the stable Deployment and
  * Service go before it, as observed: stableKept), and the `-canary` trio.
  */
-export function canaryWorkloads(
-  parent: IsvcParent,
-  plan: ComponentPlan,
-  identity: PredictorIdentity,
-): Array<{ role: Role; children: Composed[] }> {
+export function canaryWorkloads(parent: IsvcParent, plan: ComponentPlan, identity: PredictorIdentity): Array<{ role: Role; children: Composed[] }> {
   const hpa = autoscalerClassOf(parent, plan.spec) === 'hpa' ? [hpaFor(parent, 'predictor', plan.spec, identity.meta)] : [];
   return [
     { role: 'predictor', children: hpa },

@@ -30,10 +30,39 @@ export const HPA_METRICS = ['cpu', 'memory'] as const;
  * ExactlyOneErrorFor(PredictorSpec): every field of the Go struct but the last
  * (ComponentExtensionSpec), in declaration order, under its Go name.
  */
-const PREDICTOR_GO_FIELDS = ['Name', 'SKLearn', 'XGBoost', 'Tensorflow', 'PyTorch', 'Triton', 'ONNX', 'HuggingFace', 'PMML', 'LightGBM', 'Paddle', 'Model', 'StorageUris', 'StorageContainerName', 'WorkerSpec', 'PodSpec'];
+const PREDICTOR_GO_FIELDS = [
+  'Name',
+  'SKLearn',
+  'XGBoost',
+  'Tensorflow',
+  'PyTorch',
+  'Triton',
+  'ONNX',
+  'HuggingFace',
+  'PMML',
+  'LightGBM',
+  'Paddle',
+  'Model',
+  'StorageUris',
+  'StorageContainerName',
+  'WorkerSpec',
+  'PodSpec',
+];
 export const PREDICTOR_EXACTLY_ONE = `exactly one of [${PREDICTOR_GO_FIELDS.join(', ')}] must be specified in PredictorSpec`;
 /** The JSON keys GetImplementations counts, besides containers. */
-export const PREDICTOR_IMPLEMENTATION_KEYS = ['xgboost', 'pytorch', 'triton', 'sklearn', 'tensorflow', 'onnx', 'pmml', 'lightgbm', 'paddle', 'huggingface', 'model'] as const;
+export const PREDICTOR_IMPLEMENTATION_KEYS = [
+  'xgboost',
+  'pytorch',
+  'triton',
+  'sklearn',
+  'tensorflow',
+  'onnx',
+  'pmml',
+  'lightgbm',
+  'paddle',
+  'huggingface',
+  'model',
+] as const;
 
 /** KServe sets no bound; CEL rules over an unbounded list of predictors exceed the API server's cost budget. */
 export const MAX_CANARIES = 10;

@@ -20,13 +20,23 @@ const SPEC_FIELDS = ['predictor', 'transformer', 'explainer', 'canary'];
  */
 const COMPONENT_FIELDS = [
   // scaling (hpa.ts, spec.ts scalingOf)
-  'minReplicas', 'maxReplicas', 'scaleTarget', 'scaleMetric',
+  'minReplicas',
+  'maxReplicas',
+  'scaleTarget',
+  'scaleMetric',
   // canary (canary.ts), request timeout (httproute.ts)
-  'canaryTrafficPercent', 'timeout',
+  'canaryTrafficPercent',
+  'timeout',
   // metadata (metadata.ts), rollout (deployment.ts)
-  'labels', 'annotations', 'deploymentStrategy',
+  'labels',
+  'annotations',
+  'deploymentStrategy',
   // merged with our defaults (pod.ts, components.ts, storage.ts)
-  'containers', 'initContainers', 'volumes', 'securityContext', 'serviceAccountName',
+  'containers',
+  'initContainers',
+  'volumes',
+  'securityContext',
+  'serviceAccountName',
   // KServe's agent sidecar (agent.ts)
   'logger',
   // storage forms (storage-source.ts, storage.ts)
@@ -39,9 +49,14 @@ const PREDICTOR_FIELDS = ['model', ...FRAMEWORK_KEYS];
 /** The agent batches for the predictor and the transformer (KServe adds no batcher annotation for an explainer). */
 const BATCHING = ['predictor', 'transformer'];
 /** A transformer's and explainer's --workers (components.ts componentArgs); the ART explainer (explainer-art.ts). */
-const ROLE_FIELDS: Record<string, string[]> = { predictor: PREDICTOR_FIELDS, transformer: ['containerConcurrency'], explainer: ['containerConcurrency', 'art'] };
+const ROLE_FIELDS: Record<string, string[]> = {
+  predictor: PREDICTOR_FIELDS,
+  transformer: ['containerConcurrency'],
+  explainer: ['containerConcurrency', 'art'],
+};
 
-const actedOn = (role: string) => new Set([...COMPONENT_FIELDS, ...PASSED_POD_FIELDS, ...(ROLE_FIELDS[role] ?? []), ...(BATCHING.includes(role) ? ['batcher'] : [])]);
+const actedOn = (role: string) =>
+  new Set([...COMPONENT_FIELDS, ...PASSED_POD_FIELDS, ...(ROLE_FIELDS[role] ?? []), ...(BATCHING.includes(role) ? ['batcher'] : [])]);
 /** Each component's set, built once at module load. */
 const ACTED: Record<string, ReadonlySet<string>> = { predictor: actedOn('predictor'), transformer: actedOn('transformer'), explainer: actedOn('explainer') };
 const acted = (role: string): ReadonlySet<string> => ACTED[role] ?? actedOn(role);

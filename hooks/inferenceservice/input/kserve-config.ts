@@ -15,10 +15,17 @@ import type { DefaultResources, InferenceServiceConfig } from '../config.js';
 export const KSERVE_CONFIGMAP = 'inferenceservice-config';
 export const KSERVE_CONFIG = 'KServeConfig';
 
-export const kserveConfigObject = (config: InferenceServiceConfig): SystemObject => ({ apiVersion: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespace: config.kserveNamespace, name: KSERVE_CONFIGMAP });
+export const kserveConfigObject = (config: InferenceServiceConfig): SystemObject => ({
+  apiVersion: 'v1',
+  resource: 'configmaps',
+  kind: 'ConfigMap',
+  namespace: config.kserveNamespace,
+  name: KSERVE_CONFIGMAP,
+});
 
 /** The ConfigMap among the related objects, if Metacontroller found it. */
-export const kserveConfigMap = (config: InferenceServiceConfig, related: ObjectIndex): KubeObject | undefined => related.get('v1', 'ConfigMap', KSERVE_CONFIGMAP, config.kserveNamespace);
+export const kserveConfigMap = (config: InferenceServiceConfig, related: ObjectIndex): KubeObject | undefined =>
+  related.get('v1', 'ConfigMap', KSERVE_CONFIGMAP, config.kserveNamespace);
 
 type Config = InferenceServiceConfig;
 
@@ -68,7 +75,8 @@ const rolloutStrategy: Kind<Rollout> = {
   is: (v): v is Rollout =>
     isRecord(v) &&
     (v.defaultRollout === undefined ||
-      (isRecord(v.defaultRollout) && [v.defaultRollout.maxSurge, v.defaultRollout.maxUnavailable].every((x) => x === undefined || (typeof x === 'string' && INT_OR_PERCENT.test(x))))),
+      (isRecord(v.defaultRollout) &&
+        [v.defaultRollout.maxSurge, v.defaultRollout.maxUnavailable].every((x) => x === undefined || (typeof x === 'string' && INT_OR_PERCENT.test(x))))),
   what: 'an object whose defaultRollout has maxSurge and maxUnavailable each a count or a percentage such as "1" or "25%"',
 };
 /** applyRolloutStrategyFromConfigmap uses the rollout only where the cluster's default mode is Standard (RawDeployment, its old name). */
@@ -82,7 +90,8 @@ const initResource = (request: 'requests' | 'limits', r: 'cpu' | 'memory') => (c
   const { resources } = c.storageInitializer;
   return storage(c, { resources: { ...resources, [request]: { ...resources[request], [r]: v } } });
 };
-const modelcar = (part: Partial<Config['storageInitializer']['modelcar']>) => (c: Config) => storage(c, { modelcar: { ...c.storageInitializer.modelcar, ...part } });
+const modelcar = (part: Partial<Config['storageInitializer']['modelcar']>) => (c: Config) =>
+  storage(c, { modelcar: { ...c.storageInitializer.modelcar, ...part } });
 const agentResource = (request: 'requests' | 'limits', r: 'cpu' | 'memory') => (c: Config, v: string) => ({
   ...c,
   agentResources: { ...c.agentResources, [request]: { ...c.agentResources[request], [r]: v } },
@@ -113,7 +122,10 @@ const FIELDS: Field[] = [
   field('ingress', ['domainTemplate'], nonEmpty, (c, v) => ({ ...c, ingress: { ...c.ingress, domainTemplate: v } })),
   // The raw Ingress and HTTPRoute reconcilers' Reconcile (kube_ingress_reconciler.go, httproute_reconciler.go): no route, the URL as with one.
   field('ingress', ['disableIngressCreation'], boolean, (c, v) => ({ ...c, ingress: { ...c.ingress, disableIngressCreation: v } })),
-  field('ingress', ['urlScheme'], { is: (v): v is 'http' | 'https' => v === 'http' || v === 'https', what: 'http or https' }, (c, v) => ({ ...c, ingress: { ...c.ingress, urlScheme: v } })),
+  field('ingress', ['urlScheme'], { is: (v): v is 'http' | 'https' => v === 'http' || v === 'https', what: 'http or https' }, (c, v) => ({
+    ...c,
+    ingress: { ...c.ingress, urlScheme: v },
+  })),
   // LoggerConfig (agent_injector.go): the agent's logger arguments and CA bundle volume.
   field('logger', ['defaultUrl'], nonEmpty, (c, v) => ({ ...c, logger: { ...c.logger, defaultUrl: v } })),
   field('logger', ['caBundle'], anyString, (c, v) => ({ ...c, logger: { ...c.logger, caBundle: v } })),
@@ -213,7 +225,11 @@ export function kserveConfigCondition(config: InferenceServiceConfig): Cond | un
   if (!read) return undefined;
   const where = `ConfigMap ${config.kserveNamespace}/${KSERVE_CONFIGMAP}`;
   if (read.problems.length > 0) {
-    return condition.false(KSERVE_CONFIG, 'InvalidConfig', `${where}: ${read.problems.join('; ')} — the MODELHOOKS_* setting (else KServe's default) is used instead`);
+    return condition.false(
+      KSERVE_CONFIG,
+      'InvalidConfig',
+      `${where}: ${read.problems.join('; ')} — the MODELHOOKS_* setting (else KServe's default) is used instead`,
+    );
   }
   const fields = read.honoured.length > 0 ? read.honoured.join(', ') : 'no field modelhooks honours';
   return condition.true(KSERVE_CONFIG, 'ConfigRead', `${where}: ${fields}`);

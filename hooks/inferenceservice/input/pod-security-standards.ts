@@ -29,15 +29,36 @@ type Obj = Record<string, unknown>;
 
 /** check_capabilities_baseline.go: capabilities_allowed_1_0. */
 const BASELINE_CAPABILITIES = new Set([
-  'AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE',
-  'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT',
+  'AUDIT_WRITE',
+  'CHOWN',
+  'DAC_OVERRIDE',
+  'FOWNER',
+  'FSETID',
+  'KILL',
+  'MKNOD',
+  'NET_BIND_SERVICE',
+  'SETFCAP',
+  'SETGID',
+  'SETPCAP',
+  'SETUID',
+  'SYS_CHROOT',
 ]);
 /** check_sysctls.go: sysctlsAllowedV1Dot37. */
 const SAFE_SYSCTLS = new Set([
-  'kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.tcp_syncookies', 'net.ipv4.ping_group_range',
-  'net.ipv4.ip_unprivileged_port_start', 'net.ipv4.ip_local_reserved_ports', 'net.ipv4.tcp_keepalive_time',
-  'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_keepalive_intvl', 'net.ipv4.tcp_keepalive_probes', 'net.ipv4.tcp_rmem',
-  'net.ipv4.tcp_wmem', 'net.ipv4.tcp_slow_start_after_idle', 'net.ipv4.tcp_notsent_lowat',
+  'kernel.shm_rmid_forced',
+  'net.ipv4.ip_local_port_range',
+  'net.ipv4.tcp_syncookies',
+  'net.ipv4.ping_group_range',
+  'net.ipv4.ip_unprivileged_port_start',
+  'net.ipv4.ip_local_reserved_ports',
+  'net.ipv4.tcp_keepalive_time',
+  'net.ipv4.tcp_fin_timeout',
+  'net.ipv4.tcp_keepalive_intvl',
+  'net.ipv4.tcp_keepalive_probes',
+  'net.ipv4.tcp_rmem',
+  'net.ipv4.tcp_wmem',
+  'net.ipv4.tcp_slow_start_after_idle',
+  'net.ipv4.tcp_notsent_lowat',
 ]);
 /** check_seLinuxOptions.go: selinuxAllowedTypes1_31. */
 const SELINUX_TYPES = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t', 'container_engine_t']);
@@ -144,7 +165,8 @@ export function podSecurityViolations(pod: Obj, level: PodSecurityLevel, prefix:
         });
       }
       // check_procMount_baseline.go / check_procMount_restricted.go
-      if (sc.procMount !== undefined && sc.procMount !== 'Default' && (restricted || !userNamespace)) not(`${scPath()}.procMount`, `procMount ${String(sc.procMount)}`);
+      if (sc.procMount !== undefined && sc.procMount !== 'Default' && (restricted || !userNamespace))
+        not(`${scPath()}.procMount`, `procMount ${String(sc.procMount)}`);
       sharedChecks(sc, scPath, not);
       // check_hostProbesAndhostLifecycle.go
       for (const probe of PROBES) hostChecks(c[probe], () => `${at()}.${probe}`, not);

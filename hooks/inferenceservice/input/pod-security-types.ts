@@ -18,15 +18,44 @@ type Fields = Record<string, Kind>;
 const SE_LINUX: Fields = { user: 'string', role: 'string', type: 'string', level: 'string' };
 const PROFILE: Fields = { type: 'string', localhostProfile: 'string' };
 const WINDOWS: Fields = { gmsaCredentialSpecName: 'string', gmsaCredentialSpec: 'string', runAsUserName: 'string', hostProcess: 'boolean' };
-const SHARED: Fields = { runAsNonRoot: 'boolean', runAsUser: 'integer', runAsGroup: 'integer', seLinuxOptions: 'object', seccompProfile: 'object', appArmorProfile: 'object', windowsOptions: 'object' };
-const POD_SC: Fields = { ...SHARED, fsGroup: 'integer', supplementalGroups: 'objects', sysctls: 'objects', fsGroupChangePolicy: 'string', supplementalGroupsPolicy: 'string' };
-const CONTAINER_SC: Fields = { ...SHARED, privileged: 'boolean', allowPrivilegeEscalation: 'boolean', readOnlyRootFilesystem: 'boolean', procMount: 'string', capabilities: 'object' };
+const SHARED: Fields = {
+  runAsNonRoot: 'boolean',
+  runAsUser: 'integer',
+  runAsGroup: 'integer',
+  seLinuxOptions: 'object',
+  seccompProfile: 'object',
+  appArmorProfile: 'object',
+  windowsOptions: 'object',
+};
+const POD_SC: Fields = {
+  ...SHARED,
+  fsGroup: 'integer',
+  supplementalGroups: 'objects',
+  sysctls: 'objects',
+  fsGroupChangePolicy: 'string',
+  supplementalGroupsPolicy: 'string',
+};
+const CONTAINER_SC: Fields = {
+  ...SHARED,
+  privileged: 'boolean',
+  allowPrivilegeEscalation: 'boolean',
+  readOnlyRootFilesystem: 'boolean',
+  procMount: 'string',
+  capabilities: 'object',
+};
 const POD: Fields = { hostNetwork: 'boolean', hostPID: 'boolean', hostIPC: 'boolean', hostUsers: 'boolean', securityContext: 'object', volumes: 'objects' };
 const NESTED: Record<string, Fields> = { seLinuxOptions: SE_LINUX, seccompProfile: PROFILE, appArmorProfile: PROFILE, windowsOptions: WINDOWS };
 const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] as const;
 const HANDLERS = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
 
-const WHAT: Record<Kind, string> = { boolean: 'a boolean', integer: 'an integer', string: 'a string', object: 'an object', strings: 'a list of strings', objects: 'a list' };
+const WHAT: Record<Kind, string> = {
+  boolean: 'a boolean',
+  integer: 'an integer',
+  string: 'a string',
+  object: 'an object',
+  strings: 'a list of strings',
+  objects: 'a list',
+};
 
 function hasKind(v: unknown, kind: Kind): boolean {
   switch (kind) {
@@ -60,8 +89,16 @@ export function podSecurityTypeProblems(pod: Record<string, unknown>, prefix: st
   if (isRecord(pod.securityContext)) {
     const sc = pod.securityContext;
     check(sc, POD_SC, `${prefix}.securityContext`);
-    if (Array.isArray(sc.supplementalGroups)) sc.supplementalGroups.forEach((g, i) => Number.isInteger(g) || out.push({ path: `${prefix}.securityContext.supplementalGroups[${i}]`, message: 'must be an integer' }));
-    if (Array.isArray(sc.sysctls)) sc.sysctls.forEach((s, i) => (isRecord(s) ? check(s, { name: 'string', value: 'string' }, `${prefix}.securityContext.sysctls[${i}]`) : out.push({ path: `${prefix}.securityContext.sysctls[${i}]`, message: 'must be an object' })));
+    if (Array.isArray(sc.supplementalGroups))
+      sc.supplementalGroups.forEach(
+        (g, i) => Number.isInteger(g) || out.push({ path: `${prefix}.securityContext.supplementalGroups[${i}]`, message: 'must be an integer' }),
+      );
+    if (Array.isArray(sc.sysctls))
+      sc.sysctls.forEach((s, i) =>
+        isRecord(s)
+          ? check(s, { name: 'string', value: 'string' }, `${prefix}.securityContext.sysctls[${i}]`)
+          : out.push({ path: `${prefix}.securityContext.sysctls[${i}]`, message: 'must be an object' }),
+      );
   }
   for (const list of CONTAINER_LISTS) {
     const entries = pod[list];
@@ -76,7 +113,8 @@ export function podSecurityTypeProblems(pod: Record<string, unknown>, prefix: st
       check(c, { securityContext: 'object', ports: 'objects', lifecycle: 'object' }, at);
       if (isRecord(c.securityContext)) {
         check(c.securityContext, CONTAINER_SC, `${at}.securityContext`);
-        if (isRecord(c.securityContext.capabilities)) check(c.securityContext.capabilities, { add: 'strings', drop: 'strings' }, `${at}.securityContext.capabilities`);
+        if (isRecord(c.securityContext.capabilities))
+          check(c.securityContext.capabilities, { add: 'strings', drop: 'strings' }, `${at}.securityContext.capabilities`);
       }
       if (Array.isArray(c.ports)) c.ports.forEach((p, j) => isRecord(p) && check(p, { hostPort: 'integer', containerPort: 'integer' }, `${at}.ports[${j}]`));
       const handlers: Array<[unknown, string]> = HANDLERS.map((h) => [c[h], `${at}.${h}`]);

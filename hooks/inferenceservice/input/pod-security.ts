@@ -14,27 +14,41 @@ type Obj = Record<string, unknown>;
  * would refuse in the Deployment whatever the level (kit/pod-security-types.ts).
  */
 export function podSecurityProblems(spec: InferenceServiceSpec, level: PodSecurityLevel, parentAnnotations: Record<string, string> = {}): SpecProblem[] {
-  return [...inheritedAnnotationProblems(spec, level, parentAnnotations), ...componentsOf(spec).flatMap((role) => {
-    const component = spec[role] as Obj;
-    const prefix = `spec.${role}`;
-    // A model (`model` or a framework key) is the predictor's first container; `art` the explainer's (explainer-art.ts).
-    const modelKey = role === 'predictor' ? ['model', ...FRAMEWORK_KEYS].find((k) => isRecord(component[k])) : role === 'explainer' && isRecord(component.art) ? 'art' : undefined;
-    const own = Array.isArray(component.containers) ? (component.containers as unknown[]) : [];
-    const containers = [...(modelKey ? [component[modelKey]] : []), ...own].map(withContainerDefaults);
-    const containerPaths = [...(modelKey ? [`${prefix}.${modelKey}`] : []), ...own.map((_, i) => `${prefix}.containers[${i}]`)];
-    const pod: Obj = {
-      ...component,
-      securityContext: mergedPodSecurity(component.securityContext),
-      containers,
-      ...(Array.isArray(component.initContainers) ? { initContainers: component.initContainers.map(withContainerDefaults) } : {}),
-      ...(Array.isArray(component.ephemeralContainers) ? { ephemeralContainers: component.ephemeralContainers.map(withContainerDefaults) } : {}),
-    };
-    const annotations = isRecord(component.annotations) ? { values: component.annotations as Record<string, string>, path: `${prefix}.annotations` } : undefined;
-    // Types first, on what the user wrote (not the merged defaults): a wrong type makes the value checks meaningless.
-    const types = podSecurityTypeProblems({ ...component, containers: containers.map((_, i) => (i === 0 && modelKey ? component[modelKey] : own[i - (modelKey ? 1 : 0)])) }, prefix, { containers: containerPaths });
-    if (types.length > 0) return types;
-    return podSecurityViolations(pod, level, prefix, { containers: containerPaths, ...(annotations ? { annotations } : {}) });
-  })];
+  return [
+    ...inheritedAnnotationProblems(spec, level, parentAnnotations),
+    ...componentsOf(spec).flatMap((role) => {
+      const component = spec[role] as Obj;
+      const prefix = `spec.${role}`;
+      // A model (`model` or a framework key) is the predictor's first container; `art` the explainer's (explainer-art.ts).
+      const modelKey =
+        role === 'predictor'
+          ? ['model', ...FRAMEWORK_KEYS].find((k) => isRecord(component[k]))
+          : role === 'explainer' && isRecord(component.art)
+            ? 'art'
+            : undefined;
+      const own = Array.isArray(component.containers) ? (component.containers as unknown[]) : [];
+      const containers = [...(modelKey ? [component[modelKey]] : []), ...own].map(withContainerDefaults);
+      const containerPaths = [...(modelKey ? [`${prefix}.${modelKey}`] : []), ...own.map((_, i) => `${prefix}.containers[${i}]`)];
+      const pod: Obj = {
+        ...component,
+        securityContext: mergedPodSecurity(component.securityContext),
+        containers,
+        ...(Array.isArray(component.initContainers) ? { initContainers: component.initContainers.map(withContainerDefaults) } : {}),
+        ...(Array.isArray(component.ephemeralContainers) ? { ephemeralContainers: component.ephemeralContainers.map(withContainerDefaults) } : {}),
+      };
+      const annotations = isRecord(component.annotations)
+        ? { values: component.annotations as Record<string, string>, path: `${prefix}.annotations` }
+        : undefined;
+      // Types first, on what the user wrote (not the merged defaults): a wrong type makes the value checks meaningless.
+      const types = podSecurityTypeProblems(
+        { ...component, containers: containers.map((_, i) => (i === 0 && modelKey ? component[modelKey] : own[i - (modelKey ? 1 : 0)])) },
+        prefix,
+        { containers: containerPaths },
+      );
+      if (types.length > 0) return types;
+      return podSecurityViolations(pod, level, prefix, { containers: containerPaths, ...(annotations ? { annotations } : {}) });
+    }),
+  ];
 }
 
 /**

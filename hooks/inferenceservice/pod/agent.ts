@@ -38,7 +38,11 @@ export function frontedContainer(containers: V1Container[]): V1Container | undef
 }
 
 /** The pod with the agent sidecar appended (and the logger CA bundle volume when configured). */
-export function withAgent(pod: V1PodSpec, work: AgentWork | undefined, ctx: { parent: Parent<unknown>; role: ComponentName; config: InferenceServiceConfig; annotations: Record<string, string> }): V1PodSpec {
+export function withAgent(
+  pod: V1PodSpec,
+  work: AgentWork | undefined,
+  ctx: { parent: Parent<unknown>; role: ComponentName; config: InferenceServiceConfig; annotations: Record<string, string> },
+): V1PodSpec {
   if (!work || pod.containers.some((c) => c.name === AGENT_CONTAINER)) return pod;
   const settings = ctx.config.logger;
   const fronted = frontedContainer(pod.containers);
@@ -58,12 +62,18 @@ export function withAgent(pod: V1PodSpec, work: AgentWork | undefined, ctx: { pa
     },
     ...(caBundle ? { volumeMounts: [{ name: CA_BUNDLE_VOLUME, mountPath: CA_CERT_MOUNT_PATH, readOnly: true }] } : {}),
   };
-  const volumes: V1Volume[] = caBundle ? [...(pod.volumes ?? []), { name: CA_BUNDLE_VOLUME, configMap: { name: settings.caBundle, optional: true } }] : (pod.volumes ?? []);
+  const volumes: V1Volume[] = caBundle
+    ? [...(pod.volumes ?? []), { name: CA_BUNDLE_VOLUME, configMap: { name: settings.caBundle, optional: true } }]
+    : (pod.volumes ?? []);
   return { ...pod, containers: [...pod.containers, agent], ...(volumes.length > 0 ? { volumes } : {}) };
 }
 
 /** The agent's arguments in KServe's order: batcher, logger, TLS, then the component port. */
-export function agentArgs(work: AgentWork, ctx: { parent: Parent<unknown>; role: ComponentName; config: InferenceServiceConfig; annotations: Record<string, string> }, fronted: V1Container | undefined): string[] {
+export function agentArgs(
+  work: AgentWork,
+  ctx: { parent: Parent<unknown>; role: ComponentName; config: InferenceServiceConfig; annotations: Record<string, string> },
+  fronted: V1Container | undefined,
+): string[] {
   const args: string[] = [];
   const { batcher, logger } = work;
   if (batcher) {
@@ -74,15 +84,22 @@ export function agentArgs(work: AgentWork, ctx: { parent: Parent<unknown>; role:
   if (logger) {
     const settings = ctx.config.logger;
     args.push(
-      '--log-url', logger.url ?? settings.defaultUrl,
+      '--log-url',
+      logger.url ?? settings.defaultUrl,
       // KServe passes the pod's name; a pod template learns it from the downward API (POD_NAME).
-      '--source-uri', '$(POD_NAME)',
-      '--log-mode', logger.mode ?? 'all',
-      '--inference-service', ctx.parent.metadata.name,
-      '--namespace', ctx.parent.metadata.namespace ?? '',
+      '--source-uri',
+      '$(POD_NAME)',
+      '--log-mode',
+      logger.mode ?? 'all',
+      '--inference-service',
+      ctx.parent.metadata.name,
+      '--namespace',
+      ctx.parent.metadata.namespace ?? '',
       // The `endpoint` pod label: Knative's (default/canary); raw-mode pods have none.
-      '--endpoint', '',
-      '--component', ctx.role,
+      '--endpoint',
+      '',
+      '--component',
+      ctx.role,
     );
     const store = logger.storage;
     if (store?.path) args.push('--log-store-path', store.path);
@@ -127,7 +144,13 @@ export function goProbeJson(p: V1Probe): string {
   if (p.exec) handler.exec = { command: p.exec.command };
   if (p.httpGet) {
     const h = p.httpGet;
-    handler.httpGet = omitEmpty({ path: h.path, port: h.port, host: h.host, scheme: h.scheme ?? 'HTTP', httpHeaders: h.httpHeaders?.length ? h.httpHeaders.map((x) => ({ name: x.name, value: x.value })) : undefined });
+    handler.httpGet = omitEmpty({
+      path: h.path,
+      port: h.port,
+      host: h.host,
+      scheme: h.scheme ?? 'HTTP',
+      httpHeaders: h.httpHeaders?.length ? h.httpHeaders.map((x) => ({ name: x.name, value: x.value })) : undefined,
+    });
   }
   if (p.tcpSocket) handler.tcpSocket = omitEmpty({ port: p.tcpSocket.port, host: p.tcpSocket.host });
   if (p.grpc) handler.grpc = omitEmpty({ port: p.grpc.port, service: p.grpc.service });

@@ -16,7 +16,9 @@ export function podSpecFor(component: ComponentSpec, containers: V1Container[], 
   const volumes = [...storage.volumes, ...extraVolumes, ...userVolumes];
   // The user's init containers run first, with the restricted defaults under them; KServe's
   // storage initializer is appended after them (storage_initializer_injector.go).
-  const userInit = Array.isArray(component.initContainers) ? (component.initContainers as V1Container[]).map((c) => ({ ...c, securityContext: mergedContainerSecurity(c.securityContext) })) : [];
+  const userInit = Array.isArray(component.initContainers)
+    ? (component.initContainers as V1Container[]).map((c) => ({ ...c, securityContext: mergedContainerSecurity(c.securityContext) }))
+    : [];
   const initContainers = [...userInit, ...storage.initContainers];
   return {
     ...passedPodFields(component),
@@ -131,7 +133,13 @@ export function portsOf(c: ContainerSpec): V1ContainerPort[] {
 }
 
 /** KServe v0.20's default readiness for a served container without one (deployment_reconciler.go). */
-export const tcpReadiness = (port: number): V1Probe => ({ tcpSocket: { port }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
+export const tcpReadiness = (port: number): V1Probe => ({
+  tcpSocket: { port },
+  timeoutSeconds: 1,
+  periodSeconds: 10,
+  successThreshold: 1,
+  failureThreshold: 3,
+});
 
 /** Env of `base` overridden by `over` on the same name, order kept. */
 export function mergeEnv(base: V1EnvVar[], over: V1EnvVar[]): V1EnvVar[] {

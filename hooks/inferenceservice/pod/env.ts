@@ -16,7 +16,9 @@ export const HUGGING_FACE_ENV: readonly V1EnvVar[] = [
 /** isvcutils.AddEnvVarToPodSpec: the value is overwritten when the name exists, else appended. */
 function setEnv(c: V1Container, e: V1EnvVar): V1Container {
   const env = c.env ?? [];
-  return env.some((x) => x.name === e.name) ? { ...c, env: env.map((x) => (x.name === e.name ? { name: x.name, value: e.value } : x)) } : { ...c, env: [...env, e] };
+  return env.some((x) => x.name === e.name)
+    ? { ...c, env: env.map((x) => (x.name === e.name ? { name: x.name, value: e.value } : x)) }
+    : { ...c, env: [...env, e] };
 }
 
 /** pkg/utils/storage.go AddEnvVars: appended only when the name is not there yet. */

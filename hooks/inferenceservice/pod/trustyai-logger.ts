@@ -23,7 +23,11 @@ export const TRUSTYAI_API_VERSION = 'trustyai.opendatahub.io/v1';
 export const TRUSTYAI_KIND = 'TrustyAIService';
 
 /** The customize rule: the TrustyAIServices of the parent's namespace (the kit checks the namespace). */
-export const trustyaiRule = (namespace: string | undefined): RelatedRule => ({ apiVersion: TRUSTYAI_API_VERSION, resource: 'trustyaiservices', ...(namespace ? { namespace } : {}) });
+export const trustyaiRule = (namespace: string | undefined): RelatedRule => ({
+  apiVersion: TRUSTYAI_API_VERSION,
+  resource: 'trustyaiservices',
+  ...(namespace ? { namespace } : {}),
+});
 
 /**
  * The TrustyAIService the predictor logs to: the first by name among those not being deleted

@@ -11,7 +11,13 @@ import { HTTP_PORT } from '../names.js';
  */
 
 /** Strategic-merge keys of a container's lists (k8s.io/api core/v1 patchMergeKey); other lists are replaced. */
-const MERGE_KEYS: Record<string, string> = { env: 'name', ports: 'containerPort', volumeMounts: 'mountPath', volumeDevices: 'devicePath', resizePolicy: 'resourceName' };
+const MERGE_KEYS: Record<string, string> = {
+  env: 'name',
+  ports: 'containerPort',
+  volumeMounts: 'mountPath',
+  volumeDevices: 'devicePath',
+  resizePolicy: 'resourceName',
+};
 
 function mergeObjects(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
@@ -181,11 +187,28 @@ export function servedModelName(container: V1Container, serverType: string): str
 }
 
 /** Servers built on KServe's Python model server: they answer /v1/models/<name> and /v2/models/<name>/ready. */
-const PYTHON_SERVERS = new Set(['sklearnserver', 'xgbserver', 'lgbserver', 'lightgbmserver', 'pmmlserver', 'paddleserver', 'predictiveserver', 'autogluonserver', 'huggingfaceserver', 'pytorchserver']);
+const PYTHON_SERVERS = new Set([
+  'sklearnserver',
+  'xgbserver',
+  'lgbserver',
+  'lightgbmserver',
+  'pmmlserver',
+  'paddleserver',
+  'predictiveserver',
+  'autogluonserver',
+  'huggingfaceserver',
+  'pytorchserver',
+]);
 
 /** KServe's own readiness probe in raw mode: TCP on the first port, or 8080 (reconcilers/deployment/deployment_reconciler.go). */
 export function kserveTcpReadiness(container: V1Container): V1Probe {
-  return { tcpSocket: { port: container.ports?.[0]?.containerPort ?? HTTP_PORT }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 };
+  return {
+    tcpSocket: { port: container.ports?.[0]?.containerPort ?? HTTP_PORT },
+    timeoutSeconds: 1,
+    periodSeconds: 10,
+    successThreshold: 1,
+    failureThreshold: 3,
+  };
 }
 
 /**
@@ -193,7 +216,13 @@ export function kserveTcpReadiness(container: V1Container): V1Probe {
  * loads where the server type tells the path and the name is known, else KServe's TCP probe.
  */
 export function readinessFor(container: V1Container, serverType: string, protocol: string): V1Probe {
-  const http = (path: string): V1Probe => ({ httpGet: { path, port: HTTP_PORT }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
+  const http = (path: string): V1Probe => ({
+    httpGet: { path, port: HTTP_PORT },
+    initialDelaySeconds: 5,
+    periodSeconds: 10,
+    timeoutSeconds: 5,
+    failureThreshold: 3,
+  });
   if (serverType === 'tritonserver') return http('/v2/health/ready');
   const name = servedModelName(container, serverType);
   if (name !== undefined && !/[/?#\s]/.test(name)) {

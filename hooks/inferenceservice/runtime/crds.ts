@@ -12,7 +12,12 @@ import type { KubeObject } from '../../kit/index.js';
 const format = {
   type: 'object',
   required: ['name'],
-  properties: { name: { type: 'string' }, version: { type: 'string' }, autoSelect: { type: 'boolean' }, priority: { type: 'integer', format: 'int32', minimum: 1 } },
+  properties: {
+    name: { type: 'string' },
+    version: { type: 'string' },
+    autoSelect: { type: 'boolean' },
+    priority: { type: 'integer', format: 'int32', minimum: 1 },
+  },
   'x-kubernetes-preserve-unknown-fields': true,
 };
 
@@ -24,7 +29,15 @@ const spec = {
     protocolVersions: { type: 'array', items: { type: 'string' } },
     disabled: { type: 'boolean' },
     multiModel: { type: 'boolean' },
-    containers: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, image: { type: 'string' } }, 'x-kubernetes-preserve-unknown-fields': true } },
+    containers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string' }, image: { type: 'string' } },
+        'x-kubernetes-preserve-unknown-fields': true,
+      },
+    },
   },
   'x-kubernetes-preserve-unknown-fields': true,
 };
@@ -68,4 +81,7 @@ function runtimeCrd(kind: string, plural: string, scope: 'Namespaced' | 'Cluster
   };
 }
 
-export const RUNTIME_CRDS: KubeObject[] = [runtimeCrd('ServingRuntime', 'servingruntimes', 'Namespaced'), runtimeCrd('ClusterServingRuntime', 'clusterservingruntimes', 'Cluster')];
+export const RUNTIME_CRDS: KubeObject[] = [
+  runtimeCrd('ServingRuntime', 'servingruntimes', 'Namespaced'),
+  runtimeCrd('ClusterServingRuntime', 'clusterservingruntimes', 'Cluster'),
+];

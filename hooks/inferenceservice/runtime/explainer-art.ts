@@ -29,7 +29,13 @@ const ART_ONLY = ['type', 'storageUri', 'runtimeVersion', 'config', 'storage'] a
  * s.Args...)`, then `s.Args = append(args, s.Args...)`); here they come once. The image is the
  * user's, else `<explainers.art.image>:<runtimeVersion, else defaultImageVersion>` (Default).
  */
-export function artContainer(parent: Parent<unknown>, art: ArtSpec, containerConcurrency: number | undefined, defaults: ArtDefaults, predictorHost: string): ContainerSpec {
+export function artContainer(
+  parent: Parent<unknown>,
+  art: ArtSpec,
+  containerConcurrency: number | undefined,
+  defaults: ArtDefaults,
+  predictorHost: string,
+): ContainerSpec {
   const user = art.args ?? [];
   const has = (flag: string) => user.some((a) => a === flag || a.startsWith(flag));
   const args = ['--model_name', parent.metadata.name, '--http_port', String(HTTP_PORT)];

@@ -26,7 +26,11 @@ export function implementationOf(spec: InferenceServiceSpec, role: 'transformer'
   const component = spec[role] as ComponentSpec;
   const containers = (component.containers ?? []).length > 0;
   const art = role === 'explainer' && isArt(component.art) ? component.art : undefined;
-  const unsupported = (what: string, why: string): Implementation => ({ kind: 'unsupported', reason: UNSUPPORTED_REASON[role], message: `${what}: ${why} (KServe: ${EXACTLY_ONE[role]}); the rest of the InferenceService is served` });
+  const unsupported = (what: string, why: string): Implementation => ({
+    kind: 'unsupported',
+    reason: UNSUPPORTED_REASON[role],
+    message: `${what}: ${why} (KServe: ${EXACTLY_ONE[role]}); the rest of the InferenceService is served`,
+  });
   if (art && containers) return unsupported(`spec.${role}`, 'art and containers are both set');
   if (art) {
     const problem = art.storageUri ? storageUriProblem(art.storageUri) : undefined;

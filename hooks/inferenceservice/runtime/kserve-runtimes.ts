@@ -54,7 +54,12 @@ export function kserveRuntimes(images: InferenceServiceConfig['images']): Servin
         { name: 'lightgbm', version: '4', autoSelect: false, priority: 3 },
       ],
       protocolVersions: ['v1', 'v2'],
-      containers: [kserveContainer(images.predictiveserver, { args: [...pythonArgs, '--framework={{.Annotations.modelFormat}}', '--nthread=1'], securityContext: restricted })],
+      containers: [
+        kserveContainer(images.predictiveserver, {
+          args: [...pythonArgs, '--framework={{.Annotations.modelFormat}}', '--nthread=1'],
+          securityContext: restricted,
+        }),
+      ],
     }),
     runtime('kserve-mlserver', 'mlserver', {
       annotations: metrics('8080'),
@@ -183,7 +188,14 @@ export function kserveRuntimes(images: InferenceServiceConfig['images']): Servin
           securityContext: { allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ['ALL'] } },
           resources: oneCpu,
           readinessProbe: { httpGet: { path: '/v1/models', port: 8080 }, failureThreshold: 3, periodSeconds: 10, successThreshold: 1, timeoutSeconds: 5 },
-          startupProbe: { httpGet: { path: '/v1/models', port: 8080 }, failureThreshold: 60, periodSeconds: 30, successThreshold: 1, timeoutSeconds: 10, initialDelaySeconds: 30 },
+          startupProbe: {
+            httpGet: { path: '/v1/models', port: 8080 },
+            failureThreshold: 60,
+            periodSeconds: 30,
+            successThreshold: 1,
+            timeoutSeconds: 10,
+            initialDelaySeconds: 30,
+          },
           volumeMounts: [{ name: 'devshm', mountPath: '/dev/shm' }],
         },
       ],
@@ -209,4 +221,3 @@ export function builtinRuntimes(images: InferenceServiceConfig['images']): Servi
   }
   return runtimes;
 }
-

@@ -1,13 +1,6 @@
 import type { V1Container, V1EnvVar, V1Volume } from '@kubernetes/client-node';
 import type { Parent } from '../../kit/index.js';
-import {
-  appendEnvIfMissing,
-  isGpuEnabled,
-  mergeRuntimeContainer,
-  readinessFor,
-  replacePlaceholders,
-  updateImageTag,
-} from './container.js';
+import { appendEnvIfMissing, isGpuEnabled, mergeRuntimeContainer, readinessFor, replacePlaceholders, updateImageTag } from './container.js';
 import { defaultProtocolOf, protocolOf, selectRuntime, serverTypeOf, type RuntimeChoice, type RuntimeFailure, type ServingRuntime } from './selection.js';
 import { SERVER_CONTAINER } from '../names.js';
 import { FRAMEWORK_KEYS, type InferenceServiceSpec, type ModelSpec, type PredictorSpec } from '../spec.js';
@@ -94,7 +87,10 @@ export function runtimePredictor(
     return { reason: 'InvalidPredictorSpec', message: `${runtime.kind} ${runtime.metadata.name}, container ${merged.name}: ${templated.error}` };
   }
   if (!templated.image) {
-    return { reason: 'InvalidPredictorSpec', message: `${runtime.kind} ${runtime.metadata.name}: its ${SERVER_CONTAINER} has no image, and the model sets none` };
+    return {
+      reason: 'InvalidPredictorSpec',
+      message: `${runtime.kind} ${runtime.metadata.name}: its ${SERVER_CONTAINER} has no image, and the model sets none`,
+    };
   }
   const container = { ...templated, image: updateImageTag(templated.image, runtimeVersion, serverType, isGpuEnabled(templated)) };
 

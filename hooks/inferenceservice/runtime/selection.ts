@@ -59,7 +59,8 @@ export interface RuntimeFailure {
  * cluster has none, KServe's shipped set (`builtin`).
  */
 export function runtimesFrom(related: KubeObject[], namespace: string, builtin: ServingRuntime[]): { namespaced: ServingRuntime[]; cluster: ServingRuntime[] } {
-  const ofKind = (kind: string) => related.filter((o) => o.apiVersion === RUNTIME_API_VERSION && o.kind === kind && wellFormed(o)) as unknown as ServingRuntime[];
+  const ofKind = (kind: string) =>
+    related.filter((o) => o.apiVersion === RUNTIME_API_VERSION && o.kind === kind && wellFormed(o)) as unknown as ServingRuntime[];
   const namespaced = ofKind('ServingRuntime').filter((r) => r.metadata.namespace === namespace);
   const cluster = ofKind('ClusterServingRuntime').filter((r) => !r.metadata.namespace);
   return { namespaced, cluster: cluster.length > 0 ? cluster : builtin };
@@ -76,9 +77,14 @@ const stringMap = (v: unknown) => v === undefined || (isRecord(v) && Object.valu
  */
 function wellFormed(o: KubeObject): boolean {
   const spec = o.spec;
-  if (!isRecord(spec) || !stringMap(o.metadata.annotations) || !(o.metadata.creationTimestamp === undefined || isString(o.metadata.creationTimestamp))) return false;
+  if (!isRecord(spec) || !stringMap(o.metadata.annotations) || !(o.metadata.creationTimestamp === undefined || isString(o.metadata.creationTimestamp)))
+    return false;
   const format = (f: unknown) =>
-    isRecord(f) && isString(f.name) && (f.version === undefined || isString(f.version)) && (f.priority === undefined || Number.isInteger(f.priority)) && (f.autoSelect === undefined || typeof f.autoSelect === 'boolean');
+    isRecord(f) &&
+    isString(f.name) &&
+    (f.version === undefined || isString(f.version)) &&
+    (f.priority === undefined || Number.isInteger(f.priority)) &&
+    (f.autoSelect === undefined || typeof f.autoSelect === 'boolean');
   const container = (c: unknown) => isRecord(c) && isString(c.name);
   return (
     arrayOf(spec.supportedModelFormats, format) &&
@@ -103,7 +109,8 @@ const PROTOCOL_OF_RANK = Object.fromEntries(Object.entries(PROTOCOL_RANK).map(([
 export const defaultProtocolOf = (spec: ServingRuntimeSpec): string => PROTOCOL_OF_RANK[protocolRank(spec)] ?? 'unknown';
 
 /** IsProtocolVersionSupported: a runtime that lists no protocols speaks any. */
-const speaks = (spec: ServingRuntimeSpec, protocol: string) => !spec.protocolVersions || spec.protocolVersions.length === 0 || spec.protocolVersions.includes(protocol);
+const speaks = (spec: ServingRuntimeSpec, protocol: string) =>
+  !spec.protocolVersions || spec.protocolVersions.length === 0 || spec.protocolVersions.includes(protocol);
 
 /**
  * RuntimeSupportsModel: the model's `mt:<name>[:<version>]` label is among the runtime's
@@ -148,8 +155,13 @@ function byPriority(format: string) {
 }
 
 /** GetSupportingRuntimes for single-model, single-node serving: namespaced ones first. */
-export function supportingRuntimes(model: ModelSpec, protocol: string, runtimes: { namespaced: ServingRuntime[]; cluster: ServingRuntime[] }): ServingRuntime[] {
-  const fits = (r: ServingRuntime) => r.spec.disabled !== true && r.spec.multiModel !== true && r.spec.workerSpec === undefined && supportsModel(r.spec, model) && speaks(r.spec, protocol);
+export function supportingRuntimes(
+  model: ModelSpec,
+  protocol: string,
+  runtimes: { namespaced: ServingRuntime[]; cluster: ServingRuntime[] },
+): ServingRuntime[] {
+  const fits = (r: ServingRuntime) =>
+    r.spec.disabled !== true && r.spec.multiModel !== true && r.spec.workerSpec === undefined && supportsModel(r.spec, model) && speaks(r.spec, protocol);
   const sorted = (list: ServingRuntime[]) => inListOrder(list).filter(fits).sort(byPriority(model.modelFormat.name));
   return [...sorted(runtimes.namespaced), ...sorted(runtimes.cluster)];
 }
@@ -171,13 +183,21 @@ function inListOrder(list: ServingRuntime[]): readonly ServingRuntime[] {
  * The runtime of a model as KServe's reconcileModel chooses it. `protocol` is the one the
  * model states (after KServe's defaulting), undefined when it states none.
  */
-export function selectRuntime(model: ModelSpec, protocol: string | undefined, runtimes: { namespaced: ServingRuntime[]; cluster: ServingRuntime[] }): RuntimeChoice | RuntimeFailure {
+export function selectRuntime(
+  model: ModelSpec,
+  protocol: string | undefined,
+  runtimes: { namespaced: ServingRuntime[]; cluster: ServingRuntime[] },
+): RuntimeChoice | RuntimeFailure {
   if (model.runtime !== undefined) {
     const name = model.runtime;
     const namespaced = runtimes.namespaced.find((r) => r.metadata.name === name);
     const runtime = namespaced ?? runtimes.cluster.find((r) => r.metadata.name === name);
     const field = 'spec.predictor.model.runtime';
-    if (!runtime) return { reason: 'RuntimeNotRecognized', message: `${field}: no ServingRuntime in this namespace and no ClusterServingRuntime is named ${name}; waiting for it to become available` };
+    if (!runtime)
+      return {
+        reason: 'RuntimeNotRecognized',
+        message: `${field}: no ServingRuntime in this namespace and no ClusterServingRuntime is named ${name}; waiting for it to become available`,
+      };
     if (runtime.spec.disabled === true) return { reason: 'RuntimeDisabled', message: `${field}: ${runtime.kind} ${name} is disabled` };
     if (protocol !== undefined && !speaks(runtime.spec, protocol)) {
       return { reason: 'NoSupportingRuntime', message: `${field}: ${runtime.kind} ${name} does not support protocol ${protocol}` };
@@ -186,7 +206,10 @@ export function selectRuntime(model: ModelSpec, protocol: string | undefined, ru
       return { reason: 'NoSupportingRuntime', message: `${field}: ${runtime.kind} ${name} does not support model format ${formatLabel(model)}` };
     }
     if (runtime.spec.workerSpec !== undefined || runtime.spec.multiModel === true) {
-      return { reason: 'NoSupportingRuntime', message: `${field}: ${runtime.kind} ${name} is a ${runtime.spec.multiModel === true ? 'multi-model' : 'multi-node'} runtime, which raw single-model serving does not run` };
+      return {
+        reason: 'NoSupportingRuntime',
+        message: `${field}: ${runtime.kind} ${name} is a ${runtime.spec.multiModel === true ? 'multi-model' : 'multi-node'} runtime, which raw single-model serving does not run`,
+      };
     }
     return { runtime, statusField: namespaced ? 'servingRuntimeName' : 'clusterServingRuntimeName' };
   }

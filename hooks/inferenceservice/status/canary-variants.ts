@@ -27,7 +27,10 @@ export interface CanaryVariant {
 export const CANARY_PREDICTOR_READY = 'CanaryPredictorReady';
 
 /** The parent seen under `<n>-<canary>`: names and the `app` selector come out as `<n>-<canary>-predictor`. */
-const variantView = (parent: IsvcParent, name: string): IsvcParent => ({ ...parent, metadata: { ...parent.metadata, name: `${parent.metadata.name}-${name}` } });
+const variantView = (parent: IsvcParent, name: string): IsvcParent => ({
+  ...parent,
+  metadata: { ...parent.metadata, name: `${parent.metadata.name}-${name}` },
+});
 
 /** constants.PredictorServiceName(isvc, name): `<n>-<name>-predictor`, for the Deployment and HPA. */
 export const variantWorkloadName = (parent: IsvcParent, name: string) => workloadName(variantView(parent, name), 'predictor');
@@ -68,14 +71,24 @@ function mergeOver(base: unknown, over: unknown): unknown {
 }
 
 /** The variant's Deployment, Service and HPA: built as the predictor's, under `<n>-<canary>-predictor`, labelled for `<n>`. */
-export function variantWorkloads(parent: IsvcParent, variant: CanaryVariant, observed: (apiVersion: string, kind: string, name: string) => KubeObject | undefined): Composed[] {
+export function variantWorkloads(
+  parent: IsvcParent,
+  variant: CanaryVariant,
+  observed: (apiVersion: string, kind: string, name: string) => KubeObject | undefined,
+): Composed[] {
   if ('failure' in variant.outcome) {
     // Nothing to build: what runs is kept as it is.
     const workload = variantWorkloadName(parent, variant.name);
-    const kept = [observed('apps/v1', 'Deployment', workload), observed('v1', 'Service', variantServiceName(parent, variant.name)), observed('autoscaling/v2', 'HorizontalPodAutoscaler', workload)];
+    const kept = [
+      observed('apps/v1', 'Deployment', workload),
+      observed('v1', 'Service', variantServiceName(parent, variant.name)),
+      observed('autoscaling/v2', 'HorizontalPodAutoscaler', workload),
+    ];
     return kept.filter((o): o is KubeObject => o !== undefined).map((o) => lastApplied(o));
   }
-  return workloadFor(variantView(parent, variant.name), 'predictor', variant.outcome.plan).map((child) => relabelled(child as KubeObject, parent.metadata.name));
+  return workloadFor(variantView(parent, variant.name), 'predictor', variant.outcome.plan).map((child) =>
+    relabelled(child as KubeObject, parent.metadata.name),
+  );
 }
 
 /**
@@ -112,7 +125,11 @@ export function canariesCondition(statuses: ReadonlyArray<{ name: string; ready:
   const waiting = statuses.filter((s) => !s.ready).map((s) => s.name);
   if (waiting.length === 0) return condition.true(CANARY_PREDICTOR_READY, 'AllCanariesReady', `${statuses.length} canaries ready`);
   const failures = variants.flatMap((v) => ('failure' in v.outcome ? [`${v.name}: ${v.outcome.failure.message}`] : []));
-  return condition.false(CANARY_PREDICTOR_READY, 'CanariesNotReady', `not ready: ${waiting.join(', ')}${failures.length > 0 ? ` (${failures.join('; ')})` : ''}`);
+  return condition.false(
+    CANARY_PREDICTOR_READY,
+    'CanariesNotReady',
+    `not ready: ${waiting.join(', ')}${failures.length > 0 ? ` (${failures.join('; ')})` : ''}`,
+  );
 }
 
 /** The children spec.canary[] may have, for conflict detection (index.ts childNames). */

@@ -8,12 +8,25 @@ import { kserveLastFailureInfo, type KServeFailureInfo } from './failure-info.js
  */
 
 /** FailureInfoReason: the only values KServe writes to lastFailureInfo.reason. */
-export const FAILURE_REASONS = ['ModelLoadFailed', 'RuntimeUnhealthy', 'RuntimeDisabled', 'NoSupportingRuntime', 'RuntimeNotRecognized', 'InvalidPredictorSpec'] as const;
+export const FAILURE_REASONS = [
+  'ModelLoadFailed',
+  'RuntimeUnhealthy',
+  'RuntimeDisabled',
+  'NoSupportingRuntime',
+  'RuntimeNotRecognized',
+  'InvalidPredictorSpec',
+] as const;
 type FailureReason = (typeof FAILURE_REASONS)[number];
 const isFailureReason = (r: unknown): r is FailureReason => typeof r === 'string' && (FAILURE_REASONS as readonly string[]).includes(r);
 
 type ModelState = 'Pending' | 'Standby' | 'Loading' | 'Loaded' | 'FailedToLoad';
-const TRANSITION: Record<ModelState, string> = { Pending: 'InProgress', Standby: 'InProgress', Loading: 'InProgress', Loaded: 'UpToDate', FailedToLoad: 'BlockedByFailedLoad' };
+const TRANSITION: Record<ModelState, string> = {
+  Pending: 'InProgress',
+  Standby: 'InProgress',
+  Loading: 'InProgress',
+  Loaded: 'UpToDate',
+  FailedToLoad: 'BlockedByFailedLoad',
+};
 
 export interface ModelStatusInput {
   /** PredictorReady as decided this sync. */
@@ -60,10 +73,17 @@ export function modelStatusFrom(i: ModelStatusInput): Record<string, unknown> {
 }
 
 /** PropagateModelStatus in raw mode, from the newest pod. */
-function fromPods(i: ModelStatusInput, pods: readonly KubeObject[], state: (t: ModelState, info?: KServeFailureInfo) => Record<string, unknown>): Record<string, unknown> {
+function fromPods(
+  i: ModelStatusInput,
+  pods: readonly KubeObject[],
+  state: (t: ModelState, info?: KServeFailureInfo) => Record<string, unknown>,
+): Record<string, unknown> {
   if (pods.length === 0) return state('Pending');
   const failure = kserveLastFailureInfo(pods, i.ready);
-  const newest = [...pods].sort((a, b) => String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')) || a.metadata.name.localeCompare(b.metadata.name))[0];
+  const newest = [...pods].sort(
+    (a, b) =>
+      String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')) || a.metadata.name.localeCompare(b.metadata.name),
+  )[0];
   const init = isRecord(newest?.status) && Array.isArray(newest.status.initContainerStatuses) ? newest.status.initContainerStatuses : [];
   const storage = init.find((c): c is Record<string, unknown> => isRecord(c) && c.name === 'storage-initializer');
   // A running storage initializer is Loading (KServe requeues instead when it failed before).
@@ -76,7 +96,13 @@ function fromPods(i: ModelStatusInput, pods: readonly KubeObject[], state: (t: M
 /** ModelCopies: KServe counts the ready, running pods as totalCopies (omitted at 0) and never sets failedCopies. */
 function copiesOf(i: ModelStatusInput): Record<string, number> {
   const ready = i.pods
-    ? i.pods.filter((p) => isRecord(p.status) && p.status.phase === 'Running' && Array.isArray(p.status.conditions) && p.status.conditions.some((c) => isRecord(c) && c.type === 'Ready' && c.status === 'True')).length
+    ? i.pods.filter(
+        (p) =>
+          isRecord(p.status) &&
+          p.status.phase === 'Running' &&
+          Array.isArray(p.status.conditions) &&
+          p.status.conditions.some((c) => isRecord(c) && c.type === 'Ready' && c.status === 'True'),
+      ).length
     : isRecord(i.deployment?.status) && typeof i.deployment.status.readyReplicas === 'number'
       ? i.deployment.status.readyReplicas
       : 0;

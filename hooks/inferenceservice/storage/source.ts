@@ -8,7 +8,11 @@ import type { StorageSource } from './uri.js';
 /** A component's `storageUris` (KServe v0.20.0 v1beta1.StorageUri; mountPath defaults to /mnt/models). */
 export function storageUrisOf(component: ComponentSpec): StorageSource['uris'] {
   const list = Array.isArray(component.storageUris) ? component.storageUris : [];
-  return list.flatMap((u) => (u && typeof u === 'object' && typeof u.uri === 'string' && u.uri !== '' ? [{ uri: u.uri as string, mountPath: typeof u.mountPath === 'string' && u.mountPath !== '' ? (u.mountPath as string) : MODEL_DIR }] : []));
+  return list.flatMap((u) =>
+    u && typeof u === 'object' && typeof u.uri === 'string' && u.uri !== ''
+      ? [{ uri: u.uri as string, mountPath: typeof u.mountPath === 'string' && u.mountPath !== '' ? (u.mountPath as string) : MODEL_DIR }]
+      : [],
+  );
 }
 
 /** Where a model's files come from: storageUris, else `storage:`, else storageUri. */

@@ -22,7 +22,8 @@ export const STORAGE_SCHEMES = ['gs://', 's3://', 'pvc://', 'file://', 'https://
 /** Why a storage URI cannot be served, or undefined when it can. */
 export function storageUriProblem(uri: string): string | undefined {
   if (!/\w+?:\/\//.test(uri)) return undefined; // a local path, copied by the initializer
-  if (/^oci\+[a-z]+:\/\//.test(uri)) return `${uri}: only oci:// (a model car sidecar, KServe's default ociModelMode) is served; oci+<mode>:// needs KServe's ImageVolume or fetch modes`;
+  if (/^oci\+[a-z]+:\/\//.test(uri))
+    return `${uri}: only oci:// (a model car sidecar, KServe's default ociModelMode) is served; oci+<mode>:// needs KServe's ImageVolume or fetch modes`;
   if (!STORAGE_SCHEMES.some((s) => uri.startsWith(s))) return `unsupported scheme in ${uri}: use one of ${STORAGE_SCHEMES.join(', ')} or a local path`;
   if (uri.startsWith('pvc://') && uri.slice('pvc://'.length).split('/')[0] === '') return `${uri} must be pvc://<claim>/[path]`;
   if (uri.startsWith('oci://') && uri.length === 'oci://'.length) return `${uri} must be oci://<image>`;
@@ -159,7 +160,12 @@ function initContainer({ image, resources }: Initializer, args: string[], mount:
  * A mount of the server's as utils.AddModelMount (pkg/utils/storage.go) adds it: readOnly as
  * the flag says (Go omits a false one); the PVC volume itself carries no readOnly.
  */
-const serverMount = (name: string, mountPath: string, readOnly: boolean, subPath = ''): V1VolumeMount => ({ name, mountPath, ...(readOnly ? { readOnly } : {}), ...(subPath ? { subPath } : {}) });
+const serverMount = (name: string, mountPath: string, readOnly: boolean, subPath = ''): V1VolumeMount => ({
+  name,
+  mountPath,
+  ...(readOnly ? { readOnly } : {}),
+  ...(subPath ? { subPath } : {}),
+});
 
 /** One URI at /mnt/models: a PVC mounted there with its path as subPath, or an initializer into an emptyDir. */
 function legacyPlan({ uri }: StorageUri, image: Initializer, readOnly: boolean): StoragePlan {
@@ -228,7 +234,10 @@ function merge(a: StoragePlan, b: StoragePlan): StoragePlan {
   const volumes = [...a.volumes, ...b.volumes].filter((v, i, all) => all.findIndex((x) => x.name === v.name) === i);
   const init = b.initContainers[0];
   const ca = init ? caBundleVolume(init) : undefined;
-  const initContainers = [...a.initContainers, ...b.initContainers.map((c) => (ca && c === init ? { ...c, volumeMounts: [...(c.volumeMounts ?? []), ca.mount] } : c))];
+  const initContainers = [
+    ...a.initContainers,
+    ...b.initContainers.map((c) => (ca && c === init ? { ...c, volumeMounts: [...(c.volumeMounts ?? []), ca.mount] } : c)),
+  ];
   return {
     initContainers,
     volumes: ca ? [...volumes, ca.volume] : volumes,

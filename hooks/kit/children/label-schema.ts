@@ -20,8 +20,10 @@ export function isLabelKey(key: string): boolean {
  */
 export const labelMapSchema = z.record(z.string(), z.string()).superRefine((labels, ctx) => {
   for (const [key, value] of Object.entries(labels)) {
-    if (!isLabelKey(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'not a label key ([prefix/]name, the name ≤63 alphanumeric characters, `-`, `_` or `.` inside)' });
-    else if (!isLabelValue(value)) ctx.addIssue({ code: 'custom', path: [key], message: 'not a label value (≤63 alphanumeric characters, `-`, `_` or `.` inside)' });
+    if (!isLabelKey(key))
+      ctx.addIssue({ code: 'custom', path: [key], message: 'not a label key ([prefix/]name, the name ≤63 alphanumeric characters, `-`, `_` or `.` inside)' });
+    else if (!isLabelValue(value))
+      ctx.addIssue({ code: 'custom', path: [key], message: 'not a label value (≤63 alphanumeric characters, `-`, `_` or `.` inside)' });
   }
 });
 
@@ -31,6 +33,11 @@ export const labelMapSchema = z.record(z.string(), z.string()).superRefine((labe
  */
 export const annotationMapSchema = z.record(z.string(), z.string()).superRefine((annotations, ctx) => {
   for (const key of Object.keys(annotations)) {
-    if (!isLabelKey(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'not an annotation key ([prefix/]name, the name ≤63 alphanumeric characters, `-`, `_` or `.` inside)' });
+    if (!isLabelKey(key))
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: 'not an annotation key ([prefix/]name, the name ≤63 alphanumeric characters, `-`, `_` or `.` inside)',
+      });
   }
 });

@@ -34,12 +34,7 @@ export function blockersOf(workloads: Workloads): Blocker[] {
   const deployments = byName(workloads.deployments, 'Deployment');
   const jobs = byName(workloads.jobs, 'Job');
   const pods = byName(workloads.pods, 'Pod').filter((p) => !p.metadata.deletionTimestamp);
-  return [
-    ...deployments.flatMap(deploymentRefusal),
-    ...jobs.flatMap(jobFailure),
-    ...pods.flatMap(podBlockers),
-    ...deployments.flatMap(deploymentTimeout),
-  ];
+  return [...deployments.flatMap(deploymentRefusal), ...jobs.flatMap(jobFailure), ...pods.flatMap(podBlockers), ...deployments.flatMap(deploymentTimeout)];
 }
 
 function byName(list: readonly KubeObject[] | undefined, kind: string): KubeObject[] {
@@ -106,5 +101,10 @@ function jobFailure(job: KubeObject): Blocker[] {
  */
 export function failureInfoFrom(blocker: Blocker): { location: string; reason: BlockerReason; message: string; exitCode?: number } {
   // KServe documents location as "usually Pod name"; the container is named in the message.
-  return { location: blocker.source.name, reason: blocker.reason, message: blocker.message, ...(blocker.exitCode === undefined ? {} : { exitCode: blocker.exitCode }) };
+  return {
+    location: blocker.source.name,
+    reason: blocker.reason,
+    message: blocker.message,
+    ...(blocker.exitCode === undefined ? {} : { exitCode: blocker.exitCode }),
+  };
 }

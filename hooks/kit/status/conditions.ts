@@ -52,9 +52,7 @@ export function fromReadiness(type: string, r: Readiness): Cond {
 /** The conditions of a previous status, ignoring anything malformed in it. */
 export function previousConditions(status: unknown): Condition[] {
   if (!isRecord(status) || !Array.isArray(status.conditions)) return [];
-  return status.conditions.filter(
-    (c): c is Condition => isRecord(c) && typeof c.type === 'string' && typeof c.status === 'string',
-  );
+  return status.conditions.filter((c): c is Condition => isRecord(c) && typeof c.type === 'string' && typeof c.status === 'string');
 }
 
 /**
@@ -78,8 +76,7 @@ export function stampConditions(decided: Cond[], previous: Condition[], now: str
   for (let i = 0; i < decided.length; i++) {
     const c = decided[i] as Cond;
     const before = previousOfType(previous, c.type);
-    const lastTransitionTime =
-      before && before.status === c.status && typeof before.lastTransitionTime === 'string' ? before.lastTransitionTime : now;
+    const lastTransitionTime = before && before.status === c.status && typeof before.lastTransitionTime === 'string' ? before.lastTransitionTime : now;
     // Written out field by field (a Cond has exactly these four, in this order): one object
     // shape for every condition, where a spread of conditions built in many places is not.
     stamped[i] =

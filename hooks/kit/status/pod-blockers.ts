@@ -39,10 +39,7 @@ export function podBlockers(pod: KubeObject): Blocker[] {
 function containersInOrder(pod: KubeObject): ContainerStatus[] {
   const status = isRecord(pod.status) ? pod.status : {};
   const spec = isRecord(pod.spec) ? pod.spec : {};
-  return [
-    ...ordered(statusList(status.initContainerStatuses), spec.initContainers),
-    ...ordered(statusList(status.containerStatuses), spec.containers),
-  ];
+  return [...ordered(statusList(status.initContainerStatuses), spec.initContainers), ...ordered(statusList(status.containerStatuses), spec.containers)];
 }
 
 function statusList(v: unknown): ContainerStatus[] {
@@ -55,7 +52,10 @@ function ordered(statuses: ContainerStatus[], specContainers: unknown): Containe
     const i = names.indexOf(s.name);
     return i < 0 ? names.length : i;
   };
-  return statuses.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map(({ s }) => s);
+  return statuses
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i)
+    .map(({ s }) => s);
 }
 
 function stateOf(c: ContainerStatus, field: 'state' | 'lastState', key: 'waiting' | 'terminated'): Record<string, unknown> | undefined {

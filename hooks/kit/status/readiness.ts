@@ -23,7 +23,8 @@ export function deploymentReadiness(d: KubeObject | undefined): Readiness {
   const failure = findCondition(s.conditions, 'ReplicaFailure');
   if (failure?.status === 'True') return no(failure.reason ?? 'ReplicaFailure', failure.message ?? `Deployment ${name} cannot create pods`);
   const progressing = findCondition(s.conditions, 'Progressing');
-  if (progressing?.status === 'False') return no(progressing.reason ?? 'ProgressDeadlineExceeded', progressing.message ?? `Deployment ${name} stopped progressing`);
+  if (progressing?.status === 'False')
+    return no(progressing.reason ?? 'ProgressDeadlineExceeded', progressing.message ?? `Deployment ${name} stopped progressing`);
   const spec = isRecord(d.spec) ? d.spec : {};
   const wanted = typeof spec.replicas === 'number' ? spec.replicas : 1;
   const updated = num(s.updatedReplicas);
@@ -33,7 +34,8 @@ export function deploymentReadiness(d: KubeObject | undefined): Readiness {
     return unknown('RolloutInProgress', `Deployment ${name}: ${available}/${wanted} replicas available, ${updated} updated`);
   }
   const availableCond = findCondition(s.conditions, 'Available');
-  if (availableCond?.status === 'False') return no(availableCond.reason ?? 'MinimumReplicasUnavailable', availableCond.message ?? `Deployment ${name} is not available`);
+  if (availableCond?.status === 'False')
+    return no(availableCond.reason ?? 'MinimumReplicasUnavailable', availableCond.message ?? `Deployment ${name} is not available`);
   return yes('MinimumReplicasAvailable', `Deployment ${name}: ${available}/${wanted} replicas available`);
 }
 

@@ -7,8 +7,7 @@ import { createRequire } from 'node:module';
 import type { Ajv, AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import { builtinSchemas } from './openapi.js';
 
-export const AJV_MISSING =
-  'modelhooks/testing: validating children needs the optional peer dependency ajv; install it: npm install --save-dev ajv@^8';
+export const AJV_MISSING = 'modelhooks/testing: validating children needs the optional peer dependency ajv; install it: npm install --save-dev ajv@^8';
 
 /** The Ajv class, or a message that says how to install it. `load` is replaceable for tests. */
 export function loadAjv(load: (id: string) => unknown = createRequire(import.meta.url)): typeof Ajv {

@@ -20,9 +20,7 @@ export function crdVersions(crd: unknown): CrdVersion[] {
   const group = String(spec.group ?? '');
   const kind = isObject(spec.names) ? String(spec.names.kind ?? '') : '';
   const shared = openApiSchema(spec.validation);
-  const versions = Array.isArray(spec.versions)
-    ? spec.versions.filter(isObject)
-    : [{ name: spec.version, served: true }];
+  const versions = Array.isArray(spec.versions) ? spec.versions.filter(isObject) : [{ name: spec.version, served: true }];
   return versions.map((v) => ({
     group,
     kind,

@@ -15,8 +15,21 @@ export interface ConvertOptions {
 
 // Only keywords that validate; descriptions, defaults and x-kubernetes-* are left behind.
 const PASSED_ON = [
-  'type', 'required', 'enum', 'const', 'pattern', 'minimum', 'maximum', 'multipleOf',
-  'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
+  'type',
+  'required',
+  'enum',
+  'const',
+  'pattern',
+  'minimum',
+  'maximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
 ] as const;
 const JUNCTORS = ['allOf', 'anyOf', 'oneOf'] as const;
 
@@ -32,9 +45,7 @@ export function toJsonSchema(node: unknown, opts: ConvertOptions): AnySchemaObje
 
   if (typeof node.$ref === 'string') out.$ref = opts.ref ? opts.ref(node.$ref) : node.$ref;
   if (isObject(node.properties)) {
-    out.properties = Object.fromEntries(
-      Object.entries(node.properties).map(([name, sub]) => [name, toJsonSchema(sub, opts)]),
-    );
+    out.properties = Object.fromEntries(Object.entries(node.properties).map(([name, sub]) => [name, toJsonSchema(sub, opts)]));
   }
   if (isObject(node.additionalProperties)) out.additionalProperties = toJsonSchema(node.additionalProperties, opts);
   else if (typeof node.additionalProperties === 'boolean') out.additionalProperties = node.additionalProperties;
@@ -55,7 +66,10 @@ export function toJsonSchema(node: unknown, opts: ConvertOptions): AnySchemaObje
 
 /** OpenAPI 3.0 has boolean exclusiveMinimum/Maximum (zod emits them); JSON Schema wants numbers. */
 function copyExclusiveBounds(node: Record<string, unknown>, out: AnySchemaObject): void {
-  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     const value = node[exclusive];
     if (typeof value === 'number') out[exclusive] = value;
     else if (value === true && typeof node[bound] === 'number') {

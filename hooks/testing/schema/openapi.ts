@@ -47,7 +47,8 @@ export function kubernetesSchemaDir(): string {
     const candidate = path.join(dir, 'test', 'vendor', 'kubernetes');
     if (existsSync(path.join(dir, 'package.json')) && existsSync(candidate)) return candidate;
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('modelhooks/testing: the Kubernetes OpenAPI documents (test/vendor/kubernetes) are missing from the modelhooks package');
+    if (parent === dir)
+      throw new Error('modelhooks/testing: the Kubernetes OpenAPI documents (test/vendor/kubernetes) are missing from the modelhooks package');
     dir = parent;
   }
 }
@@ -62,7 +63,9 @@ export function builtinSchemas(): BuiltinSchemas {
   const apiVersions = new Set<string>();
   const ref = (r: string): string => definitionRef(r.replace('#/components/schemas/', ''));
 
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
     const doc = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { components?: { schemas?: unknown } };
     const schemas = isObject(doc.components?.schemas) ? doc.components.schemas : {};
     for (const [name, schema] of Object.entries(schemas)) {

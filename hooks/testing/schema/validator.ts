@@ -33,7 +33,9 @@ export function validateAgainstCrd(crd: object, obj: unknown): string[] {
   if (!isObject(obj)) return [`${labelOf(obj)}: a Kubernetes object must be a JSON object`];
   const version = versionsOf(crd).find((v) => apiVersionOf(v) === obj.apiVersion && v.kind === obj.kind);
   if (!version) {
-    const offered = versionsOf(crd).map((v) => `${apiVersionOf(v)} ${v.kind}`).join(', ');
+    const offered = versionsOf(crd)
+      .map((v) => `${apiVersionOf(v)} ${v.kind}`)
+      .join(', ');
     return [`${labelOf(obj)}: ${String(obj.apiVersion)} ${String(obj.kind)} is not in this CRD (${offered})`];
   }
   if (!version.served) return [`${labelOf(obj)}: version ${version.version} is not served by its CRD`];

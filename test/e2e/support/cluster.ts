@@ -38,38 +38,42 @@ export async function startCluster(binDir: string, opts: { apiserverArgs?: strin
 
   try {
     const [etcdClient, etcdPeer, apiPort] = [await freePort(), await freePort(), await freePort()];
-    procs.push(spawnLogged(dir, 'etcd', path.join(binDir, 'etcd'), [
-      '--name=e2e',
-      `--data-dir=${path.join(dir, 'etcd-data')}`,
-      `--listen-client-urls=http://127.0.0.1:${etcdClient}`,
-      `--advertise-client-urls=http://127.0.0.1:${etcdClient}`,
-      `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
-      `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
-      `--initial-cluster=e2e=http://127.0.0.1:${etcdPeer}`,
-      '--unsafe-no-fsync', // the data is thrown away; fsync only slows the tier down
-      '--log-level=warn',
-    ]));
+    procs.push(
+      spawnLogged(dir, 'etcd', path.join(binDir, 'etcd'), [
+        '--name=e2e',
+        `--data-dir=${path.join(dir, 'etcd-data')}`,
+        `--listen-client-urls=http://127.0.0.1:${etcdClient}`,
+        `--advertise-client-urls=http://127.0.0.1:${etcdClient}`,
+        `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
+        `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
+        `--initial-cluster=e2e=http://127.0.0.1:${etcdPeer}`,
+        '--unsafe-no-fsync', // the data is thrown away; fsync only slows the tier down
+        '--log-level=warn',
+      ]),
+    );
 
     const token = randomBytes(24).toString('hex');
     const files = writeCredentials(dir, token);
-    procs.push(spawnLogged(dir, 'kube-apiserver', path.join(binDir, 'kube-apiserver'), [
-      `--etcd-servers=http://127.0.0.1:${etcdClient}`,
-      '--bind-address=127.0.0.1',
-      // Only written into the kubernetes Service's Endpoints, which refuse loopback addresses;
-      // nothing connects to it (TEST-NET-1, RFC 5737).
-      '--advertise-address=192.0.2.1',
-      `--secure-port=${apiPort}`,
-      `--tls-cert-file=${files.cert}`,
-      `--tls-private-key-file=${files.key}`,
-      `--token-auth-file=${files.tokens}`,
-      '--authorization-mode=AlwaysAllow',
-      `--service-account-key-file=${files.saPub}`,
-      `--service-account-signing-key-file=${files.saKey}`,
-      '--service-account-issuer=https://kubernetes.default.svc',
-      '--service-cluster-ip-range=10.0.0.0/24',
-      '--allow-privileged=true',
-      ...(opts.apiserverArgs ?? []),
-    ]));
+    procs.push(
+      spawnLogged(dir, 'kube-apiserver', path.join(binDir, 'kube-apiserver'), [
+        `--etcd-servers=http://127.0.0.1:${etcdClient}`,
+        '--bind-address=127.0.0.1',
+        // Only written into the kubernetes Service's Endpoints, which refuse loopback addresses;
+        // nothing connects to it (TEST-NET-1, RFC 5737).
+        '--advertise-address=192.0.2.1',
+        `--secure-port=${apiPort}`,
+        `--tls-cert-file=${files.cert}`,
+        `--tls-private-key-file=${files.key}`,
+        `--token-auth-file=${files.tokens}`,
+        '--authorization-mode=AlwaysAllow',
+        `--service-account-key-file=${files.saPub}`,
+        `--service-account-signing-key-file=${files.saKey}`,
+        '--service-account-issuer=https://kubernetes.default.svc',
+        '--service-cluster-ip-range=10.0.0.0/24',
+        '--allow-privileged=true',
+        ...(opts.apiserverArgs ?? []),
+      ]),
+    );
 
     const info: KubeInfo = { url: `https://127.0.0.1:${apiPort}`, token, ca: readFileSync(files.ca, 'utf8'), dir };
     await waitReady(new Kube(info), procs, dir);
@@ -84,12 +88,26 @@ export async function startCluster(binDir: string, opts: { apiserverArgs?: strin
 function writeCredentials(dir: string, token: string) {
   const f = (name: string) => path.join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=modelhooks-e2e-ca',
-    '-keyout', 'ca.key', '-out', 'ca.crt');
+  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=modelhooks-e2e-ca', '-keyout', 'ca.key', '-out', 'ca.crt');
   openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=kube-apiserver', '-keyout', 'server.key', '-out', 'server.csr');
   writeFileSync(f('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
-  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2',
-    '-extfile', 'server.ext', '-out', 'server.crt');
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    'server.ext',
+    '-out',
+    'server.crt',
+  );
 
   const sa = generateKeyPairSync('rsa', { modulusLength: 2048 });
   writeFileSync(f('sa.key'), sa.privateKey.export({ type: 'pkcs8', format: 'pem' }));
@@ -126,7 +144,10 @@ async function waitReady(kube: Kube, procs: ChildProcess[], dir: string): Promis
 
 export function logTail(dir: string, name: string): string {
   try {
-    return readFileSync(path.join(dir, `${name}.log`), 'utf8').split('\n').slice(-40).join('\n');
+    return readFileSync(path.join(dir, `${name}.log`), 'utf8')
+      .split('\n')
+      .slice(-40)
+      .join('\n');
   } catch {
     return '(no log)';
   }

@@ -14,9 +14,7 @@ export interface DefaultCheck {
 export function defaultsToCheck(schema: Schema | undefined, sent: unknown, stored: unknown, path = ''): DefaultCheck[] {
   if (!schema) return [];
   if (schema.items && Array.isArray(stored)) {
-    return stored.flatMap((item, i) =>
-      defaultsToCheck(schema.items, Array.isArray(sent) ? sent[i] : undefined, item, `${path}[${i}]`),
-    );
+    return stored.flatMap((item, i) => defaultsToCheck(schema.items, Array.isArray(sent) ? sent[i] : undefined, item, `${path}[${i}]`));
   }
   if (!schema.properties || !isObject(stored)) return [];
   const sentObj = isObject(sent) ? sent : {};

@@ -6,7 +6,9 @@ import { expect } from 'vitest';
  * fails the test and shows the answer.
  */
 export async function postHook(app: Parameters<typeof request>[0], url: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await request(app).post(url).send(body as object);
+  const res = await request(app)
+    .post(url)
+    .send(body as object);
   expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(200);
   return res.body as Record<string, unknown>;
 }

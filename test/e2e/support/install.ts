@@ -43,9 +43,7 @@ export function referenceCrds(): Crd[] {
 /** `group/version` + kind → the CRD serving it. */
 export function crdFor(crds: Crd[], apiVersion: string, kind: string): Crd | undefined {
   const [group, version] = apiVersion.split('/');
-  return crds.find(
-    (c) => c.spec.group === group && c.spec.names.kind === kind && c.spec.versions.some((v) => v.name === version && v.served),
-  );
+  return crds.find((c) => c.spec.group === group && c.spec.names.kind === kind && c.spec.versions.some((v) => v.name === version && v.served));
 }
 
 export function schemaFor(crd: Crd, apiVersion: string): Schema | undefined {

@@ -45,9 +45,18 @@ export async function relatedByName(k: Kube, app: Parameters<typeof postHook>[0]
       const prefix = rule.apiVersion.includes('/') ? `/apis/${rule.apiVersion}` : `/api/${rule.apiVersion}`;
       const terms = [
         ...Object.entries(rule.labelSelector.matchLabels ?? {}).map(([key, v]) => `${key}=${v}`),
-        ...(rule.labelSelector.matchExpressions ?? []).map((t) => (t.operator === 'Exists' ? t.key : t.operator === 'DoesNotExist' ? `!${t.key}` : `${t.key} ${t.operator.toLowerCase()} (${(t.values ?? []).join(',')})`)),
+        ...(rule.labelSelector.matchExpressions ?? []).map((t) =>
+          t.operator === 'Exists'
+            ? t.key
+            : t.operator === 'DoesNotExist'
+              ? `!${t.key}`
+              : `${t.key} ${t.operator.toLowerCase()} (${(t.values ?? []).join(',')})`,
+        ),
       ];
-      const list = await k.call<{ items: KubeObject[] }>('GET', `${prefix}/namespaces/${rule.namespace}/${rule.resource}?labelSelector=${encodeURIComponent(terms.join(','))}`);
+      const list = await k.call<{ items: KubeObject[] }>(
+        'GET',
+        `${prefix}/namespaces/${rule.namespace}/${rule.resource}?labelSelector=${encodeURIComponent(terms.join(','))}`,
+      );
       found.push(...list.items.map((o) => ({ ...o, apiVersion: rule.apiVersion, kind })));
       continue;
     }

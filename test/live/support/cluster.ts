@@ -75,7 +75,10 @@ export async function startLiveCluster(opts: LiveOptions): Promise<LiveCluster> 
   const procs: ChildProcess[] = [];
   let kubeletStop = () => undefined as void;
   let hooks: HookServer | undefined;
-  const logNames = () => readdirSync(dir).filter((f) => f.endsWith('.log')).map((f) => f.slice(0, -4));
+  const logNames = () =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.log'))
+      .map((f) => f.slice(0, -4));
   const tail = (name: string, lines = 60) => logTail(dir, name).split('\n').slice(-lines).join('\n');
   const stop = async () => {
     kubeletStop();
@@ -124,21 +127,30 @@ export async function startLiveCluster(opts: LiveOptions): Promise<LiveCluster> 
         `--zap-log-level=${opts.metacontrollerLogLevel ?? 'info'}`,
       ]),
     );
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${mcHealth}/readyz`).catch(() => undefined))?.ok === true, 60_000, () => {
-      const dead = procs.find((p) => p.exitCode !== null);
-      return dead ? `${dead.spawnfile} exited:\n${tail(path.basename(dead.spawnfile))}` : '';
-    });
+    await waitFor(
+      async () => (await fetch(`http://127.0.0.1:${mcHealth}/readyz`).catch(() => undefined))?.ok === true,
+      60_000,
+      () => {
+        const dead = procs.find((p) => p.exitCode !== null);
+        return dead ? `${dead.spawnfile} exited:\n${tail(path.basename(dead.spawnfile))}` : '';
+      },
+    );
     await waitForDefaultServiceAccount(kube);
     return {
       info,
       dir,
       hooks,
       logTail: tail,
-      logs: (lines = 40) => logNames().map((n) => `--- ${n}.log (last ${lines} lines)\n${tail(n, lines)}`).join('\n'),
+      logs: (lines = 40) =>
+        logNames()
+          .map((n) => `--- ${n}.log (last ${lines} lines)\n${tail(n, lines)}`)
+          .join('\n'),
       stop,
     };
   } catch (error) {
-    const logs = logNames().map((n) => `--- ${n}.log\n${tail(n, 30)}`).join('\n');
+    const logs = logNames()
+      .map((n) => `--- ${n}.log\n${tail(n, 30)}`)
+      .join('\n');
     await stop();
     throw new Error(`${String(error)}\n${logs}`);
   }
@@ -148,9 +160,7 @@ export async function startLiveCluster(opts: LiveOptions): Promise<LiveCluster> 
 export function compositeControllers(binDir: string, hookUrl: string): KubeObject[] {
   const yaml = execFileSync(path.join(binDir, 'kustomize'), ['build', fromRoot('compositions/base')], { encoding: 'utf8' });
   const docs = parseAllDocuments(yaml).map((d) => d.toJS() as KubeObject);
-  const out = docs.map((cc) =>
-    JSON.parse(JSON.stringify(cc).replaceAll('http://modelhooks.modelhooks-system.svc', hookUrl)) as KubeObject,
-  );
+  const out = docs.map((cc) => JSON.parse(JSON.stringify(cc).replaceAll('http://modelhooks.modelhooks-system.svc', hookUrl)) as KubeObject);
   const left = JSON.stringify(out).match(/https?:\/\/modelhooks\.[^"]*/);
   if (left) throw new Error(`a hook URL was not redirected: ${left[0]}`);
   return out;
@@ -190,8 +200,10 @@ function hookServer(dir: string, port: number, env: Record<string, string>): Hoo
         stdio: ['ignore', log, log],
       });
       const p = proc;
-      await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.ok === true, 60_000, () =>
-        p.exitCode !== null ? `hook server exited:\n${logTail(dir, 'hooks')}` : '',
+      await waitFor(
+        async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.ok === true,
+        60_000,
+        () => (p.exitCode !== null ? `hook server exited:\n${logTail(dir, 'hooks')}` : ''),
       );
     },
     async stop() {

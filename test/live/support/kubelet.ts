@@ -30,7 +30,10 @@ export async function startFakeKubelet(kube: Kube, log: (line: string) => void):
     {
       status: {
         conditions: [ready('Ready'), { ...ready('MemoryPressure'), status: 'False' }, { ...ready('DiskPressure'), status: 'False' }],
-        addresses: [{ type: 'InternalIP', address: NODE_IP }, { type: 'Hostname', address: NODE_NAME }],
+        addresses: [
+          { type: 'InternalIP', address: NODE_IP },
+          { type: 'Hostname', address: NODE_NAME },
+        ],
         capacity: { cpu: '64', memory: '256Gi', pods: '5000' },
         allocatable: { cpu: '64', memory: '256Gi', pods: '5000' },
       },
@@ -72,7 +75,12 @@ export async function startFakeKubelet(kube: Kube, log: (line: string) => void):
       return;
     }
     if (!spec(pod).nodeName) {
-      once(`${uid}/bind`, 'POST', `${base}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { apiVersion: 'v1', kind: 'Node', name: NODE_NAME } });
+      once(`${uid}/bind`, 'POST', `${base}/binding`, {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name },
+        target: { apiVersion: 'v1', kind: 'Node', name: NODE_NAME },
+      });
       return;
     }
     if (spec(pod).nodeName !== NODE_NAME || status(pod).podIP) return;

@@ -54,12 +54,21 @@ export async function getOrNone(kube: Kube, apiVersion: string, kind: string, na
 /** The parent once its Ready condition is True (within `boundMs` of `since`). */
 export async function readyWithin(kube: Kube, parent: Pick<KubeObject, 'apiVersion' | 'kind' | 'metadata'>, boundMs: number, since = Date.now()) {
   const { name, namespace } = parent.metadata;
-  return within(`${parent.kind} ${namespace}/${name} Ready=True`, boundMs, async () => {
-    const obj = await getOrNone(kube, parent.apiVersion, parent.kind, name, namespace);
-    const ready = conditionOf(obj, 'Ready');
-    if (ready?.status === 'True') return obj as Obj;
-    return { pending: obj ? `Ready=${ready?.status} ${ready?.reason ?? ''}: ${ready?.message ?? ''}; conditions ${JSON.stringify((obj.status as { conditions?: unknown })?.conditions ?? [])}` : 'absent' };
-  }, since);
+  return within(
+    `${parent.kind} ${namespace}/${name} Ready=True`,
+    boundMs,
+    async () => {
+      const obj = await getOrNone(kube, parent.apiVersion, parent.kind, name, namespace);
+      const ready = conditionOf(obj, 'Ready');
+      if (ready?.status === 'True') return obj as Obj;
+      return {
+        pending: obj
+          ? `Ready=${ready?.status} ${ready?.reason ?? ''}: ${ready?.message ?? ''}; conditions ${JSON.stringify((obj.status as { conditions?: unknown })?.conditions ?? [])}`
+          : 'absent',
+      };
+    },
+    since,
+  );
 }
 
 /** The kinds our CompositeControllers own, as REST collections (apiVersion, plural). */

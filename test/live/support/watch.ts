@@ -31,10 +31,7 @@ export function listAndWatch(kube: Kube, collection: string, onEvent: (e: WatchE
     while (!stopped) {
       try {
         if (!rv) {
-          const list = await kube.call<{ metadata: { resourceVersion: string }; items: WatchEvent['object'][] }>(
-            'GET',
-            `${collection}${sep}${query}`,
-          );
+          const list = await kube.call<{ metadata: { resourceVersion: string }; items: WatchEvent['object'][] }>('GET', `${collection}${sep}${query}`);
           for (const object of list.items) onEvent({ type: 'ADDED', object });
           rv = list.metadata.resourceVersion;
           markSynced();

@@ -63,6 +63,9 @@ export function downloadsModel(spec: InferenceServiceSpec): boolean {
 /** A custom container's STORAGE_URI (KServe's CustomSpec: the first container's env). */
 function storageUriEnv(component: ComponentSpec): string[] {
   const [first] = Array.isArray(component.containers) ? component.containers : [];
-  const env = first && typeof first === 'object' && Array.isArray((first as { env?: unknown }).env) ? ((first as { env: unknown[] }).env as Array<{ name?: unknown; value?: unknown }>) : [];
+  const env =
+    first && typeof first === 'object' && Array.isArray((first as { env?: unknown }).env)
+      ? ((first as { env: unknown[] }).env as Array<{ name?: unknown; value?: unknown }>)
+      : [];
   return env.flatMap((e) => (e?.name === 'STORAGE_URI' && typeof e.value === 'string' && e.value !== '' ? [e.value] : []));
 }

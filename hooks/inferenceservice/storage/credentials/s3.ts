@@ -53,7 +53,8 @@ export function s3SettingsEnv(annotations: Record<string, string>, data: DataSou
   if (endpoint !== undefined && endpoint.trim() !== '') {
     env.push(...endpointEnv(endpoint.trim(), annotations[S3_USEHTTPS_ANNOTATION] ?? undefined, fromData('S3_USE_HTTPS')));
   } else if (endpoint === undefined && data?.keys.has('S3_ENDPOINT')) {
-    const https = annotations[S3_USEHTTPS_ANNOTATION] !== undefined ? { name: 'S3_USE_HTTPS', value: annotations[S3_USEHTTPS_ANNOTATION] } : fromData('S3_USE_HTTPS');
+    const https =
+      annotations[S3_USEHTTPS_ANNOTATION] !== undefined ? { name: 'S3_USE_HTTPS', value: annotations[S3_USEHTTPS_ANNOTATION] } : fromData('S3_USE_HTTPS');
     env.push(...(https ? [https] : []), secretRef('S3_ENDPOINT', data.name, 'S3_ENDPOINT'), secretRef('AWS_ENDPOINT_URL', data.name, 'S3_ENDPOINT'));
   }
   for (const [annotation, name] of SETTINGS) {
@@ -71,10 +72,21 @@ export function s3SettingsEnv(annotations: Record<string, string>, data: DataSou
 /** getEndpointConfiguration: a scheme in the endpoint decides S3_USE_HTTPS; else the flag, https by default. */
 function endpointEnv(endpoint: string, useHttps: string | undefined, useHttpsRef: V1EnvVar | undefined): V1EnvVar[] {
   const lower = endpoint.toLowerCase();
-  if (lower.startsWith('https://')) return [{ name: 'S3_USE_HTTPS', value: '1' }, { name: 'S3_ENDPOINT', value: endpoint.slice(8) }, { name: 'AWS_ENDPOINT_URL', value: endpoint }];
-  if (lower.startsWith('http://')) return [{ name: 'S3_USE_HTTPS', value: '0' }, { name: 'S3_ENDPOINT', value: endpoint.slice(7) }, { name: 'AWS_ENDPOINT_URL', value: endpoint }];
+  if (lower.startsWith('https://'))
+    return [
+      { name: 'S3_USE_HTTPS', value: '1' },
+      { name: 'S3_ENDPOINT', value: endpoint.slice(8) },
+      { name: 'AWS_ENDPOINT_URL', value: endpoint },
+    ];
+  if (lower.startsWith('http://'))
+    return [
+      { name: 'S3_USE_HTTPS', value: '0' },
+      { name: 'S3_ENDPOINT', value: endpoint.slice(7) },
+      { name: 'AWS_ENDPOINT_URL', value: endpoint },
+    ];
   // A flag kept in the Secret's data is referenced; its scheme then cannot be chosen, https stays.
-  const flag = useHttps !== undefined && useHttps !== '' ? [{ name: 'S3_USE_HTTPS', value: useHttps }] : useHttps === undefined && useHttpsRef ? [useHttpsRef] : [];
+  const flag =
+    useHttps !== undefined && useHttps !== '' ? [{ name: 'S3_USE_HTTPS', value: useHttps }] : useHttps === undefined && useHttpsRef ? [useHttpsRef] : [];
   return [...flag, { name: 'S3_ENDPOINT', value: endpoint }, { name: 'AWS_ENDPOINT_URL', value: `${useHttps === '0' ? 'http' : 'https'}://${endpoint}` }];
 }
 

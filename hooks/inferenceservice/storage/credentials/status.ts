@@ -22,11 +22,21 @@ export function credentialsCondition(input: Input, plan: Plan): Cond | undefined
   if (problem) return condition.false(STORAGE_SECRET_FOUND, 'InvalidStorageSpec', `${problem.field}: ${problem.message}; ${kept}`);
   const [m] = missing;
   if (m) {
-    const others = missing.length > 1 ? ` (and ${missing.slice(1).map((x) => `${x.kind} ${x.name}`).join(', ')})` : '';
+    const others =
+      missing.length > 1
+        ? ` (and ${missing
+            .slice(1)
+            .map((x) => `${x.kind} ${x.name}`)
+            .join(', ')})`
+        : '';
     const reason = m.kind === 'ServiceAccount' ? 'ServiceAccountNotFound' : 'StorageSecretNotFound';
     // A Secret labelled owner=helm is one of Helm's release records, never asked for.
     const helm = m.kind === 'Secret' ? ` (a Secret labelled ${HELM_RELEASE_LABEL.key}=${HELM_RELEASE_LABEL.value} is not read)` : '';
-    return condition.false(STORAGE_SECRET_FOUND, reason, `${m.kind} ${m.name} (${m.via}) was not found in ${ns}${helm}${others}; ${kept}. Once created it is read within seconds`);
+    return condition.false(
+      STORAGE_SECRET_FOUND,
+      reason,
+      `${m.kind} ${m.name} (${m.via}) was not found in ${ns}${helm}${others}; ${kept}. Once created it is read within seconds`,
+    );
   }
   if (used.length > 0) return condition.true(STORAGE_SECRET_FOUND, 'StorageSecretFound', `storage credentials from Secret ${used.join(', ')}`);
   return undefined;

@@ -22,7 +22,8 @@ const DEFAULT_SECRET = 'storage-config';
 const TYPES = ['s3', 'hdfs', 'webhdfs'];
 
 /** The storage initializer's URI for a storage spec: the placeholder until the type is known. */
-export const storageSpecUri = (spec: ModelStorageSpec): string | undefined => (spec.path !== undefined ? `${PLACEHOLDER}://${spec.path.replace(/^\/+/, '')}` : undefined);
+export const storageSpecUri = (spec: ModelStorageSpec): string | undefined =>
+  spec.path !== undefined ? `${PLACEHOLDER}://${spec.path.replace(/^\/+/, '')}` : undefined;
 
 /** The initializer's credentials and resolved arguments for a storage spec, and what the lookup found. */
 export function storageSpecCredentials(
@@ -83,7 +84,12 @@ export function storageSpecCredentials(
  * answer then holds one of three fixed words, never the Secret's text.
  */
 export function typeIn(secret: KubeObject, key: string): string | undefined | 'invalid' {
-  const raw = isRecord(secret.stringData) && typeof secret.stringData[key] === 'string' ? secret.stringData[key] : isRecord(secret.data) && typeof secret.data[key] === 'string' ? Buffer.from(secret.data[key], 'base64').toString('utf8') : undefined;
+  const raw =
+    isRecord(secret.stringData) && typeof secret.stringData[key] === 'string'
+      ? secret.stringData[key]
+      : isRecord(secret.data) && typeof secret.data[key] === 'string'
+        ? Buffer.from(secret.data[key], 'base64').toString('utf8')
+        : undefined;
   if (raw === undefined) return undefined;
   try {
     const json: unknown = JSON.parse(raw);
