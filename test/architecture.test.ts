@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
 import * as kit from '../hooks/kit/index.js';
+import { sourceFilesUnder } from './support/source-files.js';
 
 // The architecture the README draws, held: no import cycle under hooks/ (type imports and
 // re-exports count), no folder of more than 15 source files, and a small author's kit
@@ -10,13 +11,7 @@ import * as kit from '../hooks/kit/index.js';
 const root = path.resolve(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(path.join(root, dir)).flatMap((entry) => {
-    const rel = path.join(dir, entry);
-    if (entry === 'node_modules' || entry.startsWith('.')) return [];
-    return statSync(path.join(root, rel)).isDirectory() ? filesUnder(rel) : rel.endsWith('.ts') && !rel.endsWith('.d.ts') ? [rel] : [];
-  });
-}
+const filesUnder = sourceFilesUnder;
 
 /** The files a source imports or re-exports by a relative path (`import type` and `export … from` included). */
 export function relativeImports(file: string, source: string): string[] {

@@ -1,20 +1,15 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
+import { sourceFilesUnder } from './support/source-files.js';
 
 // docs/architecture.md: every composition has the same parts, a sync that reads top
 // to bottom, and the production code never leans on the test helpers.
 const root = path.resolve(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(path.join(root, dir)).flatMap((entry) => {
-    const rel = path.join(dir, entry);
-    if (entry === 'node_modules' || entry.startsWith('.')) return [];
-    return statSync(path.join(root, rel)).isDirectory() ? filesUnder(rel) : rel.endsWith('.ts') ? [rel] : [];
-  });
-}
+const filesUnder = sourceFilesUnder;
 
 /** The lines of `sync(input) { … }` in a composition's index.ts, braces included. */
 export function syncLines(source: string): string[] {

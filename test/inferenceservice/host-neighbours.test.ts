@@ -5,6 +5,7 @@ import type { KubeObject, RelatedRule } from '../../hooks/kit/index.js';
 import { NAMED_CONFLICTS } from '../../hooks/kserve/host-conflicts.js';
 import { runCustomize, runSync, syncRequest } from '../../hooks/testing/index.js';
 import { selectRelated, wakes } from '../support/metacontroller-select.js';
+import { ownedBy } from '../support/two-parents.js';
 
 /*
  * A sync's cost does not grow with its namespace's other parents: with 1,000 InferenceServices
@@ -23,17 +24,7 @@ const isvc = (name: string, extra: Record<string, unknown> = {}): KubeObject =>
   }) as KubeObject;
 
 /** A parent's children as the API server holds them once Metacontroller created them. */
-function childrenOf(parent: KubeObject): KubeObject[] {
-  const ref = {
-    apiVersion: parent.apiVersion,
-    kind: parent.kind,
-    name: parent.metadata.name,
-    uid: parent.metadata.uid as string,
-    controller: true,
-    blockOwnerDeletion: true,
-  };
-  return runSync(inferenceservice, { parent, config }).children.map((c) => ({ ...c, metadata: { ...c.metadata, ownerReferences: [ref] } }));
-}
+const childrenOf = (parent: KubeObject): KubeObject[] => runSync(inferenceservice, { parent, config }).children.map((c) => ownedBy(parent, c));
 const ingressOf = (parent: KubeObject) => childrenOf(parent).find((c) => c.kind === 'Ingress') as KubeObject;
 /** An Ingress a user wrote by hand (or another controller made): no modelhooks labels. */
 const foreign = (name: string, host: string): KubeObject =>
