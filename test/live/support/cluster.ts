@@ -92,6 +92,13 @@ export async function startLiveCluster(opts: LiveOptions): Promise<LiveCluster> 
     const kube = new Kube(info);
     const kubeconfig = writeKubeconfig(dir, info);
     const [kcmHealth, mcMetrics, mcHealth] = [await freePort(), await freePort(), await freePort()];
+    // The CRDs before kube-controller-manager: its garbage collector finds the resources to watch
+    // by discovery when it starts and again only every 30 s (kube-controller-manager v1.35 cmd/kube-controller-manager/app/core.go, syncPeriod), and until
+    // then a deleted InferenceService's children wait in its retry backoff (seen: > 30 s).
+    for (const crd of readObjects(path.join(opts.metacontrollerSrc, 'manifests/production/metacontroller-crds-v1.yaml'))) {
+      await installCrd(kube, crd as Crd);
+    }
+    for (const { obj } of objectsIn(fromRoot('crds'))) if (obj.kind === 'CustomResourceDefinition') await installCrd(kube, obj as Crd);
     procs.push(
       spawnLogged(dir, 'kube-controller-manager', path.join(opts.binDir, 'kube-controller-manager'), [
         `--kubeconfig=${kubeconfig}`,
@@ -108,11 +115,6 @@ export async function startLiveCluster(opts: LiveOptions): Promise<LiveCluster> 
     );
     const kubelet = await startFakeKubelet(kube, (line) => writeFileSync(path.join(dir, 'fake-kubelet.log'), `${line}\n`, { flag: 'a' }));
     kubeletStop = kubelet.stop;
-
-    for (const crd of readObjects(path.join(opts.metacontrollerSrc, 'manifests/production/metacontroller-crds-v1.yaml'))) {
-      await installCrd(kube, crd as Crd);
-    }
-    for (const { obj } of objectsIn(fromRoot('crds'))) if (obj.kind === 'CustomResourceDefinition') await installCrd(kube, obj as Crd);
 
     hooks = hookServer(dir, await freePort(), opts.hookEnv ?? {});
     await hooks.start();
