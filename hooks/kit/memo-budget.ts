@@ -57,8 +57,6 @@ export function setMemoBytes(bytes: number): void {
   for (const a of accounts) if (memoBytesHeld() > limit) a.startOver();
 }
 
-export const memoBytesLimit = (): number => limit;
-
 /**
  * Roughly what `value` costs kept with its JSON: every string counted at each place it is
  * reached (a string shared by five children is counted five times, as the five JSON texts

@@ -78,10 +78,6 @@ const APPARMOR_ANNOTATION = 'container.apparmor.security.beta.kubernetes.io/';
 
 const rank: Record<PodSecurityLevel, number> = { privileged: 0, baseline: 1, restricted: 2 };
 
-export function isPodSecurityLevel(v: unknown): v is PodSecurityLevel {
-  return typeof v === 'string' && (POD_SECURITY_LEVELS as readonly string[]).includes(v);
-}
-
 /**
  * Every field of `pod` the level forbids (or requires and is missing), with its path below
  * `prefix`. `paths` says where containers were written when not at `<prefix>.containers[i]`.

@@ -29,14 +29,6 @@ export function labelValue(raw: string): string {
 }
 
 /**
- * Labels in the order they must win: user labels first, then ours, then the selector labels
- * last, so no user label (e.g. a predictor's `app`) ever replaces a label a selector needs.
- */
-export function mergeLabels(user: Record<string, string> | undefined, ours: Record<string, string>, selector: Record<string, string>): Record<string, string> {
-  return { ...(user ?? {}), ...ours, ...selector };
-}
-
-/**
  * The recommended app.kubernetes.io labels. `name` is the application (e.g. the
  * composition), `instance` the parent's name, `component` the role of the child.
  */
