@@ -88,7 +88,7 @@ function artPlan(ctx: BuildContext, spec: ComponentSpec, art: ArtSpec): Componen
       : { uris: art.storageUri ? [{ uri: art.storageUri, mountPath: MODEL_DIR }] : [], legacy: true, field: 'spec.explainer.art.storageUri' };
   const { storage, found } = storagePlanFor(
     source,
-    storageOf(ctx),
+    ctx.storage,
     { name: spec.serviceAccountName, field: 'spec.explainer.serviceAccountName' },
     readOnlyOf(ctx, spec),
   );
@@ -123,7 +123,7 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), defaults);
   const field = `spec.predictor.${framework ?? 'model'}`;
   const account = { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' };
-  const { storage, found } = storagePlanFor(modelStorageSource(spec, model, field), storageOf(ctx), account, readOnlyOf(ctx, spec));
+  const { storage, found } = storagePlanFor(modelStorageSource(spec, model, field), ctx.storage, account, readOnlyOf(ctx, spec));
   const server = inUsualOrder(serverWithStorage(container, storage));
   // The runtime's pod fields under the user's (MergePodSpec); its volumes unless the user has a namesake.
   const userVolumes = new Set((Array.isArray(spec.volumes) ? (spec.volumes as V1Volume[]) : []).map((v) => v.name));
@@ -182,7 +182,7 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
       : { uris: uri ? [{ uri, mountPath: MODEL_DIR }] : [], legacy: true, field: `spec.${role}.containers[0].env` };
   const { storage, found } = storagePlanFor(
     source,
-    storageOf(ctx),
+    ctx.storage,
     { name: spec.serviceAccountName, field: `spec.${role}.serviceAccountName` },
     readOnlyOf(ctx, spec),
   );
@@ -205,9 +205,6 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
     credentials: found,
   };
 }
-
-/** The storage lookups with KServe's storageInitializer settings (inferenceservice-config; config.ts). */
-const storageOf = (ctx: BuildContext): StorageContext => ({ ...ctx.storage, initializer: ctx.config.storageInitializer });
 
 /**
  * The component's pod fields, with automountServiceAccountToken false when KServe's

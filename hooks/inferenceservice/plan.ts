@@ -169,6 +169,8 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
   const related = new ObjectIndex(i.related, parent.metadata.namespace);
   const storage = {
     image: config.images['storage-initializer'],
+    // KServe's storageInitializer settings (inferenceservice-config).
+    initializer: config.storageInitializer,
     related,
     annotations: parent.metadata.annotations ?? {},
     annotation: STORAGE_SECRET_ANNOTATION,
