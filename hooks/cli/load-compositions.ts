@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { builtinCompositions } from '../compositions.js';
 import type { AnyComposition } from '../kit/composition.js';
 import { isDns1123Label } from '../kit/children/names.js';
 import { UsageError } from '../server/errors.js';
@@ -65,17 +64,20 @@ export function compositionsOf(module: Record<string, unknown>, label: string): 
   return [...found];
 }
 
-/** Imports each module (a path relative to cwd, compiled JavaScript) and returns its compositions. */
-export async function loadCompositions(files: string[], cwd: string): Promise<Array<{ composition: AnyComposition; source: string }>> {
+/**
+ * Imports each module (a path relative to cwd, compiled JavaScript) and returns its compositions.
+ * `given` says in messages where a file was named (`--composition`, or the directory variable).
+ */
+export async function loadCompositions(files: string[], cwd: string, given = '--composition'): Promise<Array<{ composition: AnyComposition; source: string }>> {
   const loaded: Array<{ composition: AnyComposition; source: string }> = [];
   for (const file of files) {
     const resolved = path.resolve(cwd, file);
-    if (!existsSync(resolved)) throw new CompositionLoadError(`--composition ${file}: no such file (${resolved})`);
+    if (!existsSync(resolved)) throw new CompositionLoadError(`${given} ${file}: no such file (${resolved})`);
     let module: Record<string, unknown>;
     try {
       module = (await import(pathToFileURL(resolved).href)) as Record<string, unknown>;
     } catch (err) {
-      throw new CompositionLoadError(`--composition ${file}: cannot load it: ${(err as Error).message}`);
+      throw new CompositionLoadError(`${given} ${file}: cannot load it: ${(err as Error).message}`);
     }
     for (const composition of compositionsOf(module, file)) loaded.push({ composition, source: file });
   }
@@ -98,12 +100,43 @@ export function withoutClashes(entries: Array<{ composition: AnyComposition; sou
   return entries.map((e) => e.composition);
 }
 
-/** The compositions a command serves: the built-in ones (unless --no-builtin), then each --composition module's. */
-export async function compositionsFromOptions(values: { composition?: string[]; 'no-builtin'?: boolean }, cwd: string): Promise<AnyComposition[]> {
+/** The variable that names a directory of composition modules (the image sets /compositions). */
+export const COMPOSITIONS_DIR = 'MODELHOOKS_COMPOSITIONS_DIR';
+
+/**
+ * The modules of a compositions directory: every `.js` and `.mjs` file at its top, in name
+ * order, but tests (`*.test.js`, `*.spec.js`, compiled beside them by some builds). Helper
+ * modules a composition imports go in a subdirectory. A missing directory is an error (a typo
+ * would otherwise serve nothing); an empty one is not (the image's, before a build adds to it).
+ */
+export function compositionModulesIn(dir: string): string[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CompositionLoadError(`${COMPOSITIONS_DIR}=${dir}: no such directory`);
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile() && /\.m?js$/.test(e.name) && !/\.(test|spec)\.m?js$/.test(e.name))
+    .map((e) => path.join(dir, e.name))
+    .sort();
+}
+
+/**
+ * The compositions a command serves: the built-in ones (unless --no-builtin), then each module
+ * of MODELHOOKS_COMPOSITIONS_DIR (when set), then each --composition module's.
+ */
+export async function compositionsFromOptions(
+  values: { composition?: string[]; 'no-builtin'?: boolean },
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): Promise<AnyComposition[]> {
+  const dir = env[COMPOSITIONS_DIR];
+  const inDir = dir ? compositionModulesIn(path.resolve(cwd, dir)) : [];
   const files = values.composition ?? [];
-  if (values['no-builtin'] && files.length === 0) throw new UsageError('--no-builtin needs at least one --composition FILE to serve');
+  if (values['no-builtin'] && files.length + inDir.length === 0)
+    throw new UsageError(`--no-builtin needs at least one --composition FILE (or a module in ${COMPOSITIONS_DIR}) to serve`);
+  // Imported only here: `--help`, `init` and `completion` start without the compositions.
   const builtins = values['no-builtin']
     ? []
-    : builtinCompositions.map((composition) => ({ composition, source: 'the built-in compositions (--no-builtin leaves them out)' }));
-  return withoutClashes([...builtins, ...(await loadCompositions(files, cwd))]);
+    : (await import('../compositions.js')).builtinCompositions.map((composition) => ({
+        composition,
+        source: 'the built-in compositions (--no-builtin leaves them out)',
+      }));
+  return withoutClashes([...builtins, ...(await loadCompositions(inDir, cwd, COMPOSITIONS_DIR)), ...(await loadCompositions(files, cwd))]);
 }

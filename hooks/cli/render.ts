@@ -10,6 +10,7 @@ import { DEFAULT_NAMESPACE, INVALID_SPEC } from '../engine/protocol.js';
 import { RequestShapeError } from '../engine/request.js';
 import { runOverWire } from '../engine/run.js';
 import { isRecord, type KubeObject } from '../kit/types.js';
+import { describeUnknown, unknownFields } from '../engine/unknown-fields.js';
 
 export { UsageError } from '../server/errors.js';
 
@@ -30,6 +31,10 @@ export interface RenderOptions {
   now: string;
   /** Only the children: what `kubectl apply -f -` should get. */
   childrenOnly?: boolean;
+  /** yaml (a stream of documents, the default) or json (one `kind: List`, as `kubectl get -o json` prints several). */
+  output?: 'yaml' | 'json';
+  /** Told each field of the spec its schema does not know, with the nearest one it does. */
+  warn?: (text: string) => void;
 }
 
 /** Every Kubernetes object in a YAML file (multi-document; `kind: List` is unpacked). */
@@ -105,6 +110,8 @@ export function render(compositions: AnyComposition[], config: CompositionConfig
   if (!given) throw new UsageError(`${opts.parent.name}: no object found`);
   if (rest.length > 0) throw new UsageError(`${opts.parent.name}: expected one parent object, found ${rest.length + 1}`);
   const composition = compositionFor(compositions, given);
+  // Said before anything can fail: a misspelt required field (predictr) is why the spec is invalid.
+  for (const u of unknownFields(composition.spec, given.spec ?? {})) opts.warn?.(`${opts.parent.name}: ${describeUnknown(u)}`);
   const variant = variantsOf(compositions, opts.variant);
   const namespace = given.metadata.namespace ?? DEFAULT_NAMESPACE;
   const parent: KubeObject = { ...given, metadata: { ...given.metadata, namespace } };
@@ -125,6 +132,7 @@ export function render(compositions: AnyComposition[], config: CompositionConfig
   const children = (answer.children ?? []) as KubeObject[];
   const { status: _before, ...whole } = parent;
   const docs = opts.childrenOnly ? children : [{ ...whole, status }, ...children];
+  if (opts.output === 'json') return `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: docs }, null, 2)}\n`;
   return docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
 }
 

@@ -1,6 +1,7 @@
 import type { AnyComposition, ChildType, RelatedRule, SpecProblem, SyncInput, SyncOutput, SystemObject } from '../kit/composition.js';
 import { configFor, type CompositionConfigs } from '../kit/config.js';
-import { READY, withReady, type Cond } from '../kit/status/conditions.js';
+import { condition, previousConditions, READY, stampConditions, withReady, type Cond } from '../kit/status/conditions.js';
+import { describeUnknown, FIELDS_UNKNOWN, UNKNOWN_FIELDS, type UnknownField, unknownFields } from './unknown-fields.js';
 import { childConflicts, childNameRules, withConflicts, type ChildConflict } from './conflicts.js';
 import { keepObserved } from '../kit/children/keep.js';
 import { HookContractError } from '../kit/errors.js';
@@ -43,7 +44,7 @@ export function runHook<Config>(composition: AnyComposition<Config>, hook: HookN
   const spec = specOf(composition, request, input.config);
   if (!spec.valid) return invalidSpecAnswer(composition, input, hook, spec.problem);
   const typed = { ...input, parent: { ...input.parent, spec: spec.value } };
-  const response = answer(composition, typed, composition.sync(typed));
+  const response = answer(composition, typed, withUnknownFields(composition.sync(typed), spec.unknown, input));
   const refused = imageRefusalAnswer(response, tenancy.allowedImages);
   return refused ? keepAnswer(composition, input, refused, response.status as Record<string, unknown>) : response;
 }
@@ -67,12 +68,45 @@ function specOf<Config>(
   composition: AnyComposition<Config>,
   request: HookRequest,
   config: Config,
-): { valid: true; value: unknown } | { valid: false; problem: string } {
-  const parsed = parserOf(composition)(request.parent.spec ?? {});
-  if (!parsed.success) return { valid: false, problem: formatIssues(parsed.error.issues) };
+): { valid: true; value: unknown; unknown: UnknownField[] } | { valid: false; problem: string } {
+  const raw = request.parent.spec ?? {};
+  const parsed = parserOf(composition)(raw);
+  const unknown = unknownOf(composition, parsed, raw);
+  // A misspelt field is the likely cause of a missing one (predictr for predictor): said first.
+  const said = unknown.filter((u) => u.suggestion).map(describeUnknown);
+  if (!parsed.success) return { valid: false, problem: [...said, formatIssues(parsed.error.issues)].join('; ') };
   const problems = composition.validate?.(parsed.data, config, request.parent.metadata) ?? [];
-  if (problems.length > 0) return { valid: false, problem: formatProblems(problems) };
-  return { valid: true, value: parsed.data };
+  if (problems.length > 0) return { valid: false, problem: [...said, formatProblems(problems)].join('; ') };
+  return { valid: true, value: parsed.data, unknown };
+}
+
+/**
+ * The spec's fields its schema does not name (unknown-fields.ts), found once per parse: the
+ * parser hands the same frozen result to every request with the same spec text.
+ */
+const unknownByParse = new WeakMap<object, UnknownField[]>();
+function unknownOf<Config>(composition: AnyComposition<Config>, parsed: SpecParse<unknown>, raw: unknown): UnknownField[] {
+  let found = unknownByParse.get(parsed);
+  if (found === undefined) {
+    found = unknownFields(composition.spec, raw);
+    if (Object.isFrozen(parsed)) unknownByParse.set(parsed, found);
+  }
+  return found;
+}
+
+/**
+ * The sync's status with `UnknownFields=True` naming each field of the spec that its schema does
+ * not know (with the nearest it does), or without that condition when there is none. It never
+ * touches Ready: the spec is served as the schema reads it, and the condition says what was
+ * not read. Only present when true, as KServe-like informational conditions and Kubernetes'
+ * own `ReplicaFailure` of a Deployment are: absent means none (docs/guarantees.md).
+ */
+function withUnknownFields<Config>(out: SyncOutput, unknown: UnknownField[], input: SyncInput<unknown, Config>): SyncOutput {
+  const others = previousConditions(out.status).filter((c) => c.type !== UNKNOWN_FIELDS);
+  if (unknown.length === 0) return others.length === previousConditions(out.status).length ? out : { ...out, status: { ...out.status, conditions: others } };
+  const said = condition.true(UNKNOWN_FIELDS, FIELDS_UNKNOWN, `not in the schema, so nothing reads them: ${unknown.map(describeUnknown).join('; ')}`);
+  const [stamped] = stampConditions([said], previousConditions(input.parent.status), input.now, input.parent.metadata.generation);
+  return { ...out, status: { ...out.status, conditions: [...others, stamped] } };
 }
 
 /** Each composition's memoised spec parser (spec-memo.ts), made on its first request. */

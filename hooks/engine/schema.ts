@@ -3,6 +3,14 @@ import { isRecord } from '../kit/types.js';
 
 export type JsonSchema = Record<string, unknown>;
 
+/**
+ * Metadata of a zod object (`.meta({ [KEPT]: names })`): fields the object names besides those
+ * typed, kept as written and not looked into (a Kubernetes PodSpec's inside an InferenceService
+ * component). The CRD names them (preserve-unknown-fields inside each), the UnknownFields check
+ * knows them (unknown-fields.ts), zod's parse does not (its output keeps its key order).
+ */
+export const KEPT = 'x-modelhooks-kept';
+
 /** Unbounded number limits zod writes for `.int()`: noise in a CRD. */
 const SAFE_INTEGER_LIMITS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
 
@@ -33,6 +41,12 @@ export function structural(node: JsonSchema, path: string): JsonSchema {
     else out[key] = value;
   }
   applyAdditionalProperties(node, out, path);
+  if (Array.isArray(node[KEPT])) {
+    delete out[KEPT];
+    const typed = (out.properties ?? {}) as Record<string, JsonSchema>;
+    const kept = (node[KEPT] as string[]).filter((k) => !(k in typed)).map((k) => [k, { 'x-kubernetes-preserve-unknown-fields': true }]);
+    out.properties = { ...typed, ...Object.fromEntries(kept) };
+  }
   if (out.type === undefined && !out['x-kubernetes-int-or-string'] && !out['x-kubernetes-preserve-unknown-fields']) {
     // An `unknown` in zod: anything goes, and the API server must keep it.
     out['x-kubernetes-preserve-unknown-fields'] = true;
@@ -40,8 +54,18 @@ export function structural(node: JsonSchema, path: string): JsonSchema {
   return out;
 }
 
-/** `additionalProperties: {}` means "keep unknown fields"; a typed one is a map. */
+/**
+ * `additionalProperties: {}` means "keep unknown fields"; a typed one is a map. An object whose
+ * schema says `x-kubernetes-preserve-unknown-fields: false` (`.meta()` of a zod looseObject)
+ * is closed in the CRD all the same: zod keeps what reaches the hook, the API server reports
+ * (and prunes) a field the schema does not name.
+ */
 function applyAdditionalProperties(node: JsonSchema, out: JsonSchema, path: string): void {
+  if (node['x-kubernetes-preserve-unknown-fields'] === false) {
+    delete out['x-kubernetes-preserve-unknown-fields'];
+    if (out.type === undefined) out.type = 'object';
+    return;
+  }
   const extra = node.additionalProperties;
   if (extra === undefined || extra === false) return;
   const freeForm = extra === true || (isRecord(extra) && Object.keys(extra).length === 0);

@@ -20,30 +20,124 @@ import { commonParentPath, storageUriProblem } from './storage/uri.js';
 
 /*
  * KServe's InferenceService spec, as far as raw-deployment mode acts on it. KServe's own CRD
- * is ~2 MB; here every object keeps unknown fields (`looseObject` → preserve-unknown-fields),
- * so users' YAML applies unchanged and what we do not model is kept, not rejected.
+ * (config/crd/full/serving.kserve.io_inferenceservices.yaml) is ~2 MB: it spells out every
+ * field of every PodSpec and Container. Here every field it names is named too, so that the
+ * API server (strict field validation: `kubectl apply` warns or refuses) and `render` see a
+ * field KServe does not have (`storageURI`), as they would with KServe's CRD; the fields not
+ * acted on here are typed only as "kept" (preserve-unknown-fields inside them), which keeps
+ * the CRD small. The objects stay `looseObject` for zod, so whatever reaches the hook anyway
+ * (a CRD of an older release) is kept and named in the UnknownFields condition.
  */
+
+/**
+ * An object the CRD closes (engine/schema.ts): the API server reports fields it does not name.
+ * `kept`: fields it names besides those typed here, kept as written and not looked into (their
+ * schema is Kubernetes' or KServe's); written into the CRD and known to the UnknownFields check,
+ * but not to zod, whose output keeps the key order of before (a spec's hash rolls no pod).
+ */
+const closed = (kept: readonly string[] = []) => ({ 'x-kubernetes-preserve-unknown-fields': false, ...(kept.length > 0 ? { 'x-modelhooks-kept': kept } : {}) });
+const CLOSED = closed();
+
+/** Container fields of Kubernetes 1.35 (core/v1 Container) that KServe's CRD has and that are passed through, not read. */
+const CONTAINER_KEPT = [
+  'workingDir',
+  'envFrom',
+  'resizePolicy',
+  'restartPolicy',
+  'restartPolicyRules',
+  'volumeMounts',
+  'volumeDevices',
+  'livenessProbe',
+  'readinessProbe',
+  'startupProbe',
+  'lifecycle',
+  'terminationMessagePath',
+  'terminationMessagePolicy',
+  'imagePullPolicy',
+  'securityContext',
+  'stdin',
+  'stdinOnce',
+  'tty',
+] as const;
+
+/**
+ * The PodSpec and ComponentExtensionSpec fields of a component (pkg/apis/serving/v1beta1/component.go,
+ * predictor.go `PodSpec json:",inline"`) not typed below: passed to the pod (pod/passthrough.ts),
+ * merged (initContainers, volumes, securityContext), or named in IgnoredFields.
+ */
+const COMPONENT_KEPT = [
+  'activeDeadlineSeconds',
+  'affinity',
+  'autoScaling',
+  'automountServiceAccountToken',
+  'deploymentStrategy',
+  'dnsConfig',
+  'dnsPolicy',
+  'enableServiceLinks',
+  'hostAliases',
+  'hostIPC',
+  'hostNetwork',
+  'hostPID',
+  'hostUsers',
+  'hostname',
+  'hostnameOverride',
+  'imagePullSecrets',
+  'initContainers',
+  'nodeName',
+  'nodeSelector',
+  'os',
+  'overhead',
+  'preemptionPolicy',
+  'priority',
+  'priorityClassName',
+  'readinessGates',
+  'resourceClaims',
+  'resources',
+  'restartPolicy',
+  'runtimeClassName',
+  'scaleMetricType',
+  'schedulerName',
+  'schedulingGates',
+  'securityContext',
+  'serviceAccount',
+  'setHostnameAsFQDN',
+  'shareProcessNamespace',
+  'subdomain',
+  'terminationGracePeriodSeconds',
+  'tolerations',
+  'topologySpreadConstraints',
+  'volumes',
+  // Kubernetes 1.35's PodSpec has it; KServe v0.20's CRD not yet (pod/passthrough.ts copies it).
+  'workloadRef',
+] as const;
 
 const quantities = z.record(z.string(), quantity('500m or 1Gi'));
 
-const envVar = z.looseObject({ name: z.string() });
-const containerPort = z.looseObject({
-  containerPort: z.number().int().min(1).max(65535),
-  name: z.string().optional(),
-  protocol: z.string().optional(),
-});
+const envVar = z.looseObject({ name: z.string() }).meta(closed(['value', 'valueFrom']));
+const containerPort = z
+  .looseObject({
+    containerPort: z.number().int().min(1).max(65535),
+    name: z.string().optional(),
+    protocol: z.string().optional(),
+  })
+  .meta(closed(['hostIP', 'hostPort']));
 
 /** A Kubernetes container, typed only where we read it. */
-export const containerSchema = z.looseObject({
-  // 63: a DNS label, as the API server requires of container names; it also bounds the CEL rules' cost.
-  name: z.string().max(63).optional().describe('Defaults to kserve-container for the first container.'),
-  image: z.string().optional(),
-  command: z.array(z.string()).optional(),
-  args: z.array(z.string()).optional(),
-  env: z.array(envVar).optional(),
-  ports: z.array(containerPort).optional(),
-  resources: z.looseObject({ requests: quantities.optional(), limits: quantities.optional() }).optional(),
-});
+export const containerSchema = z
+  .looseObject({
+    // 63: a DNS label, as the API server requires of container names; it also bounds the CEL rules' cost.
+    name: z.string().max(63).optional().describe('Defaults to kserve-container for the first container.'),
+    image: z.string().optional(),
+    command: z.array(z.string()).optional(),
+    args: z.array(z.string()).optional(),
+    env: z.array(envVar).optional(),
+    ports: z.array(containerPort).optional(),
+    resources: z
+      .looseObject({ requests: quantities.optional(), limits: quantities.optional() })
+      .meta(closed(['claims']))
+      .optional(),
+  })
+  .meta(closed(CONTAINER_KEPT));
 
 /** Fields of a framework key (`sklearn`, …) and of `model`: a container plus where the model is. */
 const predictorExtension = {
@@ -57,43 +151,53 @@ const predictorExtension = {
       path: z.string().optional().describe('Path of the model in the storage.'),
       parameters: z.record(z.string(), z.string()).optional().describe("Overrides of the Secret's settings (type, bucket …)."),
     })
+    .meta(closed(['schemaPath']))
     .optional()
     .describe('The model in a storage described by the storage-config Secret (KServe storage spec).'),
 };
-const frameworkSchema = z.looseObject(predictorExtension);
-const modelSchema = z.looseObject({
-  ...predictorExtension,
-  modelFormat: z.looseObject({ name: z.string().min(1), version: z.string().optional() }),
-  runtime: z.string().optional().describe('Name of a built-in runtime, e.g. kserve-sklearnserver.'),
-});
+/** A framework key's and `model`'s fields KServe's CRD has and nothing here reads (v1beta1 PredictorExtensionSpec). */
+const EXTENSION_KEPT = [...CONTAINER_KEPT, 'confidential'];
+const frameworkSchema = z.looseObject(predictorExtension).meta(closed(EXTENSION_KEPT));
+const modelSchema = z
+  .looseObject({
+    ...predictorExtension,
+    modelFormat: z.looseObject({ name: z.string().min(1), version: z.string().optional() }).meta(CLOSED),
+    runtime: z.string().optional().describe('Name of a built-in runtime, e.g. kserve-sklearnserver.'),
+  })
+  .meta(closed(EXTENSION_KEPT));
 
 export const FRAMEWORK_KEYS = ['sklearn', 'xgboost', 'lightgbm', 'tensorflow', 'pytorch', 'onnx', 'triton', 'huggingface'] as const;
 export type FrameworkKey = (typeof FRAMEWORK_KEYS)[number];
 
 /** KServe's LoggerSpec (pkg/apis/serving/v1beta1/inference_service.go): payload logging by the agent sidecar. */
-export const loggerSchema = z.looseObject({
-  url: z.string().optional().describe('Where the agent posts CloudEvents; default http://default-broker (MODELHOOKS_LOGGER_DEFAULT_URL).'),
-  mode: z.enum(['all', 'request', 'response']).optional().describe('Default all.'),
-  metadataHeaders: z.array(z.string()).optional(),
-  metadataAnnotations: z.array(z.string()).optional(),
-  storage: z
-    .looseObject({
-      path: z.string().optional(),
-      parameters: z.record(z.string(), z.string()).optional(),
-      key: z.string().optional(),
-      serviceAccountName: z.string().optional(),
-    })
-    .optional(),
-  marshallerUrl: z.string().optional(),
-  batchSize: z.number().int().optional(),
-  batchInterval: z.string().optional(),
-});
+export const loggerSchema = z
+  .looseObject({
+    url: z.string().optional().describe('Where the agent posts CloudEvents; default http://default-broker (MODELHOOKS_LOGGER_DEFAULT_URL).'),
+    mode: z.enum(['all', 'request', 'response']).optional().describe('Default all.'),
+    metadataHeaders: z.array(z.string()).optional(),
+    metadataAnnotations: z.array(z.string()).optional(),
+    storage: z
+      .looseObject({
+        path: z.string().optional(),
+        parameters: z.record(z.string(), z.string()).optional(),
+        key: z.string().optional(),
+        serviceAccountName: z.string().optional(),
+      })
+      .meta(CLOSED)
+      .optional(),
+    marshallerUrl: z.string().optional(),
+    batchSize: z.number().int().optional(),
+    batchInterval: z.string().optional(),
+  })
+  .meta(CLOSED);
 /** KServe's Batcher: request batching by the agent sidecar. */
-export const batcherSchema = z.looseObject({
-  maxBatchSize: z.number().int().optional(),
-  maxLatency: z.number().int().optional().describe('Milliseconds.'),
-  timeout: z.number().int().optional().describe('Accepted; KServe v0.20 passes it to nothing either.'),
-});
+export const batcherSchema = z
+  .looseObject({
+    maxBatchSize: z.number().int().optional(),
+    maxLatency: z.number().int().optional().describe('Milliseconds.'),
+    timeout: z.number().int().optional().describe('Accepted; KServe v0.20 passes it to nothing either.'),
+  })
+  .meta(CLOSED);
 export type LoggerSpec = z.infer<typeof loggerSchema>;
 export type BatcherSpec = z.infer<typeof batcherSchema>;
 
@@ -109,7 +213,9 @@ const componentFields = {
   serviceAccountName: z.string().optional().describe("Its Secrets (or the default ServiceAccount's) give the storage initializer its credentials."),
   storageUris: z
     .array(
-      z.looseObject({ uri: z.string().min(1), mountPath: z.string().regex(/^\//, 'an absolute path').max(255).optional().describe('Default /mnt/models.') }),
+      z
+        .looseObject({ uri: z.string().min(1), mountPath: z.string().regex(/^\//, 'an absolute path').max(255).optional().describe('Default /mnt/models.') })
+        .meta(CLOSED),
     )
     .optional()
     .describe('Several models (e.g. a base model and adapters), each downloaded to its mountPath.'),
@@ -120,33 +226,41 @@ const componentFields = {
   batcher: batcherSchema.optional(),
 };
 
-const predictorFields = z.looseObject({
-  ...componentFields,
-  name: z.string().max(63).regex(DNS1035_LABEL).optional().describe("A variant's name; required in spec.canary[]."),
-  ...Object.fromEntries(FRAMEWORK_KEYS.map((k) => [k, frameworkSchema.optional()])),
-  // KServe implementations no runtime here serves: typed so the CRD's one-of rule can count them.
-  pmml: frameworkSchema.optional(),
-  paddle: frameworkSchema.optional(),
-  model: modelSchema.optional(),
-});
+const predictorFields = z
+  .looseObject({
+    ...componentFields,
+    name: z.string().max(63).regex(DNS1035_LABEL).optional().describe("A variant's name; required in spec.canary[]."),
+    ...Object.fromEntries(FRAMEWORK_KEYS.map((k) => [k, frameworkSchema.optional()])),
+    // KServe implementations no runtime here serves: typed so the CRD's one-of rule can count them.
+    pmml: frameworkSchema.optional(),
+    paddle: frameworkSchema.optional(),
+    model: modelSchema.optional(),
+  })
+  .meta(closed([...COMPONENT_KEPT, 'storageContainerName', 'workerSpec']));
 const predictorSchema = predictorFields.meta(validations(predictorRules)) as z.ZodType<PredictorSpec>;
 const canaryPredictorSchema = predictorFields.meta(validations(canaryPredictorRules)) as z.ZodType<PredictorSpec>;
 
-const auxiliarySchema = z.looseObject(componentFields).meta(validations(componentRules));
+const auxiliarySchema = z.looseObject(componentFields).meta(closed(COMPONENT_KEPT)).meta(validations(componentRules));
 
 /** KServe v0.20's ARTExplainerSpec: ExplainerExtensionSpec (storageUri, runtimeVersion, config, a container's fields) and the attack type. */
-const artSchema = z.looseObject({
-  ...containerSchema.shape,
-  type: z.string().optional().describe('The attack, passed as --adversary_type (KServe knows SquareAttack).'),
-  storageUri: z.string().optional().describe('Downloaded to /mnt/models and passed as --storage_uri.'),
-  runtimeVersion: z.string().optional().describe("Image tag (default: the art-explainer image's)."),
-  config: z.record(z.string(), z.string()).optional().describe('Each entry passed as --<key> <value>, keys sorted.'),
-});
-const explainerSchema = z.looseObject({ ...componentFields, art: artSchema.optional() }).meta(validations(componentRules));
+const artSchema = z
+  .looseObject({
+    ...containerSchema.shape,
+    type: z.string().optional().describe('The attack, passed as --adversary_type (KServe knows SquareAttack).'),
+    storageUri: z.string().optional().describe('Downloaded to /mnt/models and passed as --storage_uri.'),
+    runtimeVersion: z.string().optional().describe("Image tag (default: the art-explainer image's)."),
+    config: z.record(z.string(), z.string()).optional().describe('Each entry passed as --<key> <value>, keys sorted.'),
+  })
+  .meta(closed([...CONTAINER_KEPT, 'storage']));
+const explainerSchema = z
+  .looseObject({ ...componentFields, art: artSchema.optional() })
+  .meta(closed(COMPONENT_KEPT))
+  .meta(validations(componentRules));
 
 /** KServe v0.20's spec.canary[] entry: a predictor variant (by name) and its traffic share. */
 const canarySchema = z
   .looseObject({ predictor: canaryPredictorSchema, trafficPercent: z.number().int().describe('0–100; 0 deploys without traffic.') })
+  .meta(CLOSED)
   .meta(validations(canaryRules));
 
 export type ContainerSpec = z.infer<typeof containerSchema>;
@@ -164,6 +278,7 @@ export const inferenceserviceSpec = z
     // At most MAX_CANARIES: the bound keeps the CRD's CEL rules within the API server's cost budget.
     canary: z.array(canarySchema).max(MAX_CANARIES).optional(),
   })
+  .meta(CLOSED)
   .meta(validations(specRules))
   .superRefine((spec, ctx) => {
     const p = spec.predictor;

@@ -82,6 +82,11 @@ const envSchema = z.object({
     .max(65535)
     .default(0)
     .meta({ description: 'also serve only /metrics, /healthz and /readyz in plain HTTP on this port', unset: '(none)' }),
+  // Compositions of your own (docs/your-composition.md): read by every command before this schema (cli/load-compositions.ts).
+  MODELHOOKS_COMPOSITIONS_DIR: z.string().default('').meta({
+    description: 'serve the compositions every .js module at the top of this directory exports, too (the image sets /compositions)',
+    unset: '(the built-in compositions and --composition modules only)',
+  }),
   // Multi-tenancy (README, Running modelhooks for many teams): the namespaces served.
   MODELHOOKS_NAMESPACE_SELECTOR: z
     .string()
