@@ -51,7 +51,7 @@ export class Kube {
   }
 
   request(method: string, urlPath: string, body?: unknown, contentType = 'application/json') {
-    return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    return new Promise<{ status: number; text: string; warnings: string[] }>((resolve, reject) => {
       const req = https.request(new URL(urlPath, this.info.url), {
         method,
         agent: this.agent,
@@ -60,7 +60,15 @@ export class Kube {
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => {
+          // RFC 7234 Warning headers, as kubectl prints them: `299 - "unknown field …"`.
+          const raw = res.headers.warning;
+          // Node joins repeated headers with ", "; each warning's text is a quoted string.
+          const warnings = (Array.isArray(raw) ? raw : raw ? [raw] : [])
+            .flatMap((w) => w.split(/, (?=\d{3} )/))
+            .map((w) => w.replace(/^\d{3} \S+ "(.*)"$/, '$1').replace(/\\(.)/g, '$1'));
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), warnings });
+        });
         res.on('error', reject);
       });
       req.on('error', reject);
