@@ -19,11 +19,16 @@ FROM node:26-alpine AS runtime
 LABEL org.opencontainers.image.title="modelhooks" \
       org.opencontainers.image.description="Metacontroller hooks for ML-serving custom resources" \
       org.opencontainers.image.licenses="Apache-2.0"
-ENV NODE_ENV=production
+# Compositions of your own: every .js module at the top of /compositions is served beside the
+# built-in ones (`modelhooks init` writes a Dockerfile FROM this image that copies them there).
+# /node_modules/modelhooks and /node_modules/zod make `modelhooks/kit` and `zod` resolve from
+# /compositions to this server's own copies (one zod, one kit).
+ENV NODE_ENV=production MODELHOOKS_COMPOSITIONS_DIR=/compositions
 WORKDIR /app
 COPY package.json package-lock.json ./
 # No install scripts: the runtime dependencies need none, and it keeps the layer to the lockfile.
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force \
+ && mkdir -p /compositions /node_modules && ln -s /app /node_modules/modelhooks && ln -s /app/node_modules/zod /node_modules/zod
 COPY --from=build /app/dist ./dist
 # Numeric, so that the kubelet can check runAsNonRoot without an /etc/passwd entry.
 USER 10001

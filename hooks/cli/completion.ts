@@ -17,7 +17,7 @@ function bash(): string {
   const cases = commands.map((c) => `    ${c}) opts="${optionsOf(c).join(' ')}" ;;`).join('\n');
   const values = Object.entries(CHOICES)
     .filter(([k]) => k.startsWith('--'))
-    .map(([k, v]) => `    ${k}) COMPREPLY=($(compgen -W "${v.join(' ')}" -- "$cur")); return ;;`)
+    .map(([k, v]) => `    ${k === '--output' ? '-o|--output' : k}) COMPREPLY=($(compgen -W "${v.join(' ')}" -- "$cur")); return ;;`)
     .join('\n');
   return `# bash completion for modelhooks: source <(modelhooks completion bash)
 _modelhooks() {
