@@ -41,6 +41,16 @@ export function isJsonType(type: string | undefined): boolean {
   return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
 }
 
+/**
+ * What to do about a form type: `curl -d` sends application/x-www-form-urlencoded unless told
+ * otherwise. It stays a 415, never read as JSON: a browser may POST a form type to any origin
+ * without a CORS preflight, application/json only after one, so a JSON-only hook cannot be
+ * driven by a page a cluster user visits (cross-site request forgery).
+ */
+function formHint(type: string | undefined): string {
+  return type?.toLowerCase().startsWith('application/x-www-form-urlencoded') ? " (curl -d sends a form type: add -H 'Content-Type: application/json')" : '';
+}
+
 /** Answers a request whose path (without its query) is `/hooks` or under `/hooks/`. */
 export type HookRoute = (req: IncomingMessage, res: ServerResponse, path: string) => void;
 
@@ -61,7 +71,8 @@ export function hookRoute(o: HookRouteOptions): HookRoute {
     if (composition === undefined) return writeText(res, exchange, 404, 'not_found', `unknown composition "${route[1]}"; known: ${known}`);
     if (hook === undefined) return writeText(res, exchange, 404, 'not_found', `unknown hook "${route[2]}"; hooks are ${HOOK_NAMES.join(', ')}`);
     const type = headers['content-type'];
-    if (!isJsonType(type)) return writeText(res, exchange, 415, 'bad_request', `body: Content-Type ${type} is not JSON; hooks take application/json`);
+    if (!isJsonType(type))
+      return writeText(res, exchange, 415, 'bad_request', `body: Content-Type ${type} is not JSON; hooks take application/json${formHint(type)}`);
     read(req, { o, res, exchange, composition, hook, ifNoneMatch: headers['if-none-match'] });
   };
 }
