@@ -99,6 +99,8 @@ const variables: Array<{
     with: { MODELHOOKS_TLS_CERT_FILE: '/t/tls.crt', MODELHOOKS_TLS_KEY_FILE: '/t/tls.key', MODELHOOKS_METRICS_PORT: '9090' },
   },
   { name: 'MODELHOOKS_MODELMESH_NAMESPACE', unset: 'modelmesh-serving', set: 'mm', want: 'mm', read: (c) => c.hooks.trustyai.modelMeshNamespace },
+  // Read by the CLI before loadConfig (which compositions to serve: cli/load-compositions.ts, test/cli-first-contact.test.ts).
+  { name: 'MODELHOOKS_COMPOSITIONS_DIR', unset: '', set: '/compositions', want: '/compositions', read: (c) => c.compositionsDir },
   {
     name: 'MODELHOOKS_TRUSTYAI_CERT_ISSUER',
     unset: undefined,

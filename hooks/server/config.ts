@@ -132,6 +132,8 @@ export interface ServerConfig {
   metricsPort: number;
   /** The namespaces whose parents are served (`MODELHOOKS_NAMESPACE_SELECTOR`; empty: every one). */
   namespaceSelector: NamespaceSelector;
+  /** Where the served compositions of one's own were loaded from (`MODELHOOKS_COMPOSITIONS_DIR`, read by the CLI before the rest); empty: none. */
+  compositionsDir: string;
   hooks: HookConfig;
 }
 
@@ -174,6 +176,7 @@ export function loadConfig(env: Env, compositions: ReadonlyArray<{ name: string;
     ...(e.MODELHOOKS_TOKEN_FILE ? { tokenFile: e.MODELHOOKS_TOKEN_FILE } : {}),
     metricsPort: e.MODELHOOKS_METRICS_PORT,
     namespaceSelector: parseNamespaceSelector(e.MODELHOOKS_NAMESPACE_SELECTOR),
+    compositionsDir: e.MODELHOOKS_COMPOSITIONS_DIR,
     hooks: hooks.configs as HookConfig,
   };
 }
