@@ -3,6 +3,7 @@ import { configFor, type CompositionConfigs } from '../kit/config.js';
 import { READY, withReady, type Cond } from '../kit/status/conditions.js';
 import { childConflicts, childNameRules, withConflicts, type ChildConflict } from './conflicts.js';
 import { keepObserved } from '../kit/children/keep.js';
+import { childProblems } from '../kit/children/child-problems.js';
 import { HookContractError } from '../kit/errors.js';
 import type { NamespaceSelector } from './namespace-selector.js';
 import { namespaceRule } from './namespace-settings.js';
@@ -44,6 +45,9 @@ export function runHook<Config>(composition: AnyComposition<Config>, hook: HookN
   if (!spec.valid) return invalidSpecAnswer(composition, input, hook, spec.problem);
   const typed = { ...input, parent: { ...input.parent, spec: spec.value } };
   const response = answer(composition, typed, composition.sync(typed));
+  // A child the API server would refuse (a field no check of the composition saw): InvalidSpec naming it.
+  const unacceptable = (response.children as KubeObject[]).flatMap(childProblems);
+  if (unacceptable.length > 0) return invalidSpecAnswer(composition, input, hook, unacceptable.slice(0, 5).join('; '));
   const refused = imageRefusalAnswer(response, tenancy.allowedImages);
   return refused ? keepAnswer(composition, input, refused, response.status as Record<string, unknown>) : response;
 }
