@@ -12,7 +12,7 @@
  */
 import type { SpecProblem } from './composition.js';
 import { LABEL_VALUE, MAX_LABEL_VALUE_LENGTH } from './children/labels.js';
-import { compareQuantities, QUANTITY_PATTERN } from './quantity.js';
+import { compareQuantities, isWholeQuantity, QUANTITY_PATTERN } from './quantity.js';
 import { isRecord } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -199,6 +199,17 @@ export function containerProblems(c: unknown, at: string, options: PodCheckOptio
   else stringField(out, container, 'name', at, isDnsLabel, 'not a DNS-1123 label (a container name)');
   if (options.complete && (typeof container.image !== 'string' || container.image === '')) out.push({ path: `${at}.image`, message: 'required' });
   stringField(out, container, 'image', at, (s) => s === s.trim(), 'must not have leading or trailing whitespace');
+  // The decoder: fields of a Container that must be strings, lists of strings, booleans.
+  for (const key of ['workingDir', 'terminationMessagePath']) stringField(out, container, key, at, () => true, '');
+  for (const key of ['args', 'command']) {
+    const v = container[key];
+    if (v !== undefined && v !== null && !(Array.isArray(v) && v.every((x) => typeof x === 'string')))
+      out.push({ path: `${at}.${key}`, message: 'must be a list of strings' });
+  }
+  for (const key of ['stdin', 'stdinOnce', 'tty']) {
+    const v = container[key];
+    if (v !== undefined && v !== null && typeof v !== 'boolean') out.push({ path: `${at}.${key}`, message: 'must be true or false' });
+  }
   stringField(
     out,
     container,
@@ -286,6 +297,8 @@ export function resourceProblems(resources: unknown, at: string): SpecProblem[] 
         out.push({ path, message: "doesn't follow the extended resource name standard (IsExtendedResourceName)" });
       if ((typeof q !== 'string' && typeof q !== 'number') || !QUANTITY_PATTERN.test(String(q)))
         out.push({ path, message: `${show(q)}: not a non-negative quantity` });
+      // ValidateResourceQuantityValue: an extended resource (IsIntegerResourceName) is counted in whole units.
+      else if (!native && !isWholeQuantity(String(q))) out.push({ path, message: `${show(q)}: must be an integer` });
     }
   }
   const { requests, limits } = maps;

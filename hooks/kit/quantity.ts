@@ -77,3 +77,9 @@ export function compareQuantities(a: string, b: string): -1 | 0 | 1 | undefined 
   const r = y[0] * x[1];
   return l < r ? -1 : l > r ? 1 : 0;
 }
+
+/** Whether a quantity is a whole number (`2`, `1k`, `1Gi`; not `100m`), as IsIntegerResourceName's resources must be. */
+export function isWholeQuantity(q: string): boolean {
+  const x = exactQuantity(q);
+  return x !== undefined && x[0] % x[1] === 0n;
+}

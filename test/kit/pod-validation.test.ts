@@ -186,3 +186,13 @@ describe('childProblems: the engine’s last check on a child', () => {
     expect(childProblems({ apiVersion: 'v1', kind: 'Service', metadata: { name: '1svc' }, spec: {} })).toHaveLength(1);
   });
 });
+
+describe('extended resources and container field types', () => {
+  it('ValidateResourceQuantityValue: an extended resource in whole units', () => {
+    expect(containerProblems({ resources: { limits: { 'nvidia.com/gpu': '100m' } } }, 'c').map((p) => p.message)).toEqual(['"100m": must be an integer']);
+    expect(containerProblems({ resources: { limits: { 'nvidia.com/gpu': 2, cpu: '100m' } } }, 'c')).toEqual([]);
+  });
+  it('the decoder: workingDir a string, args a list of strings', () => {
+    expect(containerProblems({ workingDir: {}, args: ['a', 1] }, 'c').map((p) => p.path)).toEqual(['c.workingDir', 'c.args']);
+  });
+});

@@ -18,6 +18,8 @@ import type { HookName } from '../../hooks/engine/request.js';
 import { variantNames } from '../../hooks/engine/manifests.js';
 import { ready, runCustomize, runSync, syncRequest } from '../../hooks/testing/index.js';
 import { defaultHookConfig } from '../../hooks/server/config.js';
+import { kserveRuntimes } from '../../hooks/inferenceservice/runtime/kserve-runtimes.js';
+import { INFERENCESERVICE_IMAGES } from '../../hooks/inferenceservice/config.js';
 import { specArbitraries } from './arbitraries.js';
 import { labelProblems, podNameProblems } from './labels.js';
 import { validateObject } from './validate.js';
@@ -199,11 +201,16 @@ const KINDS: Record<string, string> = {
   jobs: 'Job',
 };
 
-/** One object per rule of customize's answer, plausible, named as the rule asks. */
-function relatedFor(rules: RelatedRule[], namespace: string, spec: Obj): KubeObject[] {
-  return rules.flatMap((rule) => {
+/**
+ * One object per rule of customize's answer, plausible, named as the rule asks; KServe's shipped
+ * ClusterServingRuntimes. Not for the rules that ask for objects named as children (the
+ * conflict check): those would hold every child's name, and the children are what is judged.
+ */
+function relatedFor(rules: RelatedRule[], namespace: string, spec: Obj, childResources: ReadonlySet<string>): KubeObject[] {
+  return rules.flatMap((rule): KubeObject[] => {
     const kind = KINDS[rule.resource];
-    if (!kind) return [];
+    if (!kind || childResources.has(rule.resource)) return [];
+    if (kind === 'ClusterServingRuntime') return kserveRuntimes(INFERENCESERVICE_IMAGES) as unknown as KubeObject[];
     const names = rule.names?.length ? rule.names.slice(0, 2) : ['x1'];
     return names.map((name) => {
       const labels = { ...(rule.labelSelector?.matchLabels ?? {}) };
@@ -289,6 +296,7 @@ const compositionsByName = new Map<string, AnyComposition>(builtinCompositions.m
 /** A hostile request for `composition`. */
 function caseFor(composition: AnyComposition): fc.Arbitrary<FuzzCase> {
   const specs = specArbitraries[composition.name] ?? fc.constant({});
+  const childResources = new Set([...composition.children, ...(composition.optionalChildren ?? [])].map((t) => t.resource));
   const injection = fc.record({
     which: fc.nat(),
     kind: fc.constantFrom('pod', 'pod', 'pod', 'container', 'container', 'container', 'top-pod', 'top-pod', 'top'),
@@ -341,7 +349,7 @@ function caseFor(composition: AnyComposition): fc.Arbitrary<FuzzCase> {
       let related: KubeObject[] = [];
       try {
         const clean = { ...parent, spec: r.spec };
-        related = relatedFor(runCustomize(composition, { ...options, parent: clean }), r.namespace, r.spec);
+        related = relatedFor(runCustomize(composition, { ...options, parent: clean }), r.namespace, r.spec, childResources);
         if (r.withObserved) observed = runSync(composition, { ...options, parent: clean, related }).children.map((c) => ready(c));
       } catch {
         // A spec the arbitrary made that the composition refuses: no observed children then.
