@@ -12,7 +12,7 @@
  */
 import type { SpecProblem } from './composition.js';
 import { LABEL_VALUE, MAX_LABEL_VALUE_LENGTH } from './children/labels.js';
-import { compareQuantities, isWholeQuantity, QUANTITY_PATTERN } from './quantity.js';
+import { compareQuantities, isMultipleOf, isWholeQuantity, QUANTITY_PATTERN } from './quantity.js';
 import { isRecord } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -155,8 +155,16 @@ export function podSpecProblems(pod: unknown, at: string, options: PodCheckOptio
   });
   // validatePodResources: pod-level requests at most their limits, as a container's.
   out.push(...resourceProblems(pod.resources, `${at}.resources`));
+  // validateAffinity, and the strict decoder: only these three fields.
+  if (pod.affinity !== undefined && pod.affinity !== null) {
+    if (!isRecord(pod.affinity)) out.push({ path: `${at}.affinity`, message: 'must be an object' });
+    else
+      for (const [k, v] of Object.entries(pod.affinity))
+        if (!['nodeAffinity', 'podAffinity', 'podAntiAffinity'].includes(k) || !isRecord(v))
+          out.push({ path: `${at}.affinity.${k}`, message: 'not nodeAffinity, podAffinity or podAntiAffinity (an object)' });
+  }
   const grace = pod.terminationGracePeriodSeconds;
-  if (grace !== undefined && grace !== null && !(Number.isInteger(grace) && (grace as number) >= 0))
+  if (grace !== undefined && grace !== null && !(Number.isSafeInteger(grace) && (grace as number) >= 0))
     out.push({ path: `${at}.terminationGracePeriodSeconds`, message: 'must be a non-negative integer' });
   const deadline = pod.activeDeadlineSeconds;
   if (deadline !== undefined && deadline !== null && !(Number.isInteger(deadline) && (deadline as number) >= 1 && (deadline as number) <= 2147483647))
@@ -302,6 +310,17 @@ export function resourceProblems(resources: unknown, at: string): SpecProblem[] 
     }
   }
   const { requests, limits } = maps;
+  // validateResourceQuantityHugePageValue: a multiple of the page size; HugePages require cpu or memory.
+  const names = [...Object.keys(requests ?? {}), ...Object.keys(limits ?? {})];
+  for (const [key, map] of Object.entries(maps)) {
+    for (const [name, q] of Object.entries(map)) {
+      const size = name.startsWith('hugepages-') ? name.slice('hugepages-'.length) : undefined;
+      if (size !== undefined && !isMultipleOf(String(q), size))
+        out.push({ path: `${at}.${key}[${show(name)}]`, message: `${show(q)}: not a positive multiple of ${size}` });
+    }
+  }
+  if (names.some((n) => n.startsWith('hugepages-')) && !names.some((n) => n === 'cpu' || n === 'memory'))
+    out.push({ path: at, message: 'HugePages require cpu or memory' });
   if (!requests) return out;
   for (const [name, request] of Object.entries(requests)) {
     const limit = limits?.[name];

@@ -83,3 +83,11 @@ export function isWholeQuantity(q: string): boolean {
   const x = exactQuantity(q);
   return x !== undefined && x[0] % x[1] === 0n;
 }
+
+/** Whether quantity `q` is a positive whole multiple of quantity `unit` (`4Mi` of `2Mi`: a huge page size). */
+export function isMultipleOf(q: string, unit: string): boolean {
+  const x = exactQuantity(q);
+  const u = exactQuantity(unit);
+  if (!x || !u || x[0] === 0n || u[0] === 0n) return false;
+  return (x[0] * u[1]) % (u[0] * x[1]) === 0n;
+}

@@ -196,3 +196,19 @@ describe('extended resources and container field types', () => {
     expect(containerProblems({ workingDir: {}, args: ['a', 1] }, 'c').map((p) => p.path)).toEqual(['c.workingDir', 'c.args']);
   });
 });
+
+describe('what the e2e dry-run property found', () => {
+  it('validateResourceQuantityHugePageValue: a multiple of the page size, with cpu or memory', () => {
+    expect(containerProblems({ resources: { limits: { 'hugepages-2Mi': '2' } } }, 'c').map((p) => p.message)).toEqual([
+      '"2": not a positive multiple of 2Mi',
+      'HugePages require cpu or memory',
+    ]);
+    expect(containerProblems({ resources: { limits: { 'hugepages-2Mi': '4Mi', memory: '1Gi' }, requests: { 'hugepages-2Mi': '4Mi' } } }, 'c')).toEqual([]);
+  });
+  it('the strict decoder: affinity has three fields; an int64 is at most 2^63-1', () => {
+    expect(podSpecProblems({ affinity: { nodeAffinity: {}, c: {} }, terminationGracePeriodSeconds: 1e21 }, 's').map((p) => p.path)).toEqual([
+      's.affinity.c',
+      's.terminationGracePeriodSeconds',
+    ]);
+  });
+});
