@@ -92,10 +92,10 @@ export function serviceNamesOf(spec: InferenceGraphSpec): string[] {
 
 /**
  * The router pod's fields the spec gives (tolerations, nodeSelector, nodeName,
- * serviceAccountName, resources) as the API server validates them in its Deployment
+ * serviceAccountName, resources, affinity) as the API server validates them in its Deployment
  * (kit/pod-validation.ts: ValidateTolerations, ValidateLabels, validateResourceRequirements…).
  */
 export function podFieldProblems(spec: InferenceGraphSpec): SpecProblem[] {
-  const { tolerations, nodeSelector, nodeName, serviceAccountName, resources } = spec;
-  return podSpecProblems({ tolerations, nodeSelector, nodeName, serviceAccountName, resources }, 'spec');
+  const { tolerations, nodeSelector, nodeName, serviceAccountName, resources, affinity } = spec;
+  return podSpecProblems({ tolerations, nodeSelector, nodeName, serviceAccountName, resources, affinity }, 'spec');
 }

@@ -50,14 +50,15 @@ const show = (v: unknown) => JSON.stringify(v)?.slice(0, 80) ?? String(v);
 /** A present field that must be a string passing `test`; `what` says what it must be. */
 function stringField(out: Problems, obj: Obj, key: string, at: string, test: (s: string) => boolean, what: string): void {
   const v = obj[key];
-  if (v === undefined || v === null) return;
+  if (v === undefined) return;
+  // null too: the OpenAPI schema of a pod has no nullable field (the offline validator refuses it).
   if (typeof v !== 'string') out.push({ path: `${at}.${key}`, message: 'must be a string' });
   else if (!test(v)) out.push({ path: `${at}.${key}`, message: `${show(v)}: ${what}` });
 }
 
 function arrayField(out: Problems, obj: Obj, key: string, at: string): unknown[] {
   const v = obj[key];
-  if (v === undefined || v === null) return [];
+  if (v === undefined) return [];
   if (!Array.isArray(v)) out.push({ path: `${at}.${key}`, message: 'must be a list' });
   return list(v);
 }
@@ -164,10 +165,10 @@ export function podSpecProblems(pod: unknown, at: string, options: PodCheckOptio
           out.push({ path: `${at}.affinity.${k}`, message: 'not nodeAffinity, podAffinity or podAntiAffinity (an object)' });
   }
   const grace = pod.terminationGracePeriodSeconds;
-  if (grace !== undefined && grace !== null && !(Number.isSafeInteger(grace) && (grace as number) >= 0))
+  if (grace !== undefined && !(Number.isSafeInteger(grace) && (grace as number) >= 0))
     out.push({ path: `${at}.terminationGracePeriodSeconds`, message: 'must be a non-negative integer' });
   const deadline = pod.activeDeadlineSeconds;
-  if (deadline !== undefined && deadline !== null && !(Number.isInteger(deadline) && (deadline as number) >= 1 && (deadline as number) <= 2147483647))
+  if (deadline !== undefined && !(Number.isInteger(deadline) && (deadline as number) >= 1 && (deadline as number) <= 2147483647))
     out.push({ path: `${at}.activeDeadlineSeconds`, message: 'must be between 1 and 2147483647' });
   return out;
 }
