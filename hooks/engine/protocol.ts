@@ -4,6 +4,7 @@ import { condition, previousConditions, READY, stampConditions, withReady, type 
 import { describeUnknown, FIELDS_UNKNOWN, UNKNOWN_FIELDS, type UnknownField, unknownFields } from './unknown-fields.js';
 import { childConflicts, childNameRules, withConflicts, type ChildConflict } from './conflicts.js';
 import { keepObserved } from '../kit/children/keep.js';
+import { childProblems } from '../kit/children/child-problems.js';
 import { HookContractError } from '../kit/errors.js';
 import type { NamespaceSelector } from './namespace-selector.js';
 import { namespaceRule } from './namespace-settings.js';
@@ -45,6 +46,9 @@ export function runHook<Config>(composition: AnyComposition<Config>, hook: HookN
   if (!spec.valid) return invalidSpecAnswer(composition, input, hook, spec.problem);
   const typed = { ...input, parent: { ...input.parent, spec: spec.value } };
   const response = answer(composition, typed, withUnknownFields(composition.sync(typed), spec.unknown, input));
+  // A child the API server would refuse (a field no check of the composition saw): InvalidSpec naming it.
+  const unacceptable = (response.children as KubeObject[]).flatMap(childProblems);
+  if (unacceptable.length > 0) return invalidSpecAnswer(composition, input, hook, unacceptable.slice(0, 5).join('; '));
   const refused = imageRefusalAnswer(response, tenancy.allowedImages);
   return refused ? keepAnswer(composition, input, refused, response.status as Record<string, unknown>) : response;
 }

@@ -23,7 +23,7 @@ import { hpaFor } from './hpa.js';
 import { deploymentName, exposureName, selectorFor, serviceName } from './names.js';
 import { serviceFor } from './service.js';
 import { isStopped, stoppedAnswer } from './stop.js';
-import { inferencegraphSpec, serviceNamesOf, type InferenceGraphSpec } from './spec.js';
+import { inferencegraphSpec, podFieldProblems, serviceNamesOf, type InferenceGraphSpec } from './spec.js';
 import { inferencegraphStatus, statusFrom, stepsCondition } from './status.js';
 
 const DEPLOYMENT_MODE_ANNOTATION = 'serving.kserve.io/deploymentMode';
@@ -53,6 +53,8 @@ export const inferencegraph = defineComposition<InferenceGraphSpec, InferenceGra
     ],
   },
   spec: inferencegraphSpec,
+  // Pod fields the API server would refuse in the router's Deployment: InvalidSpec, naming the field.
+  validate: podFieldProblems,
   config: inferencegraphConfig,
   status: inferencegraphStatus,
   children: [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { quantity as quantityOf } from '../kit/index.js';
+import { podSpecProblems, quantity as quantityOf, type SpecProblem } from '../kit/index.js';
 
 /*
  * KServe v0.20.0's InferenceGraph spec (pkg/apis/serving/v1alpha1/inference_graph.go), field
@@ -88,4 +88,14 @@ export type InferenceStep = NonNullable<InferenceGraphSpec['nodes'][string]['ste
 export function serviceNamesOf(spec: InferenceGraphSpec): string[] {
   const names = Object.values(spec.nodes).flatMap((n) => (n.steps ?? []).map((s) => s.serviceName ?? ''));
   return [...new Set(names.filter((n) => n !== ''))];
+}
+
+/**
+ * The router pod's fields the spec gives (tolerations, nodeSelector, nodeName,
+ * serviceAccountName, resources, affinity) as the API server validates them in its Deployment
+ * (kit/pod-validation.ts: ValidateTolerations, ValidateLabels, validateResourceRequirements…).
+ */
+export function podFieldProblems(spec: InferenceGraphSpec): SpecProblem[] {
+  const { tolerations, nodeSelector, nodeName, serviceAccountName, resources, affinity } = spec;
+  return podSpecProblems({ tolerations, nodeSelector, nodeName, serviceAccountName, resources, affinity }, 'spec');
 }

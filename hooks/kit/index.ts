@@ -53,6 +53,7 @@ export {
 } from './children/updates.js';
 export type { Checked, ClaimFields, Refusal } from './children/updates.js';
 export { QUANTITY_PATTERN, quantity } from './quantity.js';
+export { containerProblems, podSpecProblems } from './pod-validation.js';
 
 // Status: conditions, the readiness of observed children, what keeps pods from running.
 export { condition, conditionsFor, findCondition, fromReadiness, READY, readyConditions, readyJsonPath } from './status/conditions.js';

@@ -48,8 +48,9 @@ export class ObjectIndex {
           const obj = group[key];
           if (!isRecord(obj) || !isRecord(obj.metadata)) continue;
           if (!inNamespace(key, obj.metadata.namespace, namespace) && !isSystem(type, key, obj.metadata)) continue;
-          if (isKubeObject(obj)) objects.push(obj);
-          else objects.push(withTypeFromKey(obj, type));
+          const typed = isKubeObject(obj) ? obj : withTypeFromKey(obj, type);
+          const safe = wellFormed(typed);
+          if (safe) objects.push(safe);
         }
       }
     }
@@ -109,4 +110,47 @@ function inNamespace(key: string, objectNamespace: unknown, namespace: string): 
 function withTypeFromKey(obj: Record<string, unknown>, key: string): KubeObject {
   const dot = key.indexOf('.');
   return { ...obj, kind: key.slice(0, dot), apiVersion: key.slice(dot + 1) } as KubeObject;
+}
+
+const isStringMap = (v: unknown): boolean => {
+  if (!isRecord(v)) return false;
+  for (const k in v) if (typeof v[k] !== 'string') return false;
+  return true;
+};
+const isRecordList = (v: unknown): boolean => Array.isArray(v) && v.every(isRecord);
+
+/**
+ * An observed or related object with the shapes every reader relies on, or undefined when it
+ * has no string name: metadata's labels and annotations maps of strings, ownerReferences a list
+ * of objects, status an object whose conditions (if any) are a list of objects. These objects
+ * are input a tenant controls (a related InferenceService's status, a child's owner references),
+ * so a field of another shape is left out rather than trusted; a well-formed object (nearly
+ * every one) is returned as it is, without a copy.
+ */
+export function wellFormed(obj: KubeObject): KubeObject | undefined {
+  const meta = obj.metadata as Record<string, unknown>;
+  if (typeof meta.name !== 'string' || (meta.namespace !== undefined && typeof meta.namespace !== 'string')) return undefined;
+  const badLabels = meta.labels !== undefined && !isStringMap(meta.labels);
+  const badAnnotations = meta.annotations !== undefined && !isStringMap(meta.annotations);
+  const badOwners = meta.ownerReferences !== undefined && !isRecordList(meta.ownerReferences);
+  const status = obj.status;
+  const badStatus = status !== undefined && (!isRecord(status) || (status.conditions !== undefined && !isRecordList(status.conditions)));
+  if (!badLabels && !badAnnotations && !badOwners && !badStatus && typeof obj.apiVersion === 'string' && typeof obj.kind === 'string') return obj;
+  const metadata: Record<string, unknown> = { ...meta };
+  if (badLabels) metadata.labels = stringsOf(meta.labels);
+  if (badAnnotations) metadata.annotations = stringsOf(meta.annotations);
+  if (badOwners) metadata.ownerReferences = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.filter(isRecord) : [];
+  const out: Record<string, unknown> = { ...obj, apiVersion: String(obj.apiVersion), kind: String(obj.kind), metadata };
+  if (badStatus) {
+    if (!isRecord(status)) delete out.status;
+    else out.status = { ...status, conditions: Array.isArray(status.conditions) ? status.conditions.filter(isRecord) : [] };
+  }
+  return out as KubeObject;
+}
+
+function stringsOf(v: unknown): Record<string, string> {
+  if (!isRecord(v)) return {};
+  const out: Record<string, string> = {};
+  for (const k in v) if (typeof v[k] === 'string') out[k] = v[k] as string;
+  return out;
 }

@@ -16,7 +16,7 @@ import { decide, rememberedFrom, withRefusals, type Decision, type Observation }
 import { deploymentName, jobName, modelHash, pvcName, selectorFor, serviceName } from './names.js';
 import { pvcFor } from './pvc.js';
 import { serviceFor } from './service.js';
-import { mlmodelSpec, type MLModelSpec } from './spec.js';
+import { mlmodelSpec, podFieldProblems, type MLModelSpec } from './spec.js';
 import { invalidStatus, mlmodelStatus, statusFrom } from './status.js';
 
 /**
@@ -39,6 +39,8 @@ export const mlmodel = defineComposition<MLModelSpec, MLModelConfig>({
     ],
   },
   spec: mlmodelSpec,
+  // An image the API server would refuse in the Deployment or Job: InvalidSpec, naming the field.
+  validate: podFieldProblems,
   config: mlmodelConfig,
   status: mlmodelStatus,
   children: [

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { QUANTITY_PATTERN } from '../kit/index.js';
+import { containerProblems, QUANTITY_PATTERN, type SpecProblem } from '../kit/index.js';
 
 /**
  * The original MLModel spec (same names and types; its required fields now have defaults,
@@ -35,3 +35,9 @@ export const mlmodelSpec = z
   });
 
 export type MLModelSpec = z.infer<typeof mlmodelSpec>;
+
+/** The two images as the API server validates a container's (validateContainerOnlyForPod: no leading or trailing whitespace). */
+export function podFieldProblems(spec: MLModelSpec): SpecProblem[] {
+  const download = containerProblems({ image: spec.downloadImage }, 'spec').map((p) => ({ ...p, path: 'spec.downloadImage' }));
+  return [...containerProblems({ image: spec.image }, 'spec'), ...download];
+}

@@ -4,7 +4,7 @@ import { deploymentFor } from './deployment.js';
 import { modelsFileOf } from './models-file.js';
 import { deploymentName, selectorFor, serviceName } from './names.js';
 import { serviceFor } from './service.js';
-import { tfservSpec, type TfservSpec } from './spec.js';
+import { podFieldProblems, tfservSpec, type TfservSpec } from './spec.js';
 import { configMapCondition, statusFrom, tfservStatus } from './status.js';
 
 /**
@@ -27,6 +27,8 @@ export const tfserv = defineComposition<TfservSpec, TfservConfig>({
     ],
   },
   spec: tfservSpec,
+  // An image or resources the API server would refuse in the Deployment: InvalidSpec, naming the field.
+  validate: podFieldProblems,
   config: tfservConfig,
   status: tfservStatus,
   children: [

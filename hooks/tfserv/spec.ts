@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { DNS1123_SUBDOMAIN, quantity as quantityOf } from '../kit/index.js';
+import { containerProblems, DNS1123_SUBDOMAIN, quantity as quantityOf, type SpecProblem } from '../kit/index.js';
 
 const quantity = quantityOf('500m or 1Gi');
 
@@ -84,3 +84,6 @@ export function joinPath(location: string, file: string): string {
 function sameDirectory(a: string, b: string): boolean {
   return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 }
+
+/** The serving container's image and resources as the API server validates them (validateContainerOnlyForPod, validateResourceRequirements). */
+export const podFieldProblems = (spec: TfservSpec): SpecProblem[] => containerProblems({ image: spec.image, resources: spec.resources }, 'spec');

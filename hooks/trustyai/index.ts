@@ -36,7 +36,7 @@ import { pvcFor } from './pvc.js';
 import { routeFor } from './route.js';
 import { serviceFor, tlsServiceFor } from './service.js';
 import { serviceMonitorFor } from './servicemonitor.js';
-import { trustyaiSpec, trustyaiStatus, usesClaim, type TrustyAISpec } from './spec.js';
+import { podFieldProblems, trustyaiSpec, trustyaiStatus, usesClaim, type TrustyAISpec } from './spec.js';
 import { statusFrom } from './status.js';
 
 const ROUTE = { apiVersion: 'route.openshift.io/v1', kind: 'Route' };
@@ -62,6 +62,8 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     ],
   },
   spec: trustyaiSpec,
+  // Resources the API server would refuse in the Deployment: InvalidSpec, naming the field.
+  validate: podFieldProblems,
   config: trustyaiConfig,
   status: trustyaiStatus,
   children: [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conditionsSchema, quantity } from '../kit/index.js';
+import { conditionsSchema, containerProblems, quantity, type SpecProblem } from '../kit/index.js';
 
 const resourceQuantity = quantity('500m or 1Gi');
 
@@ -106,3 +106,6 @@ export const trustyaiStatus = z.object({
       "Whether the service's pod serves HTTPS on 4443 (behind the Service's 443): where OpenShift's service CA or cert-manager issues its serving certificate. InferenceServices of the namespace log payloads to https://<name>.<ns>.svc.cluster.local then, else to http:// (port 80 → 8080).",
     ),
 });
+
+/** The service container's resources as the API server validates them (validateResourceRequirements: each request at most its limit). */
+export const podFieldProblems = (spec: TrustyAISpec): SpecProblem[] => containerProblems({ resources: spec.resources }, 'spec');

@@ -348,8 +348,11 @@ describe('the runtime container (MergeRuntimeContainers, ReplacePlaceholders, Up
   it('a MIG resource counts as a GPU (IsGPUEnabled)', () => {
     const out = runSync(inferenceservice, { parent: isvc({ huggingface: { resources: { limits: { 'nvidia.com/mig-1g.5gb': '1' } } } }), config });
     expect(server(out).image).toBe('kserve/huggingfaceserver:v0.20.0-gpu');
-    const cpu = runSync(inferenceservice, { parent: isvc({ huggingface: { resources: { requests: { 'nvidia.com/gpu': '1' } } } }), config });
+    const cpu = runSync(inferenceservice, { parent: isvc({ huggingface: { resources: { requests: { cpu: '1' } } } }), config });
     expect(server(cpu).image).toBe('kserve/huggingfaceserver:v0.20.0');
+    // A GPU requested without its limit: the API server refuses such a pod (validateResourceRequirements), so no image is chosen.
+    const requested = runSync(inferenceservice, { parent: isvc({ huggingface: { resources: { requests: { 'nvidia.com/gpu': '1' } } } }), config });
+    expect(requested.condition('Ready')?.message).toContain('spec.predictor.huggingface.resources.limits: nvidia.com/gpu: a limit must be set');
   });
 });
 

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { requestsWithinLimits } from '../support/within-limits.js';
 
 const dns = fc.stringMatching(/^[a-z]([a-z0-9-]{0,20}[a-z0-9])?$/);
 const url = fc.constantFrom('http://a.example.com/v1/models/a:predict', 'http://b.team.svc.cluster.local', 'https://c.example.com/switch');
@@ -51,10 +52,12 @@ export const inferencegraphSpec: fc.Arbitrary<Record<string, unknown>> = fc
         nodes: fc
           .tuple(node(extra), ...extra.map(() => node(['root', ...extra])))
           .map(([root, ...rest]) => Object.fromEntries([['root', root], ...rest.map((n, i) => [extra[i] as string, n])])),
-        resources: fc.record(
-          { requests: fc.dictionary(fc.constantFrom('cpu', 'memory'), quantity), limits: fc.dictionary(fc.constantFrom('cpu', 'memory'), quantity) },
-          { requiredKeys: [] },
-        ),
+        resources: fc
+          .record(
+            { requests: fc.dictionary(fc.constantFrom('cpu', 'memory'), quantity), limits: fc.dictionary(fc.constantFrom('cpu', 'memory'), quantity) },
+            { requiredKeys: [] },
+          )
+          .filter(requestsWithinLimits),
         timeout: fc.integer({ min: 1, max: 600 }),
         minReplicas: fc.integer({ min: 0, max: 5 }),
         maxReplicas: fc.integer({ min: 0, max: 10 }),

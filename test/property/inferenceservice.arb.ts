@@ -13,7 +13,8 @@ const storageUri = fc.oneof(
 );
 const resources = fc.record(
   {
-    requests: fc.record({ cpu: fc.constantFrom('100m', '1', 2), memory: fc.constantFrom('512Mi', '2Gi') }, { requiredKeys: [] }),
+    // Requests at most the limits below and the built-in runtimes' (1 CPU, 2Gi): the API server refuses a request above its limit.
+    requests: fc.record({ cpu: fc.constantFrom('100m', '1', 1), memory: fc.constantFrom('512Mi', '2Gi') }, { requiredKeys: [] }),
     limits: fc.record({ cpu: fc.constantFrom('2', 4), memory: fc.constantFrom('4Gi') }, { requiredKeys: [] }),
   },
   { requiredKeys: [] },

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { requestsWithinLimits } from '../support/within-limits.js';
 
 const dns = fc.stringMatching(/^[a-z]([a-z0-9-]{0,20}[a-z0-9])?$/);
 const dir = fc.constantFrom('/var/config/', '/var/config', '/etc/tfs', '/models/config/');
@@ -21,13 +22,15 @@ export const tfservSpec: fc.Arbitrary<Record<string, unknown>> = fc
       }),
       image: fc.constantFrom('tensorflow/serving:2.18.0', 'registry.example.com/tfs:gpu'),
       serviceType: fc.constantFrom('ClusterIP', 'NodePort', 'LoadBalancer'),
-      resources: fc.record(
-        {
-          requests: fc.dictionary(fc.constantFrom('cpu', 'memory'), quantity),
-          limits: fc.dictionary(fc.constantFrom('cpu', 'memory', 'nvidia.com/gpu'), quantity),
-        },
-        { requiredKeys: [] },
-      ),
+      resources: fc
+        .record(
+          {
+            requests: fc.dictionary(fc.constantFrom('cpu', 'memory'), quantity),
+            limits: fc.dictionary(fc.constantFrom('cpu', 'memory', 'nvidia.com/gpu'), quantity),
+          },
+          { requiredKeys: [] },
+        )
+        .filter(requestsWithinLimits),
     },
     { requiredKeys: ['configMap'] },
   )

@@ -1,4 +1,4 @@
-import { condition, isRecord, lastApplied, type Composed, type Cond, type KubeObject, type Parent } from '../../kit/index.js';
+import { condition, isRecord, labelValue, lastApplied, type Composed, type Cond, type KubeObject, type Parent } from '../../kit/index.js';
 import type { ComponentPlan } from '../components.js';
 import { ISVC_LABEL, serviceName, workloadName } from '../names.js';
 import type { InferenceServiceSpec, PredictorSpec } from '../spec.js';
@@ -100,7 +100,8 @@ function relabelled(child: KubeObject, name: string): KubeObject {
   const withLabels = <T extends Record<string, unknown>>(meta: T): T => {
     if (!isRecord(meta.labels)) return meta;
     const labels: Record<string, unknown> = { ...meta.labels };
-    for (const key of [ISVC_LABEL, 'app.kubernetes.io/instance']) if (key in labels) labels[key] = name;
+    // As names.ts writes them: a parent name of 64 or more characters is hashed to a label value.
+    for (const key of [ISVC_LABEL, 'app.kubernetes.io/instance']) if (key in labels) labels[key] = labelValue(name);
     return { ...meta, labels };
   };
   const out: KubeObject = { ...child, metadata: withLabels(child.metadata) };

@@ -2,7 +2,8 @@
 // documents, custom resources against their CRDs. A field the schema does not name is an error
 // (the API server with fieldValidation=Strict rejects it; without, it drops it silently).
 import type { ValidateFunction } from 'ajv';
-import { isRecord as isObject } from '../../kit/types.js';
+import { isRecord as isObject, type KubeObject } from '../../kit/types.js';
+import { childProblems } from '../../kit/children/child-problems.js';
 import { compileShared, describeError, sharedAjv } from './ajv.js';
 import { type CrdVersion, apiVersionOf, applyDefaults, crdVersions, customResourceSchema } from './crd-schema.js';
 import { builtinSchemas, definitionRef } from './openapi.js';
@@ -22,10 +23,11 @@ export function validateKubeObject(obj: unknown, options: ValidatorOptions = {})
     return [`${labelOf(obj)}: /: must have string apiVersion and kind`];
   }
   const builtin = builtinSchemas().kinds.get(`${apiVersion} ${kind}`);
-  if (builtin) return run(builtinValidator(builtin), obj);
-  const version = findCrdVersion(apiVersion, kind, options);
+  const version = builtin ? undefined : findCrdVersion(apiVersion, kind, options);
   if (typeof version === 'string') return [`${labelOf(obj)}: ${version}`];
-  return validateCustomResource(version, obj);
+  const errors = builtin ? run(builtinValidator(builtin), obj) : validateCustomResource(version as CrdVersion, obj);
+  // What the OpenAPI schema cannot say and the API server's validation code checks (names, label maps, pod fields).
+  return errors.length === 0 && isObject(obj.metadata) ? childProblems(obj as KubeObject) : errors;
 }
 
 /** Errors of a custom resource against one CRD (the version its apiVersion names). */
