@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type RequestListener, type Server, type Ser
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { type TokenSource, watchedToken } from './auth.js';
 import { type ServerConfig, sizeInBytes } from './config.js';
+import { ByteBudget, FairQueue } from './admission.js';
 import { recordExchange } from './exchange.js';
 import { hookAnswerer, sendText, writeText } from './hook-answer.js';
 import { hookRoute } from './hook-route.js';
@@ -57,7 +58,18 @@ export function createApp(options: AppOptions): HookApp {
   const token = options.token ?? (config.tokenFile ? watchedToken(config.tokenFile, logger) : undefined);
   const byName = new Map(compositions.map((c) => [c.name, c]));
   const answerer = hookAnswerer({ config, metrics, logger, now });
-  const hooks = hookRoute({ byName, answerer, metrics: bound, logger, token, limit: sizeInBytes(config.bodyLimit), limitText: config.bodyLimit });
+  const hooks = hookRoute({
+    byName,
+    answerer,
+    metrics: bound,
+    logger,
+    token,
+    limit: sizeInBytes(config.bodyLimit),
+    limitText: config.bodyLimit,
+    budget: new ByteBudget(config.inflightBytes),
+    queue: new FairQueue(config.namespaceQueue),
+    minDataRate: config.minDataRate,
+  });
   const health = healthRoutes(metrics, state, logger);
 
   const app = (req: IncomingMessage, res: ServerResponse) => {

@@ -41,7 +41,16 @@ export interface CachedAnswer {
 }
 
 export interface HookAnswerer {
-  answer(res: ServerResponse, exchange: Exchange, composition: AnyComposition, hook: HookName, raw: Buffer, ifNoneMatch: string | undefined): void;
+  /** `namespace`: the parent's, as the queue read it from the bytes (server/admission.ts); the parsed one must be the same. */
+  answer(
+    res: ServerResponse,
+    exchange: Exchange,
+    composition: AnyComposition,
+    hook: HookName,
+    raw: Buffer,
+    ifNoneMatch: string | undefined,
+    namespace?: string,
+  ): void;
   readonly cache: AnswerCache<CachedAnswer>;
 }
 
@@ -60,7 +69,7 @@ export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; lo
   const hooksConfig = o.config.hooks;
   return {
     cache,
-    answer(res, exchange, composition, hook, raw, ifNoneMatch) {
+    answer(res, exchange, composition, hook, raw, ifNoneMatch, namespace) {
       const key = `${composition.name}/${hook}/${digestOf(raw)}`;
       const cached = cache.get(key);
       if (cached !== undefined) return writeAnswer(res, exchange, cached, ifNoneMatch, 'cached');
@@ -77,6 +86,10 @@ export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; lo
       } catch (err) {
         if (err instanceof RequestShapeError) return writeText(res, exchange, 400, 'bad_request', err.message);
         throw err;
+      }
+      // Only a body with two parent.metadata.namespace keys (JSON.parse keeps the last) tells them apart: it waited in another namespace's queue.
+      if (namespace !== undefined && request.parent.metadata.namespace !== namespace) {
+        return writeText(res, exchange, 400, 'bad_request', 'body: parent.metadata.namespace is given more than once');
       }
       const parent = `${request.parent.metadata.namespace}/${request.parent.metadata.name}`;
       exchange.parent = parent;
