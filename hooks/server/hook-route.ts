@@ -17,6 +17,7 @@ import type { AnyComposition } from '../kit/composition.js';
 import { HOOK_NAMES, type HookName } from '../engine/request.js';
 import { parentNamespaceOf } from '../engine/request-json.js';
 import { ByteBudget, FairQueue, type QueuedJob } from './admission.js';
+import { authenticated } from './connections.js';
 import type { BoundHookMetrics } from './metrics.js';
 
 /** `/hooks/<composition>/<hook>`, an optional trailing `/` (the query is cut off before). */
@@ -83,7 +84,8 @@ export function hookRoute(options: HookRouteOptions): HookRoute {
     // Metric labels: only known compositions and hooks, `unknown` otherwise (bounded cardinality).
     const exchange = recordExchange(res, path, composition?.name ?? 'unknown', hook ?? 'unknown', o.metrics, o.logger);
     const headers = req.headers;
-    if (o.token && !bearerMatches(headers.authorization, o.token.current())) {
+    if (o.token && bearerMatches(headers.authorization, o.token.current())) authenticated.add(req);
+    else if (o.token) {
       // Refused before its body is read: the connection closes, so a client without the token cannot keep it busy sending one.
       if (headers['content-length'] !== undefined ? headers['content-length'] !== '0' : headers['transfer-encoding'] !== undefined) res.shouldKeepAlive = false;
       res.setHeader('WWW-Authenticate', 'Bearer');
