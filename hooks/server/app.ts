@@ -46,7 +46,8 @@ export const createLogger = (level: string, destination?: DestinationStream): Lo
 /**
  * Every request takes one path: `/hooks` and what is under it to hooks/server/hook-route.ts
  * (token, route, body, answer), GET and HEAD of /healthz, /readyz and /metrics to the health
- * routes, anything else 404. While draining every answer closes its connection.
+ * routes (unless MODELHOOKS_METRICS_PORT serves them: createHealthApp), anything else 404.
+ * While draining every answer closes its connection.
  */
 export function createApp(options: AppOptions): HookApp {
   const { compositions, config } = options;
@@ -70,7 +71,8 @@ export function createApp(options: AppOptions): HookApp {
     queue: new FairQueue(config.namespaceQueue),
     minDataRate: config.minDataRate,
   });
-  const health = healthRoutes(metrics, state, logger);
+  // With MODELHOOKS_METRICS_PORT set, the probes and /metrics are served there alone: the hook port serves only the hooks.
+  const health = config.metricsPort === 0 ? healthRoutes(metrics, state, logger) : () => false;
 
   const app = (req: IncomingMessage, res: ServerResponse) => {
     if (state.draining) res.setHeader('Connection', 'close');
