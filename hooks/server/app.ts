@@ -68,7 +68,8 @@ export function createApp(options: AppOptions): HookApp {
     limit: sizeInBytes(config.bodyLimit),
     limitText: config.bodyLimit,
     budget: new ByteBudget(config.inflightBytes),
-    queue: new FairQueue(config.namespaceQueue),
+    // A namespace's waiting requests may hold a quarter of the bytes in flight (admission.ts).
+    queue: new FairQueue(config.namespaceQueue, config.inflightBytes / 4),
     minDataRate: config.minDataRate,
   });
   // With MODELHOOKS_METRICS_PORT set, the probes and /metrics are served there alone: the hook port serves only the hooks.

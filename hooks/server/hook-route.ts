@@ -344,6 +344,9 @@ function done(r: Reading, raw: Buffer | undefined, status?: number, problem?: st
   if (!o.queue.submit(r.namespace ?? '', r)) {
     r.raw = undefined;
     r.finished = false;
-    overloaded(r, `namespace ${r.namespace ?? '(unknown)'} has ${o.queue.maxPerNamespace} requests waiting already (MODELHOOKS_NAMESPACE_QUEUE); retry`);
+    overloaded(
+      r,
+      `namespace ${r.namespace ?? '(unknown)'} has its share of requests waiting already (MODELHOOKS_NAMESPACE_QUEUE, or a quarter of MODELHOOKS_INFLIGHT_BYTES); retry`,
+    );
   }
 }

@@ -73,6 +73,16 @@ describe('FairQueue', () => {
     expect(queue.counts()).toMatchObject({ waiting: 3, refused: 1 });
   });
 
+  it("refuses a namespace's job beyond its share of bytes, unless its queue is empty", () => {
+    const queue = new FairQueue(100, 10);
+    queue.submit('a', job('a-0', 50));
+    expect(queue.submit('a', job('a-1', 50))).toBe(true);
+    expect(queue.submit('a', job('a-2', 1))).toBe(false);
+    expect(queue.submit('b', job('b-0', 9))).toBe(true);
+    expect(queue.submit('b', job('b-1', 2))).toBe(false);
+    expect(queue.counts()).toMatchObject({ waiting: 2, refused: 2 });
+  });
+
   it('makes room by shedding the newest job of the namespace that holds the most waiting bytes', () => {
     const queue = new FairQueue(100);
     const budget = new ByteBudget(100);
