@@ -142,10 +142,10 @@ class Reading implements QueuedJob {
 
   /** Its turn: answered, unless its client has gone meanwhile. */
   run(): void {
-    const raw = this.raw as Buffer;
+    const raw = this.raw;
     this.raw = undefined;
     const { o, res, exchange } = this.target;
-    if (res.destroyed || res.req.socket.destroyed) return release(this);
+    if (raw === undefined || res.destroyed || res.req.socket.destroyed) return release(this);
     try {
       o.answerer.answer(res, exchange, this.target.composition, this.target.hook, raw, this.target.ifNoneMatch, this.namespace);
     } catch (err) {
@@ -182,7 +182,8 @@ function read(req: IncomingMessage, target: Target): void {
   (req as Read)[READING] = r;
   req.on('aborted', onAborted);
   req.on('error', onAborted);
-  if (o.minDataRate > 0 && !r.tooLarge) watch(r);
+  // A body over the limit is read to its end (then 413): held to the same rate.
+  if (o.minDataRate > 0) watch(r);
   if (encoding === 'identity') {
     req.on('data', onData);
     req.on('end', onEnd);
