@@ -14,7 +14,14 @@
  *   held (and the collections they cost) were what slowed everyone. When the budget is short, the
  *   newest queued request of the namespace holding the most queued bytes is shed (503) to make
  *   room, so the flood, not its neighbours, is refused.
+ *
+ * - `ComputePool`: worker threads for large requests of the built-in compositions, so that their
+ *   compute does not hold the event loop (MODELHOOKS_COMPUTE_WORKERS).
  */
+
+import { Worker } from 'node:worker_threads';
+import type { Computed } from '../engine/compute.js';
+import type { HookName } from '../engine/request.js';
 
 /** The bytes the bodies of requests in flight may hold in all. */
 export class ByteBudget {
@@ -166,3 +173,111 @@ export class FairQueue {
     job.run();
   };
 }
+
+/** A task for the pool: the request's bytes and what it answers with. */
+export interface PoolTask {
+  composition: string;
+  hook: HookName;
+  raw: Buffer;
+  now: string;
+  namespace: string | undefined;
+  done(computed: Computed): void;
+}
+
+interface PoolWorker {
+  worker: Worker;
+  task: PoolTask | undefined;
+}
+
+/**
+ * Worker threads that compute large requests of the built-in compositions off the event loop
+ * (MODELHOOKS_COMPUTE_WORKERS), so that one namespace's 2 MB syncs or a 40,000-container parent
+ * do not stop the loop that reads every other request and answers the probes. Tasks wait
+ * round-robin by namespace, as in FairQueue; a worker that dies (its heap limit) is replaced and
+ * its task answered as an error. Each worker has its own memos (a quarter of MODELHOOKS_MEMO_BYTES)
+ * and heap (MAX_WORKER_HEAP_MB).
+ */
+export class ComputePool {
+  private readonly workers: PoolWorker[] = [];
+  private readonly queues = new Map<string, PoolTask[]>();
+  private readonly ring: string[] = [];
+  private nextId = 0;
+  private closed = false;
+
+  constructor(
+    readonly size: number,
+    private readonly data: { hooks: unknown; namespaceSelector: unknown; memoBytes: number },
+  ) {
+    for (let i = 0; i < size; i++) this.workers.push(this.spawn());
+  }
+
+  /** Runs `task` now on an idle worker, or in its namespace's turn. */
+  run(namespace: string, task: PoolTask): void {
+    const idle = this.workers.find((w) => w.task === undefined);
+    if (idle !== undefined) return this.start(idle, task);
+    let queue = this.queues.get(namespace);
+    if (queue === undefined) {
+      queue = [];
+      this.queues.set(namespace, queue);
+      this.ring.push(namespace);
+    }
+    queue.push(task);
+  }
+
+  close(): Promise<unknown> {
+    this.closed = true;
+    return Promise.all(this.workers.map((w) => w.worker.terminate()));
+  }
+
+  private spawn(): PoolWorker {
+    // Built, the worker is plain JavaScript; from source (tsx, tests) it registers tsx first
+    // (`--import tsx` in execArgv is not applied before a worker's first module on node 20).
+    const source = import.meta.url.endsWith('.ts');
+    const url = new URL(`../engine/compute-worker.${source ? 'ts' : 'js'}`, import.meta.url);
+    const options = { workerData: this.data, resourceLimits: { maxOldGenerationSizeMb: MAX_WORKER_HEAP_MB } };
+    const worker = source
+      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, { ...options, eval: true })
+      : new Worker(url, options);
+    worker.unref();
+    const slot: PoolWorker = { worker, task: undefined };
+    worker.on('message', (m: { computed: Computed }) => {
+      const task = slot.task;
+      slot.task = undefined;
+      this.next(slot);
+      task?.done(m.computed);
+    });
+    worker.on('error', () => {});
+    worker.on('exit', () => {
+      const task = slot.task;
+      slot.task = undefined;
+      if (this.closed) return;
+      const at = this.workers.indexOf(slot);
+      const fresh = this.spawn();
+      if (at >= 0) this.workers[at] = fresh;
+      task?.done({ kind: 'error', error: new Error('the compute worker stopped (its heap limit?)'), parent: '' });
+      this.next(fresh);
+    });
+    return slot;
+  }
+
+  private start(slot: PoolWorker, task: PoolTask): void {
+    slot.task = task;
+    // A copy the worker owns (the request's Buffer may share node's pool slab).
+    const raw = new Uint8Array(task.raw.length);
+    raw.set(task.raw);
+    slot.worker.postMessage({ id: this.nextId++, composition: task.composition, hook: task.hook, raw, now: task.now, namespace: task.namespace }, [raw.buffer]);
+  }
+
+  private next(slot: PoolWorker): void {
+    const namespace = this.ring.shift();
+    if (namespace === undefined) return;
+    const queue = this.queues.get(namespace) as PoolTask[];
+    const task = queue.shift() as PoolTask;
+    if (queue.length > 0) this.ring.push(namespace);
+    else this.queues.delete(namespace);
+    this.start(slot, task);
+  }
+}
+
+/** The old generation of each compute worker, in MB: a 16 MiB body parsed takes about 80. */
+export const MAX_WORKER_HEAP_MB = 160;

@@ -2,7 +2,7 @@ import http, { type IncomingMessage, type RequestListener, type Server, type Ser
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { type TokenSource, watchedToken } from './auth.js';
 import { type ServerConfig, sizeInBytes } from './config.js';
-import { ByteBudget, FairQueue } from './admission.js';
+import { ByteBudget, ComputePool, FairQueue } from './admission.js';
 import { recordExchange } from './exchange.js';
 import { hookAnswerer, sendText, writeText } from './hook-answer.js';
 import { hookRoute } from './hook-route.js';
@@ -71,6 +71,15 @@ export function createApp(options: AppOptions): HookApp {
     // A namespace's waiting requests may hold a quarter of the bytes in flight (admission.ts).
     queue: new FairQueue(config.namespaceQueue, config.inflightBytes / 4),
     minDataRate: config.minDataRate,
+    ...(config.computeWorkers > 0
+      ? {
+          pool: new ComputePool(config.computeWorkers, {
+            hooks: config.hooks,
+            namespaceSelector: config.namespaceSelector,
+            memoBytes: Math.floor(config.memoBytes / 4),
+          }),
+        }
+      : {}),
   });
   // With MODELHOOKS_METRICS_PORT set, the probes and /metrics are served there alone: the hook port serves only the hooks.
   const health = config.metricsPort === 0 ? healthRoutes(metrics, state, logger) : () => false;

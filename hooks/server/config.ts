@@ -78,6 +78,13 @@ const envSchema = z.object({
     .positive()
     .default(32)
     .describe("requests of one namespace waiting for their turn (namespaces take turns); beyond it that namespace's get 503 at once"),
+  MODELHOOKS_COMPUTE_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64)
+    .default(0)
+    .describe('worker threads that compute requests of 256 KiB or more of the built-in compositions off the event loop (0: none)'),
   MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS: z.coerce
     .number()
     .positive()
@@ -146,6 +153,8 @@ export interface ServerConfig {
   minDataRate: number;
   /** Requests one namespace may have waiting for their turn. */
   namespaceQueue: number;
+  /** Worker threads for large requests (server/admission.ts ComputePool); 0 for none. */
+  computeWorkers: number;
   /** HTTPS with this certificate and key; with a client CA, clients must present a certificate it signed. */
   tls?: { certFile: string; keyFile: string; clientCaFile?: string };
   /** A file holding the bearer token required on /hooks/*. */
@@ -187,6 +196,7 @@ export function loadConfig(env: Env, compositions: ReadonlyArray<{ name: string;
     inflightBytes: inflightBytes(e.MODELHOOKS_INFLIGHT_BYTES, sizeInBytes(e.MODELHOOKS_BODY_LIMIT)),
     minDataRate: sizeInBytes(e.MODELHOOKS_MIN_DATA_RATE),
     namespaceQueue: e.MODELHOOKS_NAMESPACE_QUEUE,
+    computeWorkers: e.MODELHOOKS_COMPUTE_WORKERS,
     ...(e.MODELHOOKS_TLS_CERT_FILE
       ? {
           tls: {

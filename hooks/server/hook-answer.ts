@@ -47,6 +47,17 @@ export interface HookAnswerer {
     ifNoneMatch: string | undefined,
     namespace?: string,
   ): void;
+  /** Answers from the cache and returns undefined, or returns the request's cache key (a miss, nothing written). */
+  lookup(
+    res: ServerResponse,
+    exchange: Exchange,
+    composition: AnyComposition,
+    hook: HookName,
+    raw: Buffer,
+    ifNoneMatch: string | undefined,
+  ): string | undefined;
+  /** The time a hook sees (RFC 3339), for a compute done elsewhere. */
+  now(): string;
   /** Writes what a worker computed for the request of cache key `key` (hook-route.ts). */
   answerComputed(res: ServerResponse, exchange: Exchange, key: string, computed: Computed, ifNoneMatch: string | undefined): void;
   readonly cache: AnswerCache<CachedAnswer>;
@@ -67,16 +78,25 @@ export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; lo
   const hooksConfig = o.config.hooks;
   return {
     cache,
+    now: o.now,
+    lookup,
     answer(res, exchange, composition, hook, raw, ifNoneMatch, namespace) {
-      const key = `${composition.name}/${hook}/${digestOf(raw)}`;
-      const cached = cache.get(key);
-      if (cached !== undefined) return writeAnswer(res, exchange, cached, ifNoneMatch, 'cached');
+      const key = lookup(res, exchange, composition, hook, raw, ifNoneMatch);
+      if (key === undefined) return;
 
       const computed = computeAnswer(composition, hook, raw, { now: o.now(), config: hooksConfig, namespaceSelector: o.config.namespaceSelector }, namespace);
       answerComputed(res, exchange, key, computed, ifNoneMatch);
     },
     answerComputed,
   };
+
+  function lookup(res: ServerResponse, exchange: Exchange, composition: AnyComposition, hook: HookName, raw: Buffer, ifNoneMatch: string | undefined) {
+    const key = `${composition.name}/${hook}/${digestOf(raw)}`;
+    const cached = cache.get(key);
+    if (cached === undefined) return key;
+    writeAnswer(res, exchange, cached, ifNoneMatch, 'cached');
+    return undefined;
+  }
 
   /** Writes what was computed (here or in a worker: server/admission.ts ComputePool) and keeps an answer in the cache. */
   function answerComputed(res: ServerResponse, exchange: Exchange, key: string, computed: Computed, ifNoneMatch: string | undefined): void {

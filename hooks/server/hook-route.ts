@@ -16,7 +16,8 @@ import { type HookAnswerer, writeText } from './hook-answer.js';
 import type { AnyComposition } from '../kit/composition.js';
 import { HOOK_NAMES, type HookName } from '../engine/request.js';
 import { parentNamespaceOf } from '../engine/request-json.js';
-import { ByteBudget, FairQueue, type QueuedJob } from './admission.js';
+import { ByteBudget, type ComputePool, FairQueue, type QueuedJob } from './admission.js';
+import { builtinCompositions } from '../compositions.js';
 import { authenticated } from './connections.js';
 import type { BoundHookMetrics } from './metrics.js';
 
@@ -38,7 +39,13 @@ export interface HookRouteOptions {
   queue?: FairQueue;
   /** Bytes a second a body must arrive at, on average after its first SLOW_GRACE_MS (MODELHOOKS_MIN_DATA_RATE); absent: no minimum. */
   minDataRate?: number;
+  /** Worker threads for large requests of the built-in compositions (MODELHOOKS_COMPUTE_WORKERS); absent: all on the event loop. */
+  pool?: ComputePool;
 }
+
+/** A request body from this size on is computed in the pool, when there is one: below it, posting it costs more than it saves. */
+export const POOL_MIN_BYTES = 256 * 1024;
+const BUILTIN = new Set<AnyComposition>(builtinCompositions);
 
 /** A route's options with what its requests share: the budget, the queue, the bodies being read. */
 interface Route extends HookRouteOptions {
@@ -146,6 +153,22 @@ class Reading implements QueuedJob {
     this.raw = undefined;
     const { o, res, exchange } = this.target;
     if (raw === undefined || res.destroyed || res.req.socket.destroyed) return release(this);
+    const { composition, hook, ifNoneMatch } = this.target;
+    if (o.pool !== undefined && raw.length >= POOL_MIN_BYTES && BUILTIN.has(composition)) {
+      const key = o.answerer.lookup(res, exchange, composition, hook, raw, ifNoneMatch);
+      if (key === undefined) return;
+      const namespace = this.namespace;
+      return o.pool.run(namespace ?? '', {
+        composition: composition.name,
+        hook,
+        raw,
+        now: o.answerer.now(),
+        namespace,
+        done: (computed) => {
+          if (!res.destroyed && !res.headersSent) o.answerer.answerComputed(res, exchange, key, computed, ifNoneMatch);
+        },
+      });
+    }
     try {
       o.answerer.answer(res, exchange, this.target.composition, this.target.hook, raw, this.target.ifNoneMatch, this.namespace);
     } catch (err) {

@@ -13,6 +13,7 @@ import { builtinCompositions } from '../../hooks/compositions.js';
 import { createApp, createLogger } from '../../hooks/server/app.js';
 import { loadConfig } from '../../hooks/server/config.js';
 import { parentNamespaceOf } from '../../hooks/engine/request-json.js';
+import { POOL_MIN_BYTES } from '../../hooks/server/hook-route.js';
 import { syncRequest } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
 
@@ -137,7 +138,14 @@ const sync = (namespace?: string) => JSON.stringify(syncRequest(trustyai, { pare
 
 async function serve(env: Record<string, string>): Promise<{ port: number; close(): void }> {
   const config = loadConfig({ MODELHOOKS_LOG_LEVEL: 'silent', ...env });
-  const server = http.createServer(createApp({ compositions: builtinCompositions, config, logger: createLogger('silent'), token: { current: () => TOKEN } }));
+  const app = createApp({
+    compositions: builtinCompositions,
+    config,
+    logger: createLogger('silent'),
+    token: { current: () => TOKEN },
+    now: () => '2026-01-01T00:00:00Z',
+  });
+  const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
@@ -281,4 +289,26 @@ describe('the budget over real sockets', () => {
       s.close();
     }
   });
+});
+
+describe('ComputePool (MODELHOOKS_COMPUTE_WORKERS): large requests computed in a worker thread', () => {
+  it('answers a request of 256 KiB or more exactly as the event loop does: the same bytes and ETag', async () => {
+    // A parent with a 250 KB annotation (the API server allows 256 KiB) and an observed object of 50 KB: over POOL_MIN_BYTES.
+    const big = { ...parent(), metadata: { ...parent().metadata, annotations: { 'example.com/notes': 'x'.repeat(250_000) } } };
+    const extra = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'extra', namespace: 'team-a' }, data: { notes: 'y'.repeat(50_000) } };
+    const body = JSON.stringify(syncRequest(trustyai, { parent: big, observed: [extra] }));
+    expect(Buffer.byteLength(body)).toBeGreaterThan(POOL_MIN_BYTES);
+    const answers: string[] = [];
+    for (const workers of ['1', '0']) {
+      const s = await serve({ MODELHOOKS_COMPUTE_WORKERS: workers });
+      try {
+        const res = await raw(s.port, postHead(Buffer.byteLength(body)), body, 20_000);
+        expect(res.text).toMatch(/^HTTP\/1\.1 200 /);
+        answers.push(res.text.replace(/^Date: .*\r\n/m, ''));
+      } finally {
+        s.close();
+      }
+    }
+    expect(answers[0]).toBe(answers[1]);
+  }, 30_000);
 });
