@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loadConfig, sizeInBytes, type ServerConfig } from '../hooks/server/config.js';
+import { inflightBytes, loadConfig, sizeInBytes, type ServerConfig } from '../hooks/server/config.js';
 import { builtinCompositions } from '../hooks/compositions.js';
 import { ConfigError } from '../hooks/server/errors.js';
 import { INFERENCESERVICE_IMAGES } from '../hooks/inferenceservice/config.js';
@@ -71,6 +71,11 @@ const variables: Array<{
   { name: 'MODELHOOKS_MAX_CONNECTIONS', unset: 256, set: '32', want: 32, read: (c) => c.maxConnections },
   { name: 'MODELHOOKS_MAX_PENDING_CONNECTIONS', unset: 64, set: '8', want: 8, read: (c) => c.maxPendingConnections },
   { name: 'MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS', unset: 5, set: '2', want: 2, read: (c) => c.handshakeTimeoutSeconds },
+  // 0: an eighth of the heap limit, at least the body limit (config.ts inflightBytes).
+  { name: 'MODELHOOKS_INFLIGHT_BYTES', unset: inflightBytes('0', 16 * 1024 * 1024), set: '100mb', want: 100 * 1024 * 1024, read: (c) => c.inflightBytes },
+  { name: 'MODELHOOKS_MIN_DATA_RATE', unset: 64 * 1024, set: '1mb', want: 1024 * 1024, read: (c) => c.minDataRate },
+  { name: 'MODELHOOKS_COMPUTE_WORKERS', unset: 0, set: '2', want: 2, read: (c) => c.computeWorkers },
+  { name: 'MODELHOOKS_NAMESPACE_QUEUE', unset: 32, set: '4', want: 4, read: (c) => c.namespaceQueue },
   { name: 'MODELHOOKS_TOKEN_FILE', unset: undefined, set: '/t/token', want: '/t/token', read: (c) => c.tokenFile },
   { name: 'MODELHOOKS_METRICS_PORT', unset: 0, set: '9090', want: 9090, read: (c) => c.metricsPort },
   // The certificate and its key go together: each is set with the other.
@@ -237,6 +242,14 @@ describe('server settings', () => {
     expect(() => loadConfig({ MODELHOOKS_CACHE_BYTES: 'lots' })).toThrow(/MODELHOOKS_CACHE_BYTES/);
     expect(() => loadConfig({ MODELHOOKS_MAX_CONNECTIONS: '0' })).toThrow(/MODELHOOKS_MAX_CONNECTIONS/);
     expect(loadConfig({ MODELHOOKS_MAX_CONNECTIONS: '16' }).maxPendingConnections).toBe(16);
+    expect(() => loadConfig({ MODELHOOKS_INFLIGHT_BYTES: '8mb' })).toThrow(/MODELHOOKS_INFLIGHT_BYTES must be at least MODELHOOKS_BODY_LIMIT/);
+  });
+  it('MODELHOOKS_INFLIGHT_BYTES=0 derives the budget from the heap limit: an eighth, at least one body at the limit', () => {
+    const MiB = 1024 * 1024;
+    // The Deployment's --max-old-space-size=384: V8's heap_size_limit is a little above 384 MiB.
+    expect(inflightBytes('0', 16 * MiB, 400 * MiB)).toBe(50 * MiB);
+    expect(inflightBytes('0', 16 * MiB, 64 * MiB)).toBe(16 * MiB);
+    expect(inflightBytes('20mb', 16 * MiB, 400 * MiB)).toBe(20 * MiB);
   });
 });
 

@@ -12,6 +12,7 @@ import { imageRefusalAnswer, tenancyOf } from './tenancy.js';
 import { ObjectIndex } from '../kit/observed.js';
 import { scopeRules } from '../kit/related.js';
 import { specParser, type SpecParse } from '../kit/spec-memo.js';
+import { cutTooDeep, MAX_DEPTH, tooDeepPath } from '../kit/bounded.js';
 import type { HookName, HookRequest } from './request.js';
 import { composedFrom, isRecord, type Composed, type KubeObject, type Parent } from '../kit/types.js';
 
@@ -29,6 +30,8 @@ export const INVALID_SPEC = 'InvalidSpec';
 export const DEFAULT_NAMESPACE = 'default';
 
 export function runHook<Config>(composition: AnyComposition<Config>, hook: HookName, request: HookRequest, ctx: HookContext): Record<string, unknown> {
+  // Nothing below recurses deeper than MAX_DEPTH (engine/depth.ts); a spec deeper than that is an InvalidSpec (specOf).
+  cutRequestDepth(request);
   if (hook === 'customize') return { relatedResources: runCustomize(composition, request, ctx) };
   const serverInput = syncInput(composition, request, ctx);
   // No composition declares a finalize hook: children are owned and garbage-collected. An
@@ -73,6 +76,8 @@ function specOf<Config>(
   request: HookRequest,
   config: Config,
 ): { valid: true; value: unknown; unknown: UnknownField[] } | { valid: false; problem: string } {
+  const deep = tooDeepPath(request.parent.spec);
+  if (deep !== undefined) return { valid: false, problem: `spec${deep}: nests deeper than ${MAX_DEPTH} levels, more than any field modelhooks reads` };
   const raw = request.parent.spec ?? {};
   const parsed = parserOf(composition)(raw);
   const unknown = unknownOf(composition, parsed, raw);
@@ -224,6 +229,19 @@ function isDeclared(declared: readonly unknown[], apiVersion: string, resource: 
 function typeOf(types: readonly ChildType[], apiVersion: string, kind: string): ChildType | undefined {
   for (const t of types) if (t.apiVersion === apiVersion && t.kind === kind) return t;
   return undefined;
+}
+
+/**
+ * Cuts, at MAX_DEPTH (kit/bounded.ts), what nests deeper in the objects a request carries
+ * besides its parent's spec: the parent's status and every observed and related object, where
+ * no hook reads that far down. A request whose objects nest less (every one Metacontroller
+ * sends for modelhooks' own children) is only walked.
+ */
+function cutRequestDepth(request: HookRequest): void {
+  cutTooDeep(request.parent.status);
+  for (const map of [request.children, request.related]) {
+    for (const type of Object.keys(map)) cutTooDeep(map[type], MAX_DEPTH + 1);
+  }
 }
 
 /** Checks the hook's answer against the rules every composition must keep, then orders it. */

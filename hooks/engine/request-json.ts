@@ -328,3 +328,68 @@ function numberEnd(b: Buffer, i: number): number {
 }
 
 const isSpace = (c: number) => c === SPACE || c === LF || c === CR || c === TAB;
+
+const PARENT_NAMESPACE = ['parent', 'metadata', 'namespace'].map((k) => Buffer.from(`"${k}"`));
+
+/**
+ * The parent's `metadata.namespace` read from the bytes, before any parse: the queue a request
+ * waits in (server/admission.ts). Metacontroller writes `controller` then `parent`, whose
+ * `metadata` comes third and whose `namespace` follows its labels and annotations
+ * (encoding/json sorts an unstructured object's keys), so this reads little more than the
+ * controller and the parent's metadata; strings are skipped with indexOf. It follows the
+ * structure (a key matches only at its own depth, inside the object matched before it), takes
+ * the first of duplicate keys where JSON.parse takes the last (the caller checks the parsed
+ * namespace against it), and gives up (undefined) on anything unexpected.
+ */
+export function parentNamespaceOf(raw: Buffer): string | undefined {
+  const n = raw.length;
+  let depth = 0;
+  /** How many of PARENT_NAMESPACE's keys have matched: the object of the last one is at depth `matched + 1`. */
+  let matched = 0;
+  let i = 0;
+  while (i < n) {
+    const c = raw[i] as number;
+    if (c === QUOTE) {
+      const end = quotedEnd(raw, i);
+      if (end < 0) return undefined;
+      const key = PARENT_NAMESPACE[matched] as Buffer;
+      if (depth === matched + 1 && end - i === key.length && raw.compare(key, 0, key.length, i, end) === 0) {
+        let j = skipSpace(raw, end);
+        if (raw[j] !== COLON) return undefined;
+        j = skipSpace(raw, j + 1);
+        if (matched === 2) {
+          if (raw[j] !== QUOTE) return undefined;
+          const valueEnd = quotedEnd(raw, j);
+          // A namespace is a DNS label: no escapes to decode.
+          return valueEnd < 0 || valueEnd - j > 65 ? undefined : raw.toString('latin1', j + 1, valueEnd - 1);
+        }
+        if (raw[j] !== LBRACE) return undefined;
+        matched++;
+        i = j;
+        continue;
+      }
+      i = end;
+      continue;
+    }
+    if (c === LBRACE || c === LBRACKET) depth++;
+    else if (c === RBRACE || c === RBRACKET) {
+      depth--;
+      // The object of the last key matched closed without the next one.
+      if (depth < matched + 1 && matched > 0) return undefined;
+    }
+    i++;
+  }
+  return undefined;
+}
+
+/** Past the closing quote of the string at `i` (found with indexOf; a quote after an odd run of backslashes is escaped); -1 if none. */
+function quotedEnd(b: Buffer, i: number): number {
+  let q = b.indexOf(QUOTE, i + 1);
+  while (q >= 0) {
+    let slashes = 0;
+    while (b[q - 1 - slashes] === BACKSLASH) slashes++;
+    if (slashes % 2 === 0) return q + 1;
+    q = b.indexOf(QUOTE, q + 1);
+  }
+  return -1;
+}

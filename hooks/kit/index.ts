@@ -77,6 +77,9 @@ export type { Blocker } from './status/blocker-reasons.js';
 export { firstBlocker } from './status/blockers.js';
 export type { Workloads } from './status/blockers.js';
 
+// Texts inside tenants' objects (a ConfigMap's JSON or YAML), parsed within bounds.
+export { readJsonText, readYamlText } from './bounded.js';
+
 // Memos: what a sync derives again and again from the same input, kept once.
 export { deepFreeze, keptJson, memoOnSpec } from './spec-memo.js';
 export type { SpecParse } from './spec-memo.js';

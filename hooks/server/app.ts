@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type RequestListener, type Server, type Ser
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { type TokenSource, watchedToken } from './auth.js';
 import { type ServerConfig, sizeInBytes } from './config.js';
+import { ByteBudget, ComputePool, FairQueue } from './admission.js';
 import { recordExchange } from './exchange.js';
 import { hookAnswerer, sendText, writeText } from './hook-answer.js';
 import { hookRoute } from './hook-route.js';
@@ -45,7 +46,8 @@ export const createLogger = (level: string, destination?: DestinationStream): Lo
 /**
  * Every request takes one path: `/hooks` and what is under it to hooks/server/hook-route.ts
  * (token, route, body, answer), GET and HEAD of /healthz, /readyz and /metrics to the health
- * routes, anything else 404. While draining every answer closes its connection.
+ * routes (unless MODELHOOKS_METRICS_PORT serves them: createHealthApp), anything else 404.
+ * While draining every answer closes its connection.
  */
 export function createApp(options: AppOptions): HookApp {
   const { compositions, config } = options;
@@ -57,8 +59,30 @@ export function createApp(options: AppOptions): HookApp {
   const token = options.token ?? (config.tokenFile ? watchedToken(config.tokenFile, logger) : undefined);
   const byName = new Map(compositions.map((c) => [c.name, c]));
   const answerer = hookAnswerer({ config, metrics, logger, now });
-  const hooks = hookRoute({ byName, answerer, metrics: bound, logger, token, limit: sizeInBytes(config.bodyLimit), limitText: config.bodyLimit });
-  const health = healthRoutes(metrics, state, logger);
+  const hooks = hookRoute({
+    byName,
+    answerer,
+    metrics: bound,
+    logger,
+    token,
+    limit: sizeInBytes(config.bodyLimit),
+    limitText: config.bodyLimit,
+    budget: new ByteBudget(config.inflightBytes),
+    // A namespace's waiting requests may hold a quarter of the bytes in flight (admission.ts).
+    queue: new FairQueue(config.namespaceQueue, config.inflightBytes / 4),
+    minDataRate: config.minDataRate,
+    ...(config.computeWorkers > 0
+      ? {
+          pool: new ComputePool(config.computeWorkers, {
+            hooks: config.hooks,
+            namespaceSelector: config.namespaceSelector,
+            memoBytes: Math.floor(config.memoBytes / 4),
+          }),
+        }
+      : {}),
+  });
+  // With MODELHOOKS_METRICS_PORT set, the probes and /metrics are served there alone: the hook port serves only the hooks.
+  const health = config.metricsPort === 0 ? healthRoutes(metrics, state, logger) : () => false;
 
   const app = (req: IncomingMessage, res: ServerResponse) => {
     if (state.draining) res.setHeader('Connection', 'close');

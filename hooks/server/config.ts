@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { z } from 'zod';
 import { builtinCompositions } from '../compositions.js';
 import { ConfigError } from './errors.js';
@@ -57,6 +58,33 @@ const envSchema = z.object({
     .positive()
     .default(64)
     .describe('of those, connections that have not finished a TLS handshake or sent a first request; the oldest is closed beyond this'),
+  MODELHOOKS_INFLIGHT_BYTES: z
+    .string()
+    .regex(/^(0|\d+(b|kb|mb|gb)?)$/i, 'a size such as 48mb, or 0')
+    .default('0')
+    .meta({
+      description:
+        'bytes the bodies of requests in flight may hold in all, reserved from Content-Length before reading; beyond it 503 with Retry-After at once',
+      unset: '(0: an eighth of the heap limit, at least MODELHOOKS_BODY_LIMIT)',
+    }),
+  MODELHOOKS_MIN_DATA_RATE: z
+    .string()
+    .regex(SIZE, 'a size per second such as 64kb')
+    .default('64kb')
+    .describe('bytes a second a request body must arrive at on average, after its first 2 s; a slower one is closed (408)'),
+  MODELHOOKS_NAMESPACE_QUEUE: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(32)
+    .describe("requests of one namespace waiting for their turn (namespaces take turns); beyond it that namespace's get 503 at once"),
+  MODELHOOKS_COMPUTE_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64)
+    .default(0)
+    .describe('worker threads that compute requests of 256 KiB or more of the built-in compositions off the event loop (0: none)'),
   MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS: z.coerce
     .number()
     .positive()
@@ -124,6 +152,14 @@ export interface ServerConfig {
   /** Sockets without a finished TLS handshake (or, plain, without a first request) at a time; the oldest goes first. */
   maxPendingConnections: number;
   handshakeTimeoutSeconds: number;
+  /** Bytes of request bodies in flight at most (server/admission.ts). */
+  inflightBytes: number;
+  /** Bytes a second a body must arrive at, on average after its first 2 s. */
+  minDataRate: number;
+  /** Requests one namespace may have waiting for their turn. */
+  namespaceQueue: number;
+  /** Worker threads for large requests (server/admission.ts ComputePool); 0 for none. */
+  computeWorkers: number;
   /** HTTPS with this certificate and key; with a client CA, clients must present a certificate it signed. */
   tls?: { certFile: string; keyFile: string; clientCaFile?: string };
   /** A file holding the bearer token required on /hooks/*. */
@@ -164,6 +200,10 @@ export function loadConfig(env: Env, compositions: ReadonlyArray<{ name: string;
     maxConnections: e.MODELHOOKS_MAX_CONNECTIONS,
     maxPendingConnections: Math.min(e.MODELHOOKS_MAX_PENDING_CONNECTIONS, e.MODELHOOKS_MAX_CONNECTIONS),
     handshakeTimeoutSeconds: e.MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS,
+    inflightBytes: inflightBytes(e.MODELHOOKS_INFLIGHT_BYTES, sizeInBytes(e.MODELHOOKS_BODY_LIMIT)),
+    minDataRate: sizeInBytes(e.MODELHOOKS_MIN_DATA_RATE),
+    namespaceQueue: e.MODELHOOKS_NAMESPACE_QUEUE,
+    computeWorkers: e.MODELHOOKS_COMPUTE_WORKERS,
     ...(e.MODELHOOKS_TLS_CERT_FILE
       ? {
           tls: {
@@ -203,10 +243,25 @@ function serverProblems(e: z.infer<typeof envSchema>): string[] {
   if (e.MODELHOOKS_METRICS_PORT !== 0 && e.MODELHOOKS_METRICS_PORT === e.PORT) {
     problems.push('MODELHOOKS_METRICS_PORT must differ from PORT');
   }
+  if (e.MODELHOOKS_INFLIGHT_BYTES !== '0' && sizeInBytes(e.MODELHOOKS_INFLIGHT_BYTES) < sizeInBytes(e.MODELHOOKS_BODY_LIMIT)) {
+    problems.push('MODELHOOKS_INFLIGHT_BYTES must be at least MODELHOOKS_BODY_LIMIT (else the largest body could never be read)');
+  }
   if (e.MODELHOOKS_HEADERS_TIMEOUT_SECONDS > e.MODELHOOKS_REQUEST_TIMEOUT_SECONDS) {
     problems.push('MODELHOOKS_HEADERS_TIMEOUT_SECONDS must not exceed MODELHOOKS_REQUEST_TIMEOUT_SECONDS');
   }
   return problems;
+}
+
+/**
+ * MODELHOOKS_INFLIGHT_BYTES in bytes; `0` derives it from the heap limit (`--max-old-space-size`,
+ * V8's heap_size_limit): an eighth of it, and never less than one body at the limit. A body is
+ * held as a Buffer outside the heap, then parsed into the heap at 2-5 times its size, one
+ * request at a time (server/admission.ts FairQueue): with the Deployment's 384 MB heap, 48 MiB
+ * of bodies and the one being parsed stay well inside its 512 Mi limit (docs/operations.md).
+ */
+export function inflightBytes(setting: string, bodyLimit: number, heapLimit = getHeapStatistics().heap_size_limit): number {
+  if (setting !== '0') return sizeInBytes(setting);
+  return Math.max(bodyLimit, Math.floor(heapLimit / 8));
 }
 
 /** `16mb` → 16777216 (powers of 1024): MODELHOOKS_BODY_LIMIT in bytes. */

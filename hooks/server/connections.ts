@@ -14,10 +14,17 @@
  *   answered, waiting for the next request: closed after the keep-alive timeout (Node), or after
  *   the headers timeout if no request ever came; the oldest goes when the slots are full and no
  *   unproven socket is left to close.
- * - `busy`: a request being read or answered: never closed to make room (Node's headers and
- *   request timeouts bound it); a new socket is refused when every slot is busy.
+ * - `reading`: a request whose body is still arriving, on a socket that has not earned trust: it
+ *   has completed no request, carries no valid bearer token (MODELHOOKS_TOKEN_FILE) and, under
+ *   mutual TLS, no client certificate. Closed to make room before any idle or busy socket (the
+ *   oldest first): 260 sockets that sent a request head, then a byte a second, counted as busy
+ *   and made 86 of 89 real syncs fail. The minimum data rate (hook-route.ts) closes them anyway.
+ * - `busy`: a request being read or answered on a trusted socket, or answered (its body read):
+ *   never closed to make room (Node's headers and request timeouts bound it); a new socket is
+ *   refused when every slot is busy. A client that has completed a request before (a
+ *   keep-alive connection of Metacontroller's) is thus never pushed out by reconnecting sockets.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 
@@ -30,20 +37,26 @@ export interface ConnectionLimits {
   firstRequestMs: number;
 }
 
-type State = 'unproven' | 'idle' | 'busy';
+type State = 'unproven' | 'reading' | 'idle' | 'busy';
 interface Slot {
   state: State;
   timer: NodeJS.Timeout | undefined;
   /** Requests being answered on this socket (pipelining aside, 0 or 1). */
   requests: number;
+  /** Whether a request on it was answered with a status below 400, or carried the bearer token, or its client certificate was verified. */
+  trusted: boolean;
 }
+
+/** Requests whose bearer token matched (hook-route.ts adds them before the slots see them): their socket is trusted. */
+export const authenticated = new WeakSet<IncomingMessage>();
 
 export interface ConnectionCounts {
   unproven: number;
+  reading: number;
   idle: number;
   busy: number;
   /** Sockets closed to make room, by the state they were in; and new sockets refused (every slot busy). */
-  evicted: { unproven: number; idle: number };
+  evicted: { unproven: number; reading: number; idle: number };
   refused: number;
 }
 
@@ -56,11 +69,11 @@ export interface ManagedConnections {
   closeAll(): void;
 }
 
-export function manageConnections(server: Server, limits: ConnectionLimits, tls: boolean): ManagedConnections {
+export function manageConnections(server: Server, limits: ConnectionLimits, tls: boolean, clientCertificates = false): ManagedConnections {
   // Insertion-ordered: the first of each is the oldest in that state.
-  const byState: Record<State, Set<Socket>> = { unproven: new Set(), idle: new Set(), busy: new Set() };
+  const byState: Record<State, Set<Socket>> = { unproven: new Set(), reading: new Set(), idle: new Set(), busy: new Set() };
   const slots = new Map<Socket, Slot>();
-  const stats = { evicted: { unproven: 0, idle: 0 }, refused: 0 };
+  const stats = { evicted: { unproven: 0, reading: 0, idle: 0 }, refused: 0 };
   const rawOf = new WeakMap<Socket, Socket>();
 
   const move = (socket: Socket, slot: Slot, state: State, timeoutMs?: number) => {
@@ -70,7 +83,7 @@ export function manageConnections(server: Server, limits: ConnectionLimits, tls:
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = timeoutMs === undefined ? undefined : setTimeout(() => socket.destroy(), timeoutMs).unref();
   };
-  const evictOldest = (state: 'unproven' | 'idle'): boolean => {
+  const evictOldest = (state: 'unproven' | 'reading' | 'idle'): boolean => {
     const oldest = byState[state].values().next().value as Socket | undefined;
     if (oldest === undefined) return false;
     stats.evicted[state]++;
@@ -87,13 +100,13 @@ export function manageConnections(server: Server, limits: ConnectionLimits, tls:
   };
 
   server.on('connection', (socket: Socket) => {
-    if (slots.size >= limits.maxConnections && !evictOldest('unproven') && !evictOldest('idle')) {
+    if (slots.size >= limits.maxConnections && !evictOldest('unproven') && !evictOldest('reading') && !evictOldest('idle')) {
       stats.refused++;
       socket.destroy();
       return;
     }
     if (byState.unproven.size >= limits.maxPending) evictOldest('unproven');
-    const slot: Slot = { state: 'unproven', timer: undefined, requests: 0 };
+    const slot: Slot = { state: 'unproven', timer: undefined, requests: 0, trusted: false };
     slots.set(socket, slot);
     move(socket, slot, 'unproven', limits.unprovenMs);
     socket.once('close', () => forget(socket));
@@ -105,22 +118,40 @@ export function manageConnections(server: Server, limits: ConnectionLimits, tls:
       if (raw === undefined) return;
       rawOf.set(secure, raw);
       const slot = slots.get(raw);
-      if (slot?.state === 'unproven') move(raw, slot, 'idle', limits.firstRequestMs);
+      if (slot === undefined) return;
+      // With a client CA, the handshake verified the client's certificate (rejectUnauthorized).
+      if (clientCertificates) slot.trusted = true;
+      if (slot.state === 'unproven') move(raw, slot, 'idle', limits.firstRequestMs);
     });
   }
 
-  server.on('request', (req: { socket: Socket }, res: { once(event: 'close', listener: () => void): void }) => {
-    const socket = rawOf.get(req.socket) ?? req.socket;
-    const slot = slots.get(socket);
-    if (slot === undefined) return;
-    slot.requests++;
-    move(socket, slot, 'busy');
-    res.once('close', () => {
-      slot.requests--;
-      // Node's keep-alive timeout closes it if nothing follows.
-      if (slot.requests === 0 && slots.get(socket) === slot) move(socket, slot, 'idle');
-    });
-  });
+  server.on(
+    'request',
+    (
+      req: IncomingMessage & { once(event: 'end', listener: () => void): void },
+      res: { statusCode: number; once(event: 'close', listener: () => void): void },
+    ) => {
+      const socket = rawOf.get(req.socket) ?? req.socket;
+      const slot = slots.get(socket);
+      if (slot === undefined) return;
+      slot.requests++;
+      if (authenticated.has(req)) slot.trusted = true;
+      // Until its body has arrived, a request on an untrusted socket is the first closed to make room.
+      if (slot.trusted || req.complete) move(socket, slot, 'busy');
+      else {
+        move(socket, slot, 'reading');
+        req.once('end', () => {
+          if (slot.state === 'reading' && slots.get(socket) === slot) move(socket, slot, 'busy');
+        });
+      }
+      res.once('close', () => {
+        slot.requests--;
+        if (res.statusCode < 400) slot.trusted = true;
+        // Node's keep-alive timeout closes it if nothing follows.
+        if (slot.requests === 0 && slots.get(socket) === slot) move(socket, slot, 'idle');
+      });
+    },
+  );
 
   return {
     closeUnproven: () => {
@@ -131,6 +162,7 @@ export function manageConnections(server: Server, limits: ConnectionLimits, tls:
     },
     counts: () => ({
       unproven: byState.unproven.size,
+      reading: byState.reading.size,
       idle: byState.idle.size,
       busy: byState.busy.size,
       evicted: { ...stats.evicted },

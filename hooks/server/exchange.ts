@@ -69,6 +69,7 @@ export function outcomeOf(status: number): Outcome {
   if (status === 401) return 'unauthorized';
   if (status === 404) return 'not_found';
   if (status === 413) return 'too_large';
+  if (status === 503) return 'overloaded';
   if (status >= 500) return 'error';
   return status >= 400 ? 'bad_request' : 'ok';
 }

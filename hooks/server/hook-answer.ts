@@ -15,13 +15,9 @@ import { AnswerCache } from './cache.js';
 import type { ServerConfig } from './config.js';
 import type { Exchange } from './exchange.js';
 import type { AnyComposition } from '../kit/composition.js';
-import { answerJson } from '../engine/answer-json.js';
-import { READY } from '../kit/status/conditions.js';
 import { setMemoBytes } from '../kit/memo-budget.js';
-import { INVALID_SPEC, runHook } from '../engine/protocol.js';
-import { parseHookRequest, RequestShapeError, type HookName } from '../engine/request.js';
-import { parseRequestJson } from '../engine/request-json.js';
-import { isRecord } from '../kit/types.js';
+import { computeAnswer, type Computed } from '../engine/compute.js';
+import type { HookName } from '../engine/request.js';
 import type { HookMetrics, Outcome } from './metrics.js';
 
 export interface CachedAnswer {
@@ -41,7 +37,29 @@ export interface CachedAnswer {
 }
 
 export interface HookAnswerer {
-  answer(res: ServerResponse, exchange: Exchange, composition: AnyComposition, hook: HookName, raw: Buffer, ifNoneMatch: string | undefined): void;
+  /** `namespace`: the parent's, as the queue read it from the bytes (server/admission.ts); the parsed one must be the same. */
+  answer(
+    res: ServerResponse,
+    exchange: Exchange,
+    composition: AnyComposition,
+    hook: HookName,
+    raw: Buffer,
+    ifNoneMatch: string | undefined,
+    namespace?: string,
+  ): void;
+  /** Answers from the cache and returns undefined, or returns the request's cache key (a miss, nothing written). */
+  lookup(
+    res: ServerResponse,
+    exchange: Exchange,
+    composition: AnyComposition,
+    hook: HookName,
+    raw: Buffer,
+    ifNoneMatch: string | undefined,
+  ): string | undefined;
+  /** The time a hook sees (RFC 3339), for a compute done elsewhere. */
+  now(): string;
+  /** Writes what a worker computed for the request of cache key `key` (hook-route.ts). */
+  answerComputed(res: ServerResponse, exchange: Exchange, key: string, computed: Computed, ifNoneMatch: string | undefined): void;
   readonly cache: AnswerCache<CachedAnswer>;
 }
 
@@ -60,52 +78,52 @@ export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; lo
   const hooksConfig = o.config.hooks;
   return {
     cache,
-    answer(res, exchange, composition, hook, raw, ifNoneMatch) {
-      const key = `${composition.name}/${hook}/${digestOf(raw)}`;
-      const cached = cache.get(key);
-      if (cached !== undefined) return writeAnswer(res, exchange, cached, ifNoneMatch, 'cached');
+    now: o.now,
+    lookup,
+    answer(res, exchange, composition, hook, raw, ifNoneMatch, namespace) {
+      const key = lookup(res, exchange, composition, hook, raw, ifNoneMatch);
+      if (key === undefined) return;
 
-      let body: unknown;
-      try {
-        body = parseRequestJson(raw);
-      } catch (err) {
-        return writeText(res, exchange, 400, 'bad_request', `body: malformed JSON (${(err as Error).message})`);
-      }
-      let request;
-      try {
-        request = parseHookRequest(body);
-      } catch (err) {
-        if (err instanceof RequestShapeError) return writeText(res, exchange, 400, 'bad_request', err.message);
-        throw err;
-      }
-      const parent = `${request.parent.metadata.namespace}/${request.parent.metadata.name}`;
-      exchange.parent = parent;
-      let result: Record<string, unknown>;
-      try {
-        result = runHook(composition, hook, request, { now: o.now(), config: hooksConfig, namespaceSelector: o.config.namespaceSelector });
-      } catch (err) {
-        o.logger.error({ err, composition: composition.name, hook, parent }, 'hook failed');
-        return writeText(res, exchange, 500, 'error', 'internal error in the hook; see the server log');
-      }
-      const text = answerJson(result);
-      // Its own memory, exactly its size: a small Buffer.from would share (and keep) an 8 KiB pool slab.
-      const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-      bytes.write(text);
-      const etag = `"${hash('sha256', bytes, 'hex').slice(0, 32)}"`;
-      const entry: CachedAnswer = {
-        body: bytes,
-        etag,
-        headers: ['ETag', etag, 'Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)],
-        notModifiedHeaders: ['ETag', etag],
-        parent,
-        invalidSpec: invalidSpecMessage(result),
-      };
-      cache.set(key, entry);
-      o.metrics.cacheBytes.set(cache.bytes);
-      o.metrics.cacheEntries.set(cache.size);
-      writeAnswer(res, exchange, entry, ifNoneMatch, 'ok');
+      const computed = computeAnswer(composition, hook, raw, { now: o.now(), config: hooksConfig, namespaceSelector: o.config.namespaceSelector }, namespace);
+      answerComputed(res, exchange, key, computed, ifNoneMatch);
     },
+    answerComputed,
   };
+
+  function lookup(res: ServerResponse, exchange: Exchange, composition: AnyComposition, hook: HookName, raw: Buffer, ifNoneMatch: string | undefined) {
+    const key = `${composition.name}/${hook}/${digestOf(raw)}`;
+    const cached = cache.get(key);
+    if (cached === undefined) return key;
+    writeAnswer(res, exchange, cached, ifNoneMatch, 'cached');
+    return undefined;
+  }
+
+  /** Writes what was computed (here or in a worker: server/admission.ts ComputePool) and keeps an answer in the cache. */
+  function answerComputed(res: ServerResponse, exchange: Exchange, key: string, computed: Computed, ifNoneMatch: string | undefined): void {
+    if (computed.kind === 'refused') return writeText(res, exchange, 400, 'bad_request', computed.message);
+    exchange.parent = computed.parent;
+    if (computed.kind === 'error') {
+      o.logger.error({ err: computed.error, composition: exchange.composition, hook: exchange.hook, parent: computed.parent }, 'hook failed');
+      return writeText(res, exchange, 500, 'error', 'internal error in the hook; see the server log');
+    }
+    const { text, parent, invalidSpec } = computed;
+    // Its own memory, exactly its size: a small Buffer.from would share (and keep) an 8 KiB pool slab.
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+    bytes.write(text);
+    const etag = `"${hash('sha256', bytes, 'hex').slice(0, 32)}"`;
+    const entry: CachedAnswer = {
+      body: bytes,
+      etag,
+      headers: ['ETag', etag, 'Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)],
+      notModifiedHeaders: ['ETag', etag],
+      parent,
+      invalidSpec,
+    };
+    cache.set(key, entry);
+    o.metrics.cacheBytes.set(cache.bytes);
+    o.metrics.cacheEntries.set(cache.size);
+    writeAnswer(res, exchange, entry, ifNoneMatch, 'ok');
+  }
 }
 
 /** A plain-text refusal; records its outcome and reason. */
@@ -148,14 +166,6 @@ export function matchesEtag(match: string, etag: string): boolean {
     if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
   }
   return false;
-}
-
-/** The message of `Ready=False/InvalidSpec`, if the answer's status carries it. */
-function invalidSpecMessage(result: Record<string, unknown>): string | undefined {
-  const status = result.status;
-  if (!isRecord(status) || !Array.isArray(status.conditions)) return undefined;
-  const ready = status.conditions.find((c) => isRecord(c) && c.type === READY);
-  return isRecord(ready) && ready.reason === INVALID_SPEC ? String(ready.message ?? '') : undefined;
 }
 
 /**

@@ -6,6 +6,7 @@
  * Paths are matched as sent: lower-case, escapes not decoded (a composition name needs none).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Logger } from 'pino';
@@ -14,6 +15,10 @@ import { type Exchange, recordExchange } from './exchange.js';
 import { type HookAnswerer, writeText } from './hook-answer.js';
 import type { AnyComposition } from '../kit/composition.js';
 import { HOOK_NAMES, type HookName } from '../engine/request.js';
+import { parentNamespaceOf } from '../engine/request-json.js';
+import { ByteBudget, type ComputePool, FairQueue, type QueuedJob } from './admission.js';
+import { builtinCompositions } from '../compositions.js';
+import { authenticated } from './connections.js';
 import type { BoundHookMetrics } from './metrics.js';
 
 /** `/hooks/<composition>/<hook>`, an optional trailing `/` (the query is cut off before). */
@@ -28,7 +33,32 @@ export interface HookRouteOptions {
   /** The body limit in bytes, and as configured (MODELHOOKS_BODY_LIMIT), for the 413's message. */
   limit: number;
   limitText: string;
+  /** The bytes of bodies in flight (MODELHOOKS_INFLIGHT_BYTES); absent: unbounded. */
+  budget?: ByteBudget;
+  /** Where read requests wait for their namespace's turn; absent: one without a bound per namespace. */
+  queue?: FairQueue;
+  /** Bytes a second a body must arrive at, on average after its first SLOW_GRACE_MS (MODELHOOKS_MIN_DATA_RATE); absent: no minimum. */
+  minDataRate?: number;
+  /** Worker threads for large requests of the built-in compositions (MODELHOOKS_COMPUTE_WORKERS); absent: all on the event loop. */
+  pool?: ComputePool;
 }
+
+/** A request body from this size on is computed in the pool, when there is one: below it, posting it costs more than it saves. */
+export const POOL_MIN_BYTES = 256 * 1024;
+const BUILTIN = new Set<AnyComposition>(builtinCompositions);
+
+/** A route's options with what its requests share: the budget, the queue, the bodies being read. */
+interface Route extends HookRouteOptions {
+  budget: ByteBudget;
+  queue: FairQueue;
+  minDataRate: number;
+  /** Bodies being read, checked against the minimum rate once a second while there are any. */
+  reading: Set<Reading>;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** A body's first seconds are not held to the minimum rate (a connection's slow start, a client's pause). */
+const SLOW_GRACE_MS = 2000;
 
 /**
  * Whether a request's Content-Type is JSON (`application/json` or `application/<x>+json`, any
@@ -54,7 +84,15 @@ function formHint(type: string | undefined): string {
 /** Answers a request whose path (without its query) is `/hooks` or under `/hooks/`. */
 export type HookRoute = (req: IncomingMessage, res: ServerResponse, path: string) => void;
 
-export function hookRoute(o: HookRouteOptions): HookRoute {
+export function hookRoute(options: HookRouteOptions): HookRoute {
+  const o: Route = {
+    ...options,
+    budget: options.budget ?? new ByteBudget(Number.POSITIVE_INFINITY),
+    queue: options.queue ?? new FairQueue(Number.POSITIVE_INFINITY),
+    minDataRate: options.minDataRate ?? 0,
+    reading: new Set(),
+    timer: undefined,
+  };
   const known = [...o.byName.keys()].join(', ');
   return (req, res, path) => {
     const route = ROUTE.exec(path);
@@ -63,7 +101,10 @@ export function hookRoute(o: HookRouteOptions): HookRoute {
     // Metric labels: only known compositions and hooks, `unknown` otherwise (bounded cardinality).
     const exchange = recordExchange(res, path, composition?.name ?? 'unknown', hook ?? 'unknown', o.metrics, o.logger);
     const headers = req.headers;
-    if (o.token && !bearerMatches(headers.authorization, o.token.current())) {
+    if (o.token && bearerMatches(headers.authorization, o.token.current())) authenticated.add(req);
+    else if (o.token) {
+      // Refused before its body is read: the connection closes, so a client without the token cannot keep it busy sending one.
+      if (headers['content-length'] !== undefined ? headers['content-length'] !== '0' : headers['transfer-encoding'] !== undefined) res.shouldKeepAlive = false;
       res.setHeader('WWW-Authenticate', 'Bearer');
       return writeText(res, exchange, 401, 'unauthorized', 'a bearer token is required (MODELHOOKS_TOKEN_FILE)');
     }
@@ -79,7 +120,7 @@ export function hookRoute(o: HookRouteOptions): HookRoute {
 
 /** What answering a request needs once its body is read. */
 interface Target {
-  o: HookRouteOptions;
+  o: Route;
   res: ServerResponse;
   exchange: Exchange;
   composition: AnyComposition;
@@ -88,36 +129,95 @@ interface Target {
 }
 
 /**
- * A body being read. With a Content-Length (as Metacontroller sends) it goes straight into
- * one Buffer of that size (a body that arrives in one piece, as most do, is kept as node
- * delivered it: no copy); without one (chunked, or decompressed) into a list of chunks. The
- * listeners are shared by every request (no closures per request); they find it on the stream.
+ * A body being read, then waiting for its namespace's turn (it is the queue's job). With a
+ * Content-Length (as Metacontroller sends) it goes straight into one Buffer of that size (a
+ * body that arrives in one piece, as most do, is kept as node delivered it: no copy); without
+ * one (chunked, or decompressed) into a list of chunks. The listeners are shared by every
+ * request (no closures per request); they find it on the stream.
  */
-interface Reading {
-  target: Target;
-  /** The Content-Length of an uncompressed body; undefined when unknown until the end. */
-  length: number | undefined;
-  body: Buffer | undefined;
+class Reading implements QueuedJob {
+  /** Bytes reserved in the budget: the Content-Length at once, or the bytes read so far. */
+  bytes = 0;
+  body: Buffer | undefined = undefined;
   chunks: Buffer[] | undefined;
-  received: number;
+  received = 0;
   /** Past the limit: the rest is read and dropped, then 413. */
-  tooLarge: boolean;
-  finished: boolean;
+  tooLarge = false;
+  /** The body is read (or refused): no more data is taken. */
+  finished = false;
+  /** The whole body, while it waits for its turn. */
+  raw: Buffer | undefined = undefined;
+  /** The parent's namespace as the bytes say (engine/request-json.ts parentNamespaceOf). */
+  namespace: string | undefined = undefined;
+  readonly started = performance.now();
+  constructor(
+    readonly target: Target,
+    /** The Content-Length of an uncompressed body; undefined when unknown until the end. */
+    readonly length: number | undefined,
+  ) {
+    this.chunks = length === undefined ? [] : undefined;
+  }
+
+  /** Its turn: answered, unless its client has gone meanwhile. */
+  run(): void {
+    const raw = this.raw;
+    this.raw = undefined;
+    const { o, res, exchange } = this.target;
+    if (raw === undefined || res.destroyed || res.req.socket.destroyed) return release(this);
+    const { composition, hook, ifNoneMatch } = this.target;
+    if (o.pool !== undefined && raw.length >= POOL_MIN_BYTES && BUILTIN.has(composition)) {
+      const key = o.answerer.lookup(res, exchange, composition, hook, raw, ifNoneMatch);
+      if (key === undefined) return;
+      const namespace = this.namespace;
+      return o.pool.run(namespace ?? '', {
+        composition: composition.name,
+        hook,
+        raw,
+        now: o.answerer.now(),
+        namespace,
+        done: (computed) => {
+          if (!res.destroyed && !res.headersSent) o.answerer.answerComputed(res, exchange, key, computed, ifNoneMatch);
+        },
+      });
+    }
+    try {
+      o.answerer.answer(res, exchange, this.target.composition, this.target.hook, raw, this.target.ifNoneMatch, this.namespace);
+    } catch (err) {
+      o.logger.error({ err, path: exchange.path }, 'request failed');
+      if (!res.headersSent) writeText(res, exchange, 500, 'error', 'internal error; see the server log');
+    }
+  }
+
+  /** Shed from its queue to make room in the budget. */
+  shed(): void {
+    this.raw = undefined;
+    overloaded(this, `the bytes in flight are at MODELHOOKS_INFLIGHT_BYTES and namespace ${this.namespace ?? '(unknown)'} holds the most of them; retry`);
+  }
 }
 const READING = Symbol('modelhooks.reading');
 type Read = Readable & { [READING]?: Reading };
+type Answered = ServerResponse & { [READING]?: Reading };
 
 const DECOMPRESSORS: Record<string, () => Readable & NodeJS.WritableStream> = { gzip: createGunzip, deflate: createInflate, br: createBrotliDecompress };
 
 function read(req: IncomingMessage, target: Target): void {
+  const { o, res } = target;
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
   const declared = req.headers['content-length'];
   const length = encoding === 'identity' && declared !== undefined ? Number(declared) : undefined;
-  const r: Reading = { target, length, body: undefined, chunks: length === undefined ? [] : undefined, received: 0, tooLarge: false, finished: false };
-  if (length !== undefined && length > target.o.limit) r.tooLarge = true;
+  const r = new Reading(target, length);
+  (res as Answered)[READING] = r;
+  res.once('close', onClosed);
+  if (length !== undefined && length > o.limit) r.tooLarge = true;
+  // Reserved before a byte is read: what does not fit is refused at once (a shed queued request may make room).
+  else if (length !== undefined && length > 0 && !take(r, length)) {
+    return overloaded(r, `${length} bytes would pass MODELHOOKS_INFLIGHT_BYTES (${o.budget.capacity} bytes of bodies in flight, ${o.budget.used} held); retry`);
+  }
   (req as Read)[READING] = r;
   req.on('aborted', onAborted);
   req.on('error', onAborted);
+  // A body over the limit is read to its end (then 413): held to the same rate.
+  if (o.minDataRate > 0) watch(r);
   if (encoding === 'identity') {
     req.on('data', onData);
     req.on('end', onEnd);
@@ -133,6 +233,76 @@ function read(req: IncomingMessage, target: Target): void {
   req.pipe(inflated as unknown as NodeJS.WritableStream);
 }
 
+/** Reserves `bytes` more for `r`, shedding queued requests of the heaviest namespace if that makes room. */
+function take(r: Reading, bytes: number): boolean {
+  const { budget, queue } = r.target.o;
+  if (!budget.reserve(bytes) && !(queue.makeRoom(budget, bytes) && budget.reserve(bytes))) return false;
+  r.bytes += bytes;
+  return true;
+}
+
+function release(r: Reading): void {
+  r.target.o.budget.release(r.bytes);
+  r.bytes = 0;
+  r.target.o.reading.delete(r);
+}
+
+function onClosed(this: Answered): void {
+  const r = this[READING];
+  if (r === undefined) return;
+  r.raw = undefined;
+  release(r);
+}
+
+/** 503 with Retry-After, at once; the connection closes (its body, if any, is not read). */
+function overloaded(r: Reading, message: string): void {
+  if (r.finished) return;
+  r.finished = true;
+  release(r);
+  r.body = undefined;
+  r.chunks = undefined;
+  const { res, exchange } = r.target;
+  if (res.headersSent) return;
+  res.setHeader('Retry-After', '1');
+  res.shouldKeepAlive = false;
+  writeText(res, exchange, 503, 'overloaded', `body: ${message}`);
+}
+
+function watch(r: Reading): void {
+  const o = r.target.o;
+  o.reading.add(r);
+  if (o.timer === undefined) o.timer = setInterval(checkRates, 1000, o).unref();
+}
+
+/** Closes each body that arrives slower than the minimum rate on average, after its grace. */
+function checkRates(o: Route): void {
+  const now = performance.now();
+  for (const r of o.reading) {
+    const late = now - r.started - SLOW_GRACE_MS;
+    if (late > 0 && r.received < (o.minDataRate * late) / 1000) tooSlow(r);
+  }
+  if (o.reading.size === 0) {
+    clearInterval(o.timer);
+    o.timer = undefined;
+  }
+}
+
+/** 408, and the connection closed: what the client still sends is not read. */
+function tooSlow(r: Reading): void {
+  r.finished = true;
+  release(r);
+  r.body = undefined;
+  r.chunks = undefined;
+  const { res, exchange, o } = r.target;
+  res.shouldKeepAlive = false;
+  res.once('finish', destroySocket);
+  writeText(res, exchange, 408, 'bad_request', `body: arrived slower than ${o.minDataRate} bytes a second on average (MODELHOOKS_MIN_DATA_RATE)`);
+}
+
+function destroySocket(this: ServerResponse): void {
+  this.req.socket.destroy();
+}
+
 function onData(this: Read, chunk: Buffer): void {
   const r = this[READING] as Reading;
   if (r.finished) return;
@@ -140,7 +310,11 @@ function onData(this: Read, chunk: Buffer): void {
   r.received = received;
   if (r.tooLarge) return;
   if (received > r.target.o.limit) return tooLarge(this, r);
-  if (r.chunks !== undefined) return void r.chunks.push(chunk);
+  if (r.chunks !== undefined) {
+    if (!take(r, chunk.length))
+      return overloaded(r, `the bytes in flight reached MODELHOOKS_INFLIGHT_BYTES (${r.target.o.budget.capacity}) while this body was read; retry`);
+    return void r.chunks.push(chunk);
+  }
   const length = r.length as number;
   // Node's parser never delivers more than Content-Length; checked anyway, as a copy past the end would throw.
   if (received > length) return;
@@ -156,6 +330,7 @@ function tooLarge(stream: Read, r: Reading): void {
   r.tooLarge = true;
   r.body = undefined;
   r.chunks = undefined;
+  release(r);
   const req = r.target.res.req as Read;
   if (stream === req) return;
   req.unpipe(stream as unknown as NodeJS.WritableStream);
@@ -187,15 +362,26 @@ function onInflateError(this: Read, err: Error): void {
 
 const EMPTY = Buffer.alloc(0);
 
+/** The body read (or refused): it waits for its namespace's turn (server/admission.ts FairQueue). */
 function done(r: Reading, raw: Buffer | undefined, status?: number, problem?: string): void {
   if (r.finished) return;
   r.finished = true;
   const { o, res, exchange } = r.target;
-  if (raw === undefined) return writeText(res, exchange, status as number, status === 413 ? 'too_large' : 'bad_request', `body: ${problem}`);
-  try {
-    o.answerer.answer(res, exchange, r.target.composition, r.target.hook, raw, r.target.ifNoneMatch);
-  } catch (err) {
-    o.logger.error({ err, path: exchange.path }, 'request failed');
-    if (!res.headersSent) writeText(res, exchange, 500, 'error', 'internal error; see the server log');
+  o.reading.delete(r);
+  r.body = undefined;
+  r.chunks = undefined;
+  if (raw === undefined) {
+    release(r);
+    return writeText(res, exchange, status as number, status === 413 ? 'too_large' : 'bad_request', `body: ${problem}`);
+  }
+  r.raw = raw;
+  r.namespace = parentNamespaceOf(raw);
+  if (!o.queue.submit(r.namespace ?? '', r)) {
+    r.raw = undefined;
+    r.finished = false;
+    overloaded(
+      r,
+      `namespace ${r.namespace ?? '(unknown)'} has its share of requests waiting already (MODELHOOKS_NAMESPACE_QUEUE, or a quarter of MODELHOOKS_INFLIGHT_BYTES); retry`,
+    );
   }
 }

@@ -93,6 +93,7 @@ function limit(server: Server, config: ServerConfig, tls: boolean) {
       firstRequestMs: config.headersTimeoutSeconds * 1000,
     },
     tls,
+    tls && config.tls?.clientCaFile !== undefined,
   );
 }
 

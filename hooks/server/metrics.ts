@@ -7,7 +7,8 @@ import { registerBuildInfo } from './build-info.js';
  * the cache — evicted, or another replica's — computed, then 304), and `invalid_spec` (an
  * answer, any of those, whose Ready reason is InvalidSpec). So the share of answers the cache
  * served is (cached + not_modified) / all answers, and the share Metacontroller already held
- * is (not_modified + computed_not_modified) / all answers.
+ * is (not_modified + computed_not_modified) / all answers. `overloaded`: a 503 with Retry-After
+ * (the bytes in flight or the namespace's queue were full: server/admission.ts), `error`: any other 5xx.
  */
 export const OUTCOMES = [
   'ok',
@@ -19,6 +20,7 @@ export const OUTCOMES = [
   'unauthorized',
   'not_found',
   'too_large',
+  'overloaded',
   'error',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];

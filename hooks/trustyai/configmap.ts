@@ -1,6 +1,6 @@
 import type { V1ConfigMap } from '@kubernetes/client-node';
-import { Document, isMap, parseDocument } from 'yaml';
-import { condition, isRecord, lastApplied, MANAGED_BY, type Composed, type Cond, type KubeObject, type SyncInput } from '../kit/index.js';
+import { Document, isMap } from 'yaml';
+import { condition, isRecord, lastApplied, MANAGED_BY, readYamlText, type Composed, type Cond, type KubeObject, type SyncInput } from '../kit/index.js';
 import { MODELMESH_NAMESPACE_VARIABLE, type TrustyAIConfig } from './config.js';
 import { labelsFor, MODEL_SERVING_CONFIG, payloadProcessorUrl } from './names.js';
 import type { TrustyAISpec } from './spec.js';
@@ -131,12 +131,13 @@ function configMapFor(
 function readConfig(configMap: KubeObject | undefined): Document | undefined | string {
   const data = configMap && isRecord(configMap.data) ? configMap.data : {};
   if (typeof data[CONFIG_KEY] !== 'string') return undefined;
-  const doc = parseDocument(data[CONFIG_KEY], { uniqueKeys: true, prettyErrors: false });
-  const [error] = doc.errors;
-  if (error) return `does not parse as YAML (${error.message.split('\n')[0]})`;
+  // Bounded (kit/bounded.ts): a tenant's value of 1 MiB of `[` or an alias bomb is a problem named here, never a crash.
+  const read = readYamlText(data[CONFIG_KEY]);
+  if ('problem' in read) return read.problem;
+  const { doc } = read;
   if (doc.contents === null) return undefined;
   if (!isMap(doc.contents)) return 'is not a YAML map';
-  const processors: unknown = doc.toJS()?.payloadProcessors;
+  const processors: unknown = (read.value as Record<string, unknown>).payloadProcessors;
   if (
     processors !== undefined &&
     processors !== null &&

@@ -247,9 +247,9 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
   const tls = target.enabled.find((c) => tlsComponents.includes(c));
   const url = new URL(tls ? IN_CLUSTER_HTTPS_HOOK_URL : IN_CLUSTER_HOOK_URL);
   const urlPort = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  /** The container port the hooks are served on, and the plain-HTTP one (the same without TLS). */
+  /** The container port the hooks are served on, and the plain-HTTP one of the probes and /metrics (MODELHOOKS_METRICS_PORT). */
   const hookPort = server.ports[0];
-  const plainPort = (server.ports as any[]).find((p) => p.name === 'http');
+  const plainPort = (server.ports as any[]).find((p) => p.name === 'metrics');
   const effective = (field: string) => server.securityContext?.[field] ?? pod.securityContext?.[field];
 
   it('runs two spread replicas that a disruption cannot take both of', () => {
@@ -271,17 +271,13 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
     expect(pod.containers).toHaveLength(1);
     // The V8 flag node refuses in NODE_OPTIONS (docs/development.md "Garbage collection: the node flags"; test/bench/node-flags.test.ts).
     expect([...(server.command ?? []), ...(server.args ?? [])]).toEqual(['node', '--initial-old-space-size=48', 'dist/hooks/cli/main.js', 'serve']);
-    expect(server.ports).toEqual(
-      tls
-        ? [
-            { name: 'https', containerPort: 8443, protocol: 'TCP' },
-            { name: 'http', containerPort: 8080, protocol: 'TCP' },
-          ]
-        : [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
-    );
-    // Probes go to the plain-HTTP port (with TLS: the metrics port, no client certificate).
-    expect(server.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
-    expect(server.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(server.ports).toEqual([
+      tls ? { name: 'https', containerPort: 8443, protocol: 'TCP' } : { name: 'http', containerPort: 8080, protocol: 'TCP' },
+      { name: 'metrics', containerPort: 9090, protocol: 'TCP' },
+    ]);
+    // Probes go to their own plain-HTTP port (issue 32: the kubelet never shares the hook port's fate; no client certificate).
+    expect(server.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
+    expect(server.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
     expect(server.resources.requests).toMatchObject({ cpu: expect.anything(), memory: expect.anything() });
     expect(server.resources.limits.memory).toBeDefined();
   });
@@ -292,7 +288,7 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
     for (const name of ['PORT', 'MODELHOOKS_LOG_LEVEL', 'MODELHOOKS_SHUTDOWN_TIMEOUT_SECONDS']) expect(env).toHaveProperty(name);
     const config = loadConfig(env);
     expect(config.port).toBe(hookPort.containerPort);
-    expect(config.metricsPort || config.port).toBe(plainPort.containerPort);
+    expect(config.metricsPort).toBe(plainPort.containerPort);
     expect(Boolean(config.tls)).toBe(Boolean(tls));
     const preStopSleep = Number(server.lifecycle?.preStop?.exec?.command?.[1] ?? server.lifecycle?.preStop?.sleep?.seconds ?? 0);
     expect(pod.terminationGracePeriodSeconds).toBe(40);
@@ -341,10 +337,12 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
     }
   });
 
-  it('lets only Metacontroller (and a scraper, where one is installed) reach the pods', () => {
+  it('lets only Metacontroller (and a scraper, where one is installed) reach the pods, and nothing leave them', () => {
     const policy = one(objects, 'NetworkPolicy');
     expect(selects(policy.spec.podSelector.matchLabels, podLabels)).toBe(true);
-    expect(policy.spec.policyTypes).toContain('Ingress');
+    expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    // Egress denied: the server needs none (issue 32 item 8).
+    expect(policy.spec.egress ?? []).toEqual([]);
     const rules = policy.spec.ingress as any[];
     const sources = rules.map((r) => {
       // A rule without `from` or with an empty selector would let every pod in.
@@ -366,13 +364,13 @@ describe.each(targets.map((t) => [t.name, t]))('%s', (_name, target) => {
   });
 
   if (target.enabled.includes('prometheus')) {
-    it('has a ServiceMonitor that scrapes /metrics on the http port of the Service', () => {
+    it('has a ServiceMonitor that scrapes /metrics on the metrics port of the Service', () => {
       const monitor = one(objects, 'ServiceMonitor');
       const service = one(objects, 'Service', serviceName);
       expect(monitor.metadata.namespace).toBe(serviceNamespace);
       expect(selects(monitor.spec.selector.matchLabels, service.metadata.labels)).toBe(true);
-      expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
-      const servicePort = (service.spec.ports as any[]).find((p) => p.name === 'http');
+      expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'metrics', path: '/metrics' })]);
+      const servicePort = (service.spec.ports as any[]).find((p) => p.name === 'metrics');
       // ... which reaches the container's plain-HTTP port (with TLS: the metrics port), without TLS.
       expect(servicePort.targetPort).toBe(plainPort.name);
       expect(monitor.spec.endpoints[0].scheme ?? 'http').toBe('http');

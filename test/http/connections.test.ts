@@ -55,9 +55,10 @@ afterEach(async () => {
   running = undefined;
 });
 
-async function serve(env: Record<string, string>): Promise<{ port: number; listeners: Listeners }> {
+async function serve(env: Record<string, string>, token?: string): Promise<{ port: number; listeners: Listeners }> {
   const config = loadConfig({ ...SHORT, ...env });
-  const listeners = await listen(createApp({ compositions: builtinCompositions, config, logger }), undefined, { ...config, port: 0 }, logger, {
+  const app = createApp({ compositions: builtinCompositions, config, logger, ...(token ? { token: { current: () => token } } : {}) });
+  const listeners = await listen(app, undefined, { ...config, port: 0 }, logger, {
     draining: false,
   });
   running = listeners;
@@ -197,16 +198,58 @@ describe('connection slots (MODELHOOKS_MAX_CONNECTIONS): sockets that prove noth
     expect(await post(port, { agent })).toBe(200);
     expect(listeners.connections().evicted.idle).toBe(1);
 
-    // Four requests whose bodies never end hold every slot: busy, never closed to make room.
+    // Four clients that have each completed a request start one whose body never ends: busy, never closed to make room.
+    const held: net.Socket[] = [];
     for (let i = 1; i <= 4; i++) {
       const { socket } = await rawSocket(port);
+      const answered = new Promise((r) => socket.once('data', r));
+      socket.write(`POST /hooks/trustyai/sync HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      await answered;
       socket.write('POST /hooks/trustyai/sync HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{');
+      held.push(socket);
       await until(() => listeners.connections().busy === i);
     }
-    expect(listeners.connections()).toMatchObject({ busy: 4, idle: 0, unproven: 0 });
+    expect(listeners.connections()).toMatchObject({ busy: 4, reading: 0, idle: 0, unproven: 0 });
     const refused = await rawSocket(port);
     await refused.closed;
     expect(listeners.connections().refused).toBe(1);
     for (const a of [agent, ...agents]) a.destroy();
+    for (const socket of held) socket.destroy();
+  });
+
+  it('unfinished requests of sockets that never completed one are closed first, oldest first, before idle clients', async () => {
+    const { port, listeners } = await serve(SLOTS);
+    // A client that has completed a request, now idle on its keep-alive connection.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    expect(await post(port, { agent })).toBe(200);
+    // Three sockets that send a request head, then nothing of the body they announce.
+    const dripping = [];
+    for (let i = 1; i <= 3; i++) {
+      const s = await rawSocket(port);
+      s.socket.write('POST /hooks/trustyai/sync HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{');
+      dripping.push(s);
+      await until(() => listeners.connections().reading === i);
+    }
+    expect(listeners.connections()).toMatchObject({ reading: 3, idle: 1 });
+    // Every slot is taken: each new socket closes the oldest unfinished request, never the idle client.
+    const fresh = await rawSocket(port);
+    await dripping[0]?.closed;
+    expect(listeners.connections()).toMatchObject({ evicted: { reading: 1, idle: 0 }, idle: 1 });
+    expect(await post(port, { agent })).toBe(200);
+    expect(listeners.connections().evicted.idle).toBe(0);
+    fresh.socket.destroy();
+    for (const { socket } of dripping) socket.destroy();
+    agent.destroy();
+  });
+
+  it('a request with the bearer token is trusted at once: a new socket never closes it to make room', async () => {
+    const { port, listeners } = await serve({ ...SLOTS, MODELHOOKS_MAX_CONNECTIONS: '1', MODELHOOKS_MAX_PENDING_CONNECTIONS: '1' }, 'tok');
+    const { socket } = await rawSocket(port);
+    socket.write('POST /hooks/trustyai/sync HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok\r\nContent-Length: 100\r\n\r\n{');
+    await until(() => listeners.connections().busy === 1);
+    const refused = await rawSocket(port);
+    await refused.closed;
+    expect(listeners.connections()).toMatchObject({ busy: 1, refused: 1 });
+    socket.destroy();
   });
 });

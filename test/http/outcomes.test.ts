@@ -152,6 +152,7 @@ describe('outcomes: one metric sample per hook request, labelled with its route'
       'not_found',
       'not_modified',
       'ok',
+      'overloaded',
       'too_large',
       'unauthorized',
     ]);

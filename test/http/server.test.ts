@@ -240,3 +240,15 @@ describe('health and metrics', () => {
     expect(text).toContain('process_cpu_user_seconds_total');
   });
 });
+
+describe('MODELHOOKS_METRICS_PORT (issue 32 item 8: probes and /metrics off the hook port)', () => {
+  it('when set, the hook port answers 404 for /metrics, /healthz and /readyz, and serves the hooks', async () => {
+    const app = appWith({ MODELHOOKS_METRICS_PORT: '9090' });
+    for (const path of ['/metrics', '/healthz', '/readyz']) await request(app).get(path).expect(404);
+    await request(app).post('/hooks/trustyai/sync').send(body()).expect(200);
+  });
+  it('unset, the hook port serves them too (a local run)', async () => {
+    const app = appWith();
+    for (const path of ['/metrics', '/healthz', '/readyz']) await request(app).get(path).expect(200);
+  });
+});

@@ -79,6 +79,17 @@ describe("KServe's inferenceservice-config, read from KServe's namespace", () =>
       names: 'data.ingress.urlScheme: "ftp" is not http or https',
     },
     { reason: 'a key that is JSON but not an object', data: { explainers: '["art"]' }, names: 'data.explainers: not a JSON object' },
+    // Issue 32 item 1: what the API server stores, bounded before any hook reads it (kit/bounded.ts).
+    {
+      reason: 'a key of 0.95 MiB of nested brackets',
+      data: { ingress: `${'['.repeat(5e5)}${']'.repeat(5e5)}` },
+      names: 'data.ingress: 1000000 bytes, more than the 131072 modelhooks reads',
+    },
+    {
+      reason: 'a key nested 5,000 deep',
+      data: { ingress: `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}` },
+      names: 'data.ingress: nested deeper than 100 levels (at .a[0][0][0][0][0][0][0][0][0][0][0]…)',
+    },
   ])('$reason: KServeConfig False naming it, that setting from MODELHOOKS_*, the rest served', ({ data, names }) => {
     const out = runSync(inferenceservice, { parent: isvc(), related: [configMap(data)], config });
     expect(out.condition('KServeConfig')).toMatchObject({ status: 'False', reason: 'InvalidConfig' });

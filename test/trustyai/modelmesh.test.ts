@@ -140,6 +140,16 @@ describe('a TrustyAIService deleted without being the owner', () => {
   });
 });
 
+/** 9 anchors, each a list of 9 aliases of the one before: 600 bytes that resolve to 9^9 strings. */
+function aliasBomb(): string {
+  const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+  for (let i = 1; i < 9; i++) {
+    const [name, before] = [String.fromCharCode(97 + i), String.fromCharCode(96 + i)];
+    lines.push(`${name}: &${name} [${Array(9).fill(`*${before}`).join(',')}]`);
+  }
+  return `${lines.join('\n')}\npayloadProcessors: [*i]\n`;
+}
+
 describe('a model-serving-config whose config.yaml we cannot read is never rewritten', () => {
   // ModelMesh's own settings (podsPerRuntime) and another team's processor sit beside ours.
   const withText = (text: string, managed = true): KubeObject => ({
@@ -154,6 +164,11 @@ describe('a model-serving-config whose config.yaml we cannot read is never rewri
     ['holds a second document', 'podsPerRuntime: 2\npayloadProcessors:\n  - http://other/x\n---\npodsPerRuntime: 4\n', 'multiple documents'],
     ['has a map where a list is expected', 'podsPerRuntime: 2\npayloadProcessors:\n  other: http://other/x\n', 'payloadProcessors of the wrong type (a map)'],
     ['is a list, not a map', '- podsPerRuntime: 2\n', 'is not a YAML map'],
+    // Issue 32 item 1: 0.95 MiB the API server stores, which exhausted the heap; a 600-byte alias bomb, which was a 500 (kit/bounded.ts).
+    ['is 0.95 MiB of nested brackets', `${'['.repeat(5e5)}${']'.repeat(5e5)}`, 'is 1000000 bytes, more than the 131072 modelhooks reads'],
+    ['nests flow collections 200 deep', `payloadProcessors: ${'['.repeat(200)}${']'.repeat(200)}\n`, 'nests flow collections deeper than 100 levels'],
+    ['nests blocks 2,000 deep', `payloadProcessors:\n${'- '.repeat(2000)}x\n`, 'nests blocks past column 256'],
+    ['is an alias bomb', aliasBomb(), 'Excessive alias count'],
   ])('ours, when it %s: kept as observed, ModelMeshReady=False ConfigMapUnreadable naming the problem', (_what, text, problem) => {
     const observed = withText(text);
     const out = runSync(trustyai, { parent: service('a'), observed: [observed], related: [service('a')], config });

@@ -1,4 +1,4 @@
-import { condition, isRecord, QUANTITY_PATTERN, type Cond, type KubeObject, type ObjectIndex, type SystemObject } from '../../kit/index.js';
+import { condition, isRecord, QUANTITY_PATTERN, readJsonText, type Cond, type KubeObject, type ObjectIndex, type SystemObject } from '../../kit/index.js';
 import type { DefaultResources, InferenceServiceConfig } from '../config.js';
 
 /*
@@ -209,13 +209,11 @@ function readSettings(config: InferenceServiceConfig, data: Record<string, unkno
 function documentOf(data: Record<string, unknown>, key: string, problems: string[]): Record<string, unknown> | undefined {
   const raw = data[key];
   if (raw === undefined) return undefined;
-  try {
-    const parsed: unknown = typeof raw === 'string' ? JSON.parse(raw) : undefined;
-    if (isRecord(parsed)) return parsed;
-    problems.push(`data.${key}: not a JSON object`);
-  } catch (e) {
-    problems.push(`data.${key}: not JSON (${(e as Error).message})`);
-  }
+  // Bounded (kit/bounded.ts): a value of 1 MiB of `[` is a problem named here, never a crash.
+  const read = typeof raw === 'string' ? readJsonText(raw) : { value: undefined };
+  if ('problem' in read) problems.push(`data.${key}: ${read.problem}`);
+  else if (isRecord(read.value)) return read.value;
+  else problems.push(`data.${key}: not a JSON object`);
   return undefined;
 }
 

@@ -1,3 +1,4 @@
+import { tooDeepPath } from '../bounded.js';
 import type { SyncInput } from '../composition.js';
 import { isRecord, type KubeObject } from '../types.js';
 
@@ -28,7 +29,9 @@ export function lastApplied(observed: KubeObject): KubeObject {
 function appliedObject(raw: string): (Record<string, unknown> & { metadata: Record<string, unknown> }) | undefined {
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (isRecord(parsed) && isRecord(parsed.metadata)) return parsed as Record<string, unknown> & { metadata: Record<string, unknown> };
+    // A tenant may edit the annotation: nested deeper than any object modelhooks writes, it is not ours (kit/bounded.ts).
+    if (isRecord(parsed) && isRecord(parsed.metadata) && tooDeepPath(parsed) === undefined)
+      return parsed as Record<string, unknown> & { metadata: Record<string, unknown> };
   } catch {
     // Not JSON: undefined.
   }
