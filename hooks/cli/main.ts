@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { COMMANDS, type CommandName, USAGE } from './commands.js';
-import { didYouMean } from '../engine/suggest.js';
+import { didYouMean } from '../engine/fields/suggest.js';
 import { COMPOSITION_OPTIONS, compositionsFromOptions } from './load-compositions.js';
 import { ConfigError, UsageError } from '../server/errors.js';
 

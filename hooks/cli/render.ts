@@ -10,7 +10,7 @@ import { DEFAULT_NAMESPACE, INVALID_SPEC } from '../engine/protocol.js';
 import { RequestShapeError } from '../engine/request.js';
 import { runOverWire } from '../engine/run.js';
 import { isRecord, type KubeObject } from '../kit/types.js';
-import { describeUnknown, unknownFields } from '../engine/unknown-fields.js';
+import { describeUnknown, unknownFields } from '../engine/fields/unknown-fields.js';
 
 export { UsageError } from '../server/errors.js';
 

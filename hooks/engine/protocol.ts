@@ -1,7 +1,7 @@
 import type { AnyComposition, ChildType, RelatedRule, SpecProblem, SyncInput, SyncOutput, SystemObject } from '../kit/composition.js';
 import { configFor, type CompositionConfigs } from '../kit/config.js';
 import { condition, previousConditions, READY, stampConditions, withReady, type Cond } from '../kit/status/conditions.js';
-import { describeUnknown, FIELDS_UNKNOWN, UNKNOWN_FIELDS, type UnknownField, unknownFields } from './unknown-fields.js';
+import { describeUnknown, FIELDS_UNKNOWN, UNKNOWN_FIELDS, type UnknownField, unknownFields } from './fields/unknown-fields.js';
 import { childConflicts, childNameRules, withConflicts, type ChildConflict } from './conflicts.js';
 import { keepObserved } from '../kit/children/keep.js';
 import { childProblems } from '../kit/children/child-problems.js';

@@ -78,7 +78,7 @@ export { firstBlocker } from './status/blockers.js';
 export type { Workloads } from './status/blockers.js';
 
 // Texts inside tenants' objects (a ConfigMap's JSON or YAML), parsed within bounds.
-export { readJsonText, readYamlText } from './bounded.js';
+export { readYamlText } from './bounded.js';
 
 // Memos: what a sync derives again and again from the same input, kept once.
 export { deepFreeze, keptJson, memoOnSpec } from './spec-memo.js';

@@ -1,4 +1,5 @@
-import { condition, isRecord, QUANTITY_PATTERN, readJsonText, type Cond, type KubeObject, type ObjectIndex, type SystemObject } from '../../kit/index.js';
+import { condition, isRecord, QUANTITY_PATTERN, type Cond, type KubeObject, type ObjectIndex, type SystemObject } from '../../kit/index.js';
+import { readJsonText } from '../../kit/bounded.js';
 import type { DefaultResources, InferenceServiceConfig } from '../config.js';
 
 /*

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { KEPT } from './schema.js';
+import { KEPT } from '../schema.js';
 import { nearest } from './suggest.js';
 
 /** A field of a spec that its schema does not name, and the nearest field it does, if one is near. */
