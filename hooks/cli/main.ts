@@ -10,6 +10,7 @@ import { ConfigError, UsageError } from '../server/errors.js';
 import { checkManifests, manifestFiles, sourceOf, writeManifests } from './manifests.js';
 import { readSource, render, type YamlSource } from './render.js';
 import { packageVersion } from '../server/version.js';
+import { PLAN_HELP, planCommand } from './plan/command.js';
 
 const COMPOSITION_HELP = `
       --composition FILE the compositions a compiled module of yours exports, too (repeatable)
@@ -32,6 +33,7 @@ const COMMANDS = {
     Any one FILE (or PARENT) may be \`-\`: stdin.${COMPOSITION_HELP}`,
   manifests: `modelhooks manifests [--check] [--dir DIR]
     Writes (or, with --check, checks) crds/ and compositions/ under DIR (default: .).${COMPOSITION_HELP}`,
+  plan: `${PLAN_HELP}${COMPOSITION_HELP}`,
 } as const;
 
 const USAGE = `usage:
@@ -72,6 +74,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         return await renderCommand(args, io);
       case 'manifests':
         return await manifestsCommand(args, io);
+      case 'plan':
+        return await planCommand(args, io);
       case undefined:
       case '-h':
       case '--help':
