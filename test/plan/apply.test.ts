@@ -11,7 +11,7 @@ function observedWith(lastApplied: Record<string, unknown>, extra: (o: KubeObjec
   const o = structuredClone({
     ...lastApplied,
     metadata: { ...(lastApplied.metadata as object), annotations: { [LAST]: JSON.stringify(lastApplied) } },
-  }) as KubeObject;
+  }) as unknown as KubeObject;
   extra(o);
   return o;
 }
