@@ -3,9 +3,10 @@
  * settle, their children created and replaced as Metacontroller's dynamic apply leaves them
  * (last-applied annotation, controller-uid label, controller ownerReference), with what an API
  * server adds (uid, resourceVersion, creationTimestamp, Deployment defaults, a Ready status).
- * Independent of plan's own code: related objects are every object of the parent's namespace,
- * the cluster-scoped ones and the kserve namespace's (a superset of what the rules select), and
- * an update replaces the object with the desired one plus the server's fields.
+ * Independent of plan's own code: related objects are every object of the parent's namespace
+ * that nothing owns, the cluster-scoped ones and the kserve namespace's (a superset of what the
+ * rules select, children aside), and an update replaces the object with the desired one plus
+ * the server's fields.
  */
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { compositeControllerFor } from '../../hooks/engine/manifests.js';
@@ -61,7 +62,9 @@ export function simulateCluster(parents: KubeObject[], others: KubeObject[], opt
       const uid = parent.metadata.uid as string;
       const ns = parent.metadata.namespace as string;
       const mine = (index.get(ns) ?? []).filter((o) => o.metadata.ownerReferences?.some((r) => r.uid === uid));
-      const related = [...(index.get(ns) ?? []), ...(index.get('') ?? []), ...(ns === 'kserve' ? [] : (index.get('kserve') ?? []))];
+      const related = [...(index.get(ns) ?? []), ...(index.get('') ?? []), ...(ns === 'kserve' ? [] : (index.get('kserve') ?? []))].filter(
+        (o) => !o.metadata.ownerReferences,
+      );
       const controller = compositeControllerFor(composition, 'default', { hookBaseUrl: 'http://sim' });
       const answer = runOverWire(
         composition,
