@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../server/config.js';
 import { UsageError } from '../../server/errors.js';
+import { DEFAULT_NAMESPACE } from '../../engine/protocol.js';
 import { parseNamespaceSelector, selectorMatches, type NamespaceSelector } from '../../engine/namespace-selector.js';
 import type { AnyComposition } from '../../kit/composition.js';
 import type { KubeObject } from '../../kit/types.js';
@@ -82,7 +83,7 @@ async function run(args: string[], io: PlanIo): Promise<number> {
   const parents = parentsOf(compositions, dump).filter(
     ({ composition, parent }) =>
       kinds.has(composition) &&
-      (values.namespace.length === 0 || values.namespace.includes(parent.metadata.namespace ?? 'default')) &&
+      (values.namespace.length === 0 || values.namespace.includes(parent.metadata.namespace ?? DEFAULT_NAMESPACE)) &&
       (!selector || selectorMatches(selector, parent.metadata.labels)),
   );
   const ctx: PlanContext = {

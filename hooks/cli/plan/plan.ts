@@ -12,7 +12,7 @@ import { findCondition, READY } from '../../kit/status/conditions.js';
 import { isRecord, type KubeObject } from '../../kit/types.js';
 import { compositeControllerFor } from '../../engine/manifests.js';
 import type { NamespaceSelector } from '../../engine/namespace-selector.js';
-import { INVALID_SPEC } from '../../engine/protocol.js';
+import { DEFAULT_NAMESPACE, INVALID_SPEC } from '../../engine/protocol.js';
 import { runOverWire } from '../../engine/run.js';
 import { applyOutcome, stripLastApplied } from './apply.js';
 import { fieldChanges, type FieldChange } from './diff.js';
@@ -89,7 +89,7 @@ function childResourcesOf(c: AnyComposition, controller: Record<string, unknown>
 }
 
 export function planParent(c: AnyComposition, parent: KubeObject, ctx: PlanContext): ParentPlan {
-  const namespace = parent.metadata.namespace ?? 'default';
+  const namespace = parent.metadata.namespace ?? DEFAULT_NAMESPACE;
   const plan: ParentPlan = {
     composition: c.name,
     apiVersion: parent.apiVersion,
