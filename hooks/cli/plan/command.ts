@@ -106,6 +106,7 @@ async function run(args: string[], io: PlanIo): Promise<number> {
   if (overrides.length > 0) ctx.warnings.add(`compared with ${overrides.length} object(s) from --set-config laid over the dump`);
   const report = redacted(reportOf(plans, [...ctx.warnings]), secretValues(all));
   io.out(values.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : textOf(report));
+  await stdoutTaken();
   if (parents.length >= 100) io.err(`plan: ${parents.length} parents in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return exitCodeOf(report);
 }
@@ -131,4 +132,18 @@ function parentsOf(compositions: AnyComposition[], dump: Dump): Array<{ composit
       .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
       .map((parent) => ({ composition, parent })),
   );
+}
+
+/**
+ * main.ts ends the process with process.exit, which drops what a pipe has not taken yet: a large
+ * report piped to jq came out cut (bench:plan). Wait until stdout has written it all (nothing to
+ * wait for when the report went elsewhere, as in the tests).
+ */
+function stdoutTaken(): Promise<void> {
+  if (process.stdout.writableLength === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    process.stdout.once('drain', resolve);
+    process.stdout.once('error', () => resolve());
+    process.stdout.once('close', resolve);
+  });
 }
