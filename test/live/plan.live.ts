@@ -12,6 +12,7 @@ import { builtinCompositions } from '../../hooks/compositions.js';
 import { fromRoot, objectsIn } from '../e2e/support/files.js';
 import type { Kube, KubeObject } from '../e2e/support/kube.js';
 import { kube, printLogsOnFailure } from './support/context.js';
+import { exclusive } from './support/exclusive.js';
 import { collectionPath, readyWithin, within } from './support/wait.js';
 
 /*
@@ -130,6 +131,41 @@ async function quietDump(k: Kube, since: number): Promise<KubeObject[]> {
   return value;
 }
 
+/** Plan against reality: each child created, deleted or updated (each field, before and after) as the plan said, and no other. */
+function differences(before: KubeObject[], after: KubeObject[], report: PlanReport) {
+  const children = (objects: KubeObject[]) =>
+    new Map(objects.filter((o) => inOurs(o) && owned(o) && o.kind !== 'Pod' && o.kind !== 'ReplicaSet').map((o) => [keyOf(o), o]));
+  const was = children(before);
+  const now = children(after);
+  const predictedChildren = new Map(
+    report.parents.flatMap((p) => p.children.map((c): [string, (typeof p.children)[number]] => [`${c.kind} ${c.namespace}/${c.name}`, c])),
+  );
+  const mismatches: string[] = [];
+  for (const [key, o] of now) {
+    const p = predictedChildren.get(key);
+    if (!was.has(key)) {
+      if (p?.action !== 'create') mismatches.push(`${key}: created, the plan said ${p?.action ?? 'nothing'}`);
+      continue;
+    }
+    const real = fieldChanges(written(was.get(key) as KubeObject), written(o));
+    const said: FieldChange[] = p && p.action === 'update' ? (p.changes ?? []) : [];
+    if (JSON.stringify(real) !== JSON.stringify(said)) mismatches.push(`${key}: really ${JSON.stringify(real)}, the plan said ${JSON.stringify(said)}`);
+  }
+  for (const key of was.keys()) {
+    if (!now.has(key) && predictedChildren.get(key)?.action !== 'delete')
+      mismatches.push(`${key}: deleted, the plan said ${predictedChildren.get(key)?.action ?? 'nothing'}`);
+  }
+  for (const [key, p] of predictedChildren) {
+    if (p.action === 'create' && !now.has(key)) mismatches.push(`${key}: the plan said create, not created`);
+    if (p.action === 'delete' && now.has(key)) mismatches.push(`${key}: the plan said delete, still there`);
+  }
+  const updates = [...predictedChildren.values()].filter((c) => c.action === 'update');
+  const rolls = updates.filter((c) => c.rolls).length;
+  const fields = updates.reduce((n, c) => n + (c.changes?.length ?? 0), 0);
+  const summary = `${updates.length} updates (${fields} fields), ${rolls} rolls predicted; ${mismatches.length} differences`;
+  return { mismatches, updates: updates.length, rolls, summary };
+}
+
 printLogsOnFailure(30);
 
 describe('modelhooks plan against the live cluster', () => {
@@ -173,6 +209,7 @@ describe('modelhooks plan against the live cluster', () => {
     expect(predicted.code).toBe(2);
     expect(predicted.report.parents.filter((p) => p.namespace === other && p.result !== 'unchanged')).toEqual([]);
     const rolls = predicted.report.parents.flatMap((p) => p.children.filter((c) => c.rolls));
+    console.log(`plan --set-config (Namespace ${target}):\n${(await plan([write(before), ...scope, '--set-config', setConfig])).out}`);
     expect(rolls.length).toBeGreaterThan(0);
 
     // 3. The same change made: what Metacontroller writes, once quiet again.
@@ -180,47 +217,49 @@ describe('modelhooks plan against the live cluster', () => {
     await k.apply(newNs);
     const after = await quietDump(k, changedAt);
 
-    const children = (objects: KubeObject[]) =>
-      new Map(objects.filter((o) => inOurs(o) && owned(o) && o.kind !== 'Pod' && o.kind !== 'ReplicaSet').map((o) => [keyOf(o), o]));
-    const was = children(before);
-    const now = children(after);
-    const predictedChildren = new Map(
-      predicted.report.parents.flatMap((p) => p.children.map((c): [string, (typeof p.children)[number]] => [`${c.kind} ${c.namespace}/${c.name}`, c])),
-    );
-    const mismatches: string[] = [];
-    for (const [key, o] of now) {
-      const p = predictedChildren.get(key);
-      if (!was.has(key)) {
-        if (p?.action !== 'create') mismatches.push(`${key}: created, the plan said ${p?.action ?? 'nothing'}`);
-        continue;
-      }
-      const real = fieldChanges(written(was.get(key) as KubeObject), written(o));
-      const said: FieldChange[] = p && p.action === 'update' ? (p.changes ?? []) : [];
-      if (JSON.stringify(real) !== JSON.stringify(said)) mismatches.push(`${key}: really ${JSON.stringify(real)}, the plan said ${JSON.stringify(said)}`);
-    }
-    for (const key of was.keys()) {
-      if (!now.has(key) && predictedChildren.get(key)?.action !== 'delete')
-        mismatches.push(`${key}: deleted, the plan said ${predictedChildren.get(key)?.action ?? 'nothing'}`);
-    }
-    for (const [key, p] of predictedChildren) {
-      if (p.action === 'create' && !now.has(key)) mismatches.push(`${key}: the plan said create, not created`);
-      if (p.action === 'delete' && now.has(key)) mismatches.push(`${key}: the plan said delete, still there`);
-    }
-    const updates = [...predictedChildren.values()].filter((c) => c.action === 'update');
-    console.log(
-      `plan vs reality: ${updates.length} updates (${updates.reduce((s, c) => s + (c.changes?.length ?? 0), 0)} fields), ${rolls.length} rolls predicted; ${mismatches.length} differences`,
-    );
-    expect(mismatches).toEqual([]);
+    const real = differences(before, after, predicted.report);
+    console.log(`plan vs reality (Namespace annotations): ${real.summary}`);
+    expect(real.mismatches).toEqual([]);
+    expect(real.updates).toBeGreaterThan(0);
 
     // The status fields the change decides (the URL: modelhooks.dev/ingress-domain), as predicted.
-    for (const p of predicted.report.parents) {
+    const urls = predicted.report.parents.flatMap((p) => p.status.changes.filter((c) => c.path === 'status.url').map((c) => ({ p, c })));
+    expect(urls.length).toBeGreaterThan(0);
+    for (const { p, c } of urls) {
       const parent = after.find((o) => o.kind === p.kind && o.metadata.namespace === p.namespace && o.metadata.name === p.name) as KubeObject;
-      for (const ch of p.status.changes.filter((c) => c.path === 'status.url'))
-        expect((parent.status as { url?: unknown }).url, `${p.kind} ${p.name}`).toEqual(ch.after);
+      expect((parent.status as { url?: unknown }).url, `${p.kind} ${p.name}`).toEqual(c.after);
     }
 
     // 4. Once it is made, planning the new cluster changes nothing again.
     const again = await planJson([write(after), ...scope]);
     expect(again.report.parents.filter((p) => p.result !== 'unchanged')).toEqual([]);
+
+    // 5. KServe's inferenceservice-config, created with a new storage initializer image: cluster-wide
+    // (every InferenceService reads it), so under the lock steady-state.live.ts's watch holds too.
+    const configMap: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'inferenceservice-config', namespace: 'kserve' },
+      data: { storageInitializer: JSON.stringify({ image: 'mirror.live/storage-initializer:v1' }) },
+    };
+    await k.ensureNamespace('kserve');
+    await exclusive('cluster-wide', async () => {
+      try {
+        const start = await quietDump(k, Date.now());
+        const planned = await planJson([write(start), ...scope, '--set-config', write([configMap])]);
+        expect(planned.code).toBe(2);
+        const made = Date.now();
+        await k.apply(configMap);
+        const end = await quietDump(k, made);
+        const result = differences(start, end, planned.report);
+        console.log(`plan vs reality (inferenceservice-config): ${result.summary}`);
+        expect(result.mismatches).toEqual([]);
+        expect(result.rolls).toBeGreaterThan(0);
+        expect((await planJson([write(end), ...scope])).report.summary.changed).toBe(0);
+      } finally {
+        const cm = await k.get('v1', 'ConfigMap', 'inferenceservice-config', 'kserve').catch(() => undefined);
+        if (cm) await k.delete(cm);
+      }
+    });
   });
 });

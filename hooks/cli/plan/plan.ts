@@ -176,7 +176,9 @@ function select(rule: RelatedRule & { namespaceSelector?: LabelSelector }, ctx: 
   const { dump } = ctx;
   const kind = dump.kindOf(rule.apiVersion, rule.resource);
   if (!kind) {
-    ctx.warnings.add(`the dump holds no ${rule.resource} (${rule.apiVersion}): the customize hook asks for them, so the plan takes it that there are none`);
+    ctx.warnings.add(
+      `the dump holds no ${rule.resource} (${rule.apiVersion}), which the customize hook asks for: taken as none (if the cluster has some, add them to the dump)`,
+    );
     return [];
   }
   const hasNames = (rule.names ?? []).length > 0;
