@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -166,6 +167,39 @@ function differences(before: KubeObject[], after: KubeObject[], report: PlanRepo
   return { mismatches, updates: updates.length, rolls, summary };
 }
 
+const SECRET_VALUE_B64 = Buffer.from('live-plan-secret-value-1234').toString('base64');
+
+/**
+ * docs/plan.md's two dump commands (its sh blocks that start with `kubectl get`), run with bash
+ * against the live cluster through a kubeconfig; the files they write, or undefined without
+ * kubectl and jq.
+ */
+function docsDumps(k: Kube): [string, string] | undefined {
+  const has = (tool: string) => spawnSync('bash', ['-c', `command -v ${tool}`]).status === 0;
+  if (!has('kubectl') || !has('jq')) return undefined;
+  const kubeconfig = path.join(dir, 'kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'live', cluster: { server: k.info.url, 'certificate-authority-data': Buffer.from(k.info.ca).toString('base64') } }],
+      users: [{ name: 'live', user: { token: k.info.token } }],
+      contexts: [{ name: 'live', context: { cluster: 'live', user: 'live' } }],
+      'current-context': 'live',
+    }),
+  );
+  const commands = [...readFileSync(fromRoot('docs/plan.md'), 'utf8').matchAll(/```sh\n(kubectl get [^\n]+)\n```/g)].map((m) => m[1] as string);
+  expect(commands.length).toBe(2);
+  const outputs = commands.map((command) => {
+    const run = spawnSync('bash', ['-c', command], { cwd: dir, env: { ...process.env, KUBECONFIG: kubeconfig }, encoding: 'utf8' });
+    expect(run.stderr, command).toBe('');
+    expect(run.status, command).toBe(0);
+    return path.join(dir, /> (\S+)$/.exec(command)?.[1] as string);
+  });
+  return outputs as [string, string];
+}
+
 printLogsOnFailure(30);
 
 describe('modelhooks plan against the live cluster', () => {
@@ -180,6 +214,12 @@ describe('modelhooks plan against the live cluster', () => {
     for (const ns of NAMESPACES) await k.ensureNamespace(ns);
     const applied = Date.now();
     for (const ns of NAMESPACES) for (const o of placed(ns).filter((x) => !PARENT_KINDS.has(x.kind))) await k.apply(o);
+    await k.apply({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'plan-secret', namespace: NAMESPACES[0] as string },
+      data: { token: SECRET_VALUE_B64 },
+    });
     for (const ns of NAMESPACES) for (const o of placed(ns).filter((x) => PARENT_KINDS.has(x.kind))) await k.apply(o);
     for (const ns of NAMESPACES) for (const o of placed(ns).filter((x) => PARENT_KINDS.has(x.kind))) await readyWithin(k, o, READY_MS, applied);
 
@@ -199,6 +239,17 @@ describe('modelhooks plan against the live cluster', () => {
       for (const value of secretValues(before)) if (value.length >= 6) expect(r.out.includes(value), `a Secret value in the ${format} plan`).toBe(false);
       if (format === 'text') console.log(`whole-cluster plan:\n${r.out.split('Summary:')[1] ?? r.out}`);
     }
+
+    // The commands of docs/plan.md, run as written where kubectl is installed: the dump and its
+    // Secret-stripping variant plan the same (no change), and the stripped one holds no value.
+    const kubectlRan = docsDumps(k);
+    if (kubectlRan) {
+      const [yamlDump, jsonDump] = kubectlRan;
+      expect((await planJson([yamlDump, ...scope])).report.summary).toMatchObject({ changed: 0, failing: 0, parents: NAMESPACES.length * PARENT_KINDS.size });
+      expect((await planJson([jsonDump, ...scope])).report.summary).toMatchObject({ changed: 0, failing: 0, parents: NAMESPACES.length * PARENT_KINDS.size });
+      expect(readFileSync(yamlDump, 'utf8')).toContain(SECRET_VALUE_B64);
+      expect(readFileSync(jsonDump, 'utf8')).not.toContain(SECRET_VALUE_B64);
+    } else console.log('kubectl or jq not installed: the commands of docs/plan.md were not run');
 
     // 2. A Namespace's annotations, planned with --set-config before they are made.
     const [target, other] = NAMESPACES as [string, string];

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -327,18 +327,14 @@ describe('modelhooks plan through a pipe', () => {
     // 400 parents without a uid: quick to plan (each fails), a JSON report of well over 64 KiB.
     const many = Array.from({ length: 400 }, (_, i) => ({ ...(parents[2] as KubeObject), metadata: { name: `p-${i}`, namespace: 'default' } }));
     const file = dumpFile(many, 'many.yaml');
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'hooks/cli/main.ts'), 'plan', file, '-o', 'json'], { cwd: root });
-    let out = '';
-    // A reader slower than the writer (as spawnSync's, or jq on a busy machine): nothing is read
-    // for a while, so the report cannot all fit into the pipe before the writer is done.
-    child.stdout.pause();
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 4000))]);
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stdout.resume();
-    await new Promise((resolve) => child.stdout.on('close', resolve));
-    const code = await exited;
+    // A reader slower than the writer (jq on a busy machine): it reads nothing for 3 s, so the
+    // report cannot all fit into the pipe before plan is done.
+    const command = `'${process.execPath}' --import tsx hooks/cli/main.ts plan '${file}' -o json; echo "exit $?" >&2`;
+    const run = spawnSync('bash', ['-c', `(${command}) | (sleep 3; cat)`], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+    const out = run.stdout;
+    const code = Number(/exit (\d+)/.exec(run.stderr)?.[1]);
     expect(out.length).toBeGreaterThan(65_536);
+    expect(out.slice(0, 40), "the report's start").toMatch(/^\{\n  "summary"/);
     expect((JSON.parse(out) as PlanReport).summary.failing).toBe(400);
     expect(code).toBe(1);
   });
