@@ -249,6 +249,9 @@ describe('modelhooks plan against the live cluster', () => {
       expect((await planJson([jsonDump, ...scope])).report.summary).toMatchObject({ changed: 0, failing: 0, parents: NAMESPACES.length * PARENT_KINDS.size });
       expect(readFileSync(yamlDump, 'utf8')).toContain(SECRET_VALUE_B64);
       expect(readFileSync(jsonDump, 'utf8')).not.toContain(SECRET_VALUE_B64);
+      console.log(
+        `docs/plan.md's kubectl commands: ${path.basename(yamlDump)} and ${path.basename(jsonDump)} planned, no change; the stripped one holds no Secret value`,
+      );
     } else console.log('kubectl or jq not installed: the commands of docs/plan.md were not run');
 
     // 2. A Namespace's annotations, planned with --set-config before they are made.
