@@ -6,7 +6,7 @@ import { parseNamespaceSelector, selectorMatches, type NamespaceSelector } from 
 import type { AnyComposition } from '../../kit/composition.js';
 import type { KubeObject } from '../../kit/types.js';
 import { COMPOSITION_OPTIONS, compositionsFromOptions } from '../load-compositions.js';
-import { Dump, parseDump, readDumpTexts, secretValues, withOverrides } from './dump.js';
+import { Dump, parseDump, readDumpTexts, secretValues, withOverrides, yamlLoader } from './dump.js';
 import { exitCodeOf, redacted, reportOf, textOf } from './output.js';
 import { controllerFor, planParent, type ParentPlan, type PlanContext } from './plan.js';
 
@@ -73,8 +73,9 @@ async function run(args: string[], io: PlanIo): Promise<number> {
   }
   const stdin = positionals.includes('-') || values['set-config'].includes('-') ? await io.stdin?.() : undefined;
   const started = Date.now();
-  const objects = readDumpTexts(positionals, io.cwd, stdin).flatMap((t) => parseDump(t.name, t.text));
-  const overrides = readDumpTexts(values['set-config'], io.cwd, stdin).flatMap((t) => parseDump(t.name, t.text));
+  const load = await yamlLoader();
+  const objects = readDumpTexts(positionals, io.cwd, stdin).flatMap((t) => parseDump(t.name, t.text, load));
+  const overrides = readDumpTexts(values['set-config'], io.cwd, stdin).flatMap((t) => parseDump(t.name, t.text, load));
   const compositions = await compositionsFromOptions(values, io.cwd);
   const server = loadConfig(io.env, compositions);
   const all = withOverrides(objects, overrides);

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CORE_SCHEMA, loadAll } from 'js-yaml';
+import { parseAllDocuments } from 'yaml';
 import type { AnyComposition } from '../../kit/composition.js';
 import { isKubeObject, typeKey } from '../../kit/observed.js';
 import { isRecord, type KubeObject } from '../../kit/types.js';
@@ -63,8 +63,42 @@ function filesUnder(dir: string): string[] {
     });
 }
 
+/** YAML text to its documents' values; throws a UsageError naming the file. */
+export type YamlLoader = (name: string, text: string) => unknown[];
+
+/**
+ * js-yaml where it is installed: about 8 times faster than the yaml package on kubectl's output
+ * (npm run bench:plan), which a dump of thousands of parents needs; its core schema, as yaml's
+ * YAML 1.2 default (no timestamps or binary: every string stays a string). Else the yaml package
+ * render uses. Loaded on first use, so that no other command needs either.
+ */
+export async function yamlLoader(): Promise<YamlLoader> {
+  try {
+    const { loadAll, CORE_SCHEMA } = await import('js-yaml');
+    return (name, text) => {
+      const values: unknown[] = [];
+      try {
+        loadAll(text, (doc) => values.push(doc), { schema: CORE_SCHEMA, filename: name });
+      } catch (err) {
+        throw new UsageError(`${name}: invalid YAML: ${(err as Error).message}`);
+      }
+      return values;
+    };
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    return yamlPackageLoader;
+  }
+}
+
+/** The yaml package's reading (render's). */
+export const yamlPackageLoader: YamlLoader = (name, text) =>
+  parseAllDocuments(text).map((doc) => {
+    if (doc.errors.length > 0) throw new UsageError(`${name}: invalid YAML: ${doc.errors[0]?.message}`);
+    return doc.toJS() as unknown;
+  });
+
 /** Every object of a text: JSON (an object or a List) or YAML documents; `List`s are unpacked. */
-export function parseDump(name: string, text: string): KubeObject[] {
+export function parseDump(name: string, text: string, load: YamlLoader = yamlPackageLoader): KubeObject[] {
   const values: unknown[] = [];
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
@@ -74,16 +108,7 @@ export function parseDump(name: string, text: string): KubeObject[] {
       // Not JSON after all (YAML flow style): read it as YAML below.
     }
   }
-  if (values.length === 0) {
-    // js-yaml, not the yaml package render uses: about 8 times faster on kubectl's output
-    // (npm run bench:plan), which a dump of thousands of parents needs. The core schema, as
-    // yaml's YAML 1.2 default: no timestamps or binary, so every string stays a string.
-    try {
-      loadAll(text, (doc) => values.push(doc), { schema: CORE_SCHEMA, filename: name });
-    } catch (err) {
-      throw new UsageError(`${name}: invalid YAML: ${(err as Error).message}`);
-    }
-  }
+  if (values.length === 0) for (const v of load(name, text)) values.push(v);
   const objects: KubeObject[] = [];
   const add = (v: unknown) => {
     if (v === null || v === undefined) return;
