@@ -42,6 +42,23 @@ export const COMMANDS = {
                          e.g. http://greeter-hooks.my-team.svc for an image of your own${COMPOSITION_HELP}`,
     options: ['--check', '--dir', '--hook-url', '--composition', '--no-builtin'],
   },
+  plan: {
+    help: `modelhooks plan DUMP... [--set-config FILE]... [--namespace NS]... [--selector SEL] [--kind KIND]... [-o text|json] [--variant NAME[,NAME]]... [--now RFC3339]
+    Replays a sync of every parent in a cluster dump (\`kubectl get … -A -o yaml\`: files, directories
+    or - for stdin) as Metacontroller would, and says what it would write: children created,
+    updated (field by field), deleted; status changes; Deployments that roll. docs/plan.md.
+    Exit code: 0 nothing changes, 2 something changes, 1 an error or a parent that cannot be planned.
+      --set-config FILE  objects laid over the dump's: a new inferenceservice-config ConfigMap,
+                         a Namespace with new annotations (repeatable)
+      --namespace NS     only parents in NS (repeatable)
+      --selector SEL     only parents whose labels match SEL (a=b,c!=d,e in (x,y),f,!g)
+      --kind KIND        only parents of KIND (kind, plural or composition name; repeatable)
+      -o, --output FMT   text (default) or json
+      --variant NAME     the CompositeControllers' variants, when the dump holds none of them
+      --now RFC3339      the clock (default: now)
+    Progress goes to stderr.${COMPOSITION_HELP}`,
+    options: ['--set-config', '--namespace', '--selector', '--kind', '--output', '--variant', '--now', '--composition', '--no-builtin'],
+  },
   init: {
     help: `modelhooks init DIR
     Creates a composition project in DIR (new or empty): a Greeter composition (a Deployment and
@@ -74,4 +91,4 @@ ${Object.values(COMMANDS)
   .join('\n')}
   modelhooks --version
   modelhooks COMMAND --help    (that command's options)
-serve, render and manifests also take --composition FILE (repeatable) and --no-builtin (see --help)`;
+serve, render, manifests and plan also take --composition FILE (repeatable) and --no-builtin (see --help)`;

@@ -47,6 +47,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         return await initCommand(args, io);
       case 'completion':
         return await completionCommand(args, io);
+      case 'plan':
+        return await (await import('./plan/command.js')).planCommand(args, io);
       case undefined:
       case '-h':
       case '--help':
