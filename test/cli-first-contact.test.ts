@@ -51,7 +51,7 @@ describe('did you mean', () => {
       'modelhooks: render: unknown option --observd, did you mean --observed? (modelhooks render --help lists its options)\n',
     );
     expect((await run(['manifests', '--output', 'json'])).err).toBe(
-      'modelhooks: manifests takes no --output: it is an option of render (modelhooks manifests --help lists its options)\n',
+      'modelhooks: manifests takes no --output: it is an option of render and plan (modelhooks manifests --help lists its options)\n',
     );
     expect((await run(['render', 'examples/trustyai.yaml', '--now'])).err).toBe(
       'modelhooks: render: --now needs a value (modelhooks render --help lists its options)\n',
