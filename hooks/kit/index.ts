@@ -29,7 +29,7 @@ export { isRecord } from './types.js';
 export type { Composed, KubeObject, ObjectMeta, Parent } from './types.js';
 export { HookContractError } from './errors.js';
 export { ObjectIndex } from './observed.js';
-export { podsRuleFor } from './related.js';
+export { isConverged, podsRuleFor } from './related.js';
 
 // Settings from the environment.
 export { imagesFrom, imageVariables, imagesOnlyConfig } from './config.js';
