@@ -235,20 +235,28 @@ async function main() {
     const objectFor = (n: { name: string; namespace: string }) => inferenceService(n.name, n.namespace, credentialed);
 
     // Writes (anything but the ADDED of a new object) and when each parent first was Ready, from watches.
-    const writes: number[] = [];
+    // Events by kind until the last Ready: each one is run through every related rule of every
+    // parent by Metacontroller when it watches that kind for related objects (findRelatedParents).
+    const writes: Array<{ at: number; kind: string }> = [];
+    const events: Record<string, number[]> = {};
     const readyAt = new Map<string, number>();
     for (const c of [
       'apps/v1/deployments',
       'v1/services',
       'autoscaling/v2/horizontalpodautoscalers',
       'networking.k8s.io/v1/ingresses',
+      'v1/pods',
       `${IS.apiVersion}/${IS.plural}`,
     ]) {
       const [group, ...rest] = c.split('/');
       const collection = group === 'v1' ? `/api/v1/${rest.join('/')}` : `/apis/${c}`;
+      const kind = c.split('/').at(-1) as string;
+      const seen: number[] = [];
+      events[kind] = seen;
       let live = false;
       const w = listAndWatch(kube, collection, (e) => {
-        if (live && e.type !== 'ADDED') writes.push(Date.now());
+        if (live) seen.push(Date.now());
+        if (live && e.type !== 'ADDED' && kind !== 'pods') writes.push({ at: Date.now(), kind });
         if (e.object.kind === 'InferenceService' && ready(e.object)) {
           const key = `${e.object.metadata.namespace}/${e.object.metadata.name}`;
           if (!readyAt.has(key)) readyAt.set(key, Date.now());
@@ -298,7 +306,9 @@ async function main() {
       (_, i) => syncsIn(sent, lastReady + 1 + i * 60_000, Math.min(tailEnd, lastReady + 1 + (i + 1) * 60_000)).length,
     );
     const tailRequests = syncsIn(sent, lastReady + 1, tailEnd);
-    const tailWrites = writes.filter((w) => w > lastReady && w <= tailEnd).length;
+    // Writes after the last Ready, by kind: an HPA's status is kube-controller-manager's, the rest Metacontroller's.
+    const tailWrites: Record<string, number> = {};
+    for (const w of writes) if (w.at > lastReady && w.at <= tailEnd) tailWrites[w.kind] = (tailWrites[w.kind] ?? 0) + 1;
 
     // The first parent again, among all the others: a metadata edit makes Metacontroller sync it.
     const touchAt = Date.now();
@@ -374,6 +384,7 @@ async function main() {
         maxBytes: Math.max(0, ...convergenceRequests.map((s) => s.bytes)),
         refused413: sent.filter((s) => s.status === 413).length,
       },
+      eventsUntilReady: Object.fromEntries(Object.entries(events).map(([k, at]) => [k, at.filter((t) => t >= t0 && t <= lastReady).length])),
       afterLastReady: {
         seconds: TAIL_S,
         syncsPer60s: buckets,
