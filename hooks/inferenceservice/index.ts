@@ -69,6 +69,9 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     { name: 'gateway-api', description: 'Gateway API: HTTPRoutes (with canary traffic splits) instead of an Ingress', optionalChildren: ['httproutes'] },
   ],
 
+  // Its own status write asks for no sync: no answer waits for it (test/inferenceservice/status-echo.test.ts).
+  ignoreStatusChanges: true,
+
   customize(parent, _config, declares) {
     // Storage credentials: ServiceAccounts and Secrets by name, in the parent's namespace (credentials/rules.ts).
     const rules: RelatedRule[] = credentialRules(parent);
