@@ -3,15 +3,22 @@
  * the real Metacontroller of the live tier (test/live/support/cluster.ts), spread over
  * `--namespaces` namespaces (default 20; 1 puts them all in one), and what it costs:
  *
- *   - the time from the first create until every parent is Ready;
+ *   - the time from the first create until every parent is Ready (watched: the time each one
+ *     first was), and the load average then (the machine may be shared);
  *   - CPU seconds and peak RSS of the hook server, Metacontroller, kube-apiserver, etcd and
- *     kube-controller-manager (from /proc);
- *   - every hook request's size, as Metacontroller sent it (a recording proxy sits between them);
- *   - at steady state (nothing changing, `--steady` seconds): hook requests per parent per minute,
- *     how they were answered (200, 304; the server's outcome counters), and the writes to the API
- *     server seen by a watch on the children and parents;
- *   - one parent's sync request alone in its namespace against the same parent's once all are there.
+ *     kube-controller-manager (from /proc), and Metacontroller's and the hook's per parent;
+ *   - every hook request's size, as Metacontroller sent it (a recording proxy sits between them):
+ *     syncs per parent until Ready, the median and largest request, any 413;
+ *   - the `--tail` seconds (default 180) after the last Ready, when nothing changes: syncs per
+ *     60 s bucket, and the writes to the API server seen by watches on the children and parents;
+ *   - one parent's sync request alone in its namespace against the same parent's once all are there;
+ *   - with `--secrets N`: all parents in one namespace with S3 credentials beside N unrelated
+ *     Secrets; then the syncs one unrelated Secret edit causes, and how long a credential
+ *     rotation takes to reach every Deployment;
+ *   - KServe's controller's figures, where the oracle tier left them (`KSERVE_BENCH_JSON`), or that
+ *     they are not available.
  *
+ * `--metacontroller-flag=--workers=20` (repeatable) adds flags to Metacontroller's (docs/install.md).
  * Needs what the live tier needs (Go, Metacontroller's source); prints why when it can't run.
  * Not a test: no thresholds. See docs/development.md, "System figures".
  */
@@ -29,13 +36,19 @@ const { values: args } = parseArgs({
   options: {
     parents: { type: 'string', default: '1000' },
     namespaces: { type: 'string', default: '20' },
-    steady: { type: 'string', default: '120' },
+    tail: { type: 'string', default: '180' },
+    secrets: { type: 'string', default: '-1' },
+    'metacontroller-flag': { type: 'string', multiple: true, default: [] },
     json: { type: 'boolean', default: false },
   },
 });
 const PARENTS = Number(args.parents);
 const NAMESPACES = Number(args.namespaces);
-const STEADY_S = Number(args.steady);
+const TAIL_S = Number(args.tail);
+/** `--secrets N`: every parent in one namespace, with S3 credentials, beside N unrelated Secrets (-1: none of it). */
+const SECRETS = Number(args.secrets);
+/** Extra Metacontroller flags (`--metacontroller-flag=--workers=20`), after the live tier's. */
+const MC_FLAGS = args['metacontroller-flag'] as string[];
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const IS = { apiVersion: 'serving.kserve.io/v1beta1', plural: 'inferenceservices' };
 
@@ -134,12 +147,14 @@ function totals(pids: Record<string, number[]>) {
 const ready = (o: KubeObject) =>
   ((o.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
-function inferenceService(name: string, namespace: string): KubeObject {
+function inferenceService(name: string, namespace: string, s3 = false): KubeObject {
   return {
     apiVersion: 'serving.kserve.io/v1beta1',
     kind: 'InferenceService',
     metadata: { name, namespace },
-    spec: { predictor: { sklearn: { storageUri: 'gs://kfserving-examples/models/sklearn/1.0/model' } } },
+    spec: s3
+      ? { predictor: { serviceAccountName: 'storage', sklearn: { storageUri: 's3://bench/models/sklearn' } } }
+      : { predictor: { sklearn: { storageUri: 'gs://kfserving-examples/models/sklearn/1.0/model' } } },
   };
 }
 
@@ -157,18 +172,26 @@ const median = (xs: number[]) => {
   return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : 0;
 };
 
-async function hookOutcomes(hookUrl: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${hookUrl}/metrics`)).text();
-  const out: Record<string, number> = {};
-  for (const m of text.matchAll(/^modelhooks_hook_requests_total\{([^}]*)\} (\d+)/gm)) {
-    const labels = m[1] ?? '';
-    if (!labels.includes('composition="inferenceservice"')) continue;
-    const outcome = /outcome="([^"]+)"/.exec(labels)?.[1] ?? '?';
-    const hook = /hook="([^"]+)"/.exec(labels)?.[1] ?? '?';
-    out[`${hook}:${outcome}`] = (out[`${hook}:${outcome}`] ?? 0) + Number(m[2]);
-  }
-  return out;
+/** The S3 credential of the `--secrets` run, as docs/credentials.md sets one up (KServe's S3 annotations). */
+function s3Credential(namespace: string, endpoint: string): KubeObject[] {
+  return [
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's3creds', namespace, annotations: { 'serving.kserve.io/s3-endpoint': endpoint, 'serving.kserve.io/s3-usehttps': '0' } },
+      stringData: { AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench-secret' },
+    },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'storage', namespace }, secrets: [{ name: 's3creds' }] },
+  ];
 }
+
+/** A Secret nobody uses, of 1–4 KB (the `--secrets` run puts N of them beside the parents). */
+function unrelatedSecret(i: number, namespace: string): KubeObject {
+  return { apiVersion: 'v1', kind: 'Secret', metadata: { name: `unrelated-${i}`, namespace }, stringData: { blob: 'x'.repeat(1024 * (1 + (i % 4))) } };
+}
+
+/** Sync requests of InferenceServices seen in [from, to). */
+const syncsIn = (sent: Sent[], from: number, to: number) => sent.filter((s) => s.at >= from && s.at < to && s.path.includes('/inferenceservice/sync'));
 
 async function main() {
   const why = skipReason();
@@ -176,7 +199,10 @@ async function main() {
     log(`bench:live skipped: ${why}`);
     return;
   }
-  log(`bench:live: ${PARENTS} InferenceServices over ${NAMESPACES} namespace(s)`);
+  const credentialed = SECRETS >= 0;
+  log(
+    `bench:live: ${PARENTS} InferenceServices over ${credentialed ? 1 : NAMESPACES} namespace(s)${credentialed ? `, S3 credentials beside ${SECRETS} unrelated Secrets` : ''}`,
+  );
   const build = await buildLiveBinaries();
   const sent: Sent[] = [];
   // As the live tier: LIVE_KEEP_TMP=1 keeps the logs, LIVE_METACONTROLLER_LOG_LEVEL=4 logs every child event.
@@ -184,69 +210,105 @@ async function main() {
     binDir: build.binDir,
     metacontrollerSrc: metacontrollerSrc(),
     keep: Boolean(process.env.LIVE_KEEP_TMP),
+    ...(MC_FLAGS.length > 0 ? { metacontrollerFlags: MC_FLAGS } : {}),
     ...(process.env.LIVE_METACONTROLLER_LOG_LEVEL ? { metacontrollerLogLevel: process.env.LIVE_METACONTROLLER_LOG_LEVEL } : {}),
   });
   // Metacontroller's hooks go through the recording proxy: the CompositeControllers again, pointed at it.
   const proxy = await recordingProxy(cluster.hooks.url, sent);
+  const watches: Watch[] = [];
   try {
     const kube = new Kube(cluster.info);
     for (const cc of compositeControllers(build.binDir, proxy.url)) await kube.apply(cc);
     await sleep(5000); // Metacontroller restarts a controller whose CompositeController changed
-    const namespaces = Array.from({ length: NAMESPACES }, (_, i) => `bench-${i}`);
+    const namespaces = credentialed ? ['bench-secrets'] : Array.from({ length: NAMESPACES }, (_, i) => `bench-${i}`);
     for (const ns of namespaces) await kube.ensureNamespace(ns);
-    const names = Array.from({ length: PARENTS }, (_, i) => ({ name: `m${i}`, namespace: namespaces[i % NAMESPACES] as string }));
-
-    // One parent alone in its namespace first: its sync request is the baseline.
-    const first = names[0] as { name: string; namespace: string };
-    await kube.create(inferenceService(first.name, first.namespace));
-    const firstKey = `${first.namespace}/${first.name}`;
-    while (!ready(await kube.get(IS.apiVersion, 'InferenceService', first.name, first.namespace))) await sleep(500);
-    const alone = median(sent.filter((s) => s.parent === firstKey && s.path.includes('/sync')).map((s) => s.bytes));
-
-    const before = totals(processes(cluster.dir, cluster.hooks.port));
-    const t0 = Date.now();
-    await pool(names.slice(1), 16, (n) => kube.create(inferenceService(n.name, n.namespace)));
-    const created = Date.now() - t0;
-    let readyCount = 0;
-    while (readyCount < PARENTS) {
-      await sleep(2000);
-      const list = await kube.call<{ items: KubeObject[] }>('GET', `/apis/${IS.apiVersion}/${IS.plural}`);
-      readyCount = list.items.filter(ready).length;
-      log(`  ${((Date.now() - t0) / 1000).toFixed(0)} s: ${readyCount}/${PARENTS} Ready`);
-      if (Date.now() - t0 > 40 * 60_000) throw new Error(`not converged after 40 minutes (${readyCount} Ready)`);
+    if (credentialed) {
+      const ns = namespaces[0] as string;
+      for (const o of s3Credential(ns, 's3.bench.example:9000')) await kube.create(o);
+      await pool(
+        Array.from({ length: SECRETS }, (_, i) => i),
+        8,
+        (i) => kube.create(unrelatedSecret(i, ns)),
+      );
     }
-    const converged = Date.now() - t0;
-    const atConvergence = totals(processes(cluster.dir, cluster.hooks.port));
-    const convergenceRequests = sent.filter((s) => s.at >= t0 && s.path.includes('/sync'));
+    const names = Array.from({ length: PARENTS }, (_, i) => ({ name: `m${i}`, namespace: namespaces[i % namespaces.length] as string }));
+    const objectFor = (n: { name: string; namespace: string }) => inferenceService(n.name, n.namespace, credentialed);
 
-    // Steady state: let the last writes settle, then watch and count.
-    await sleep(30_000);
-    let writes = 0;
-    const watches: Watch[] = [
+    // Writes (anything but the ADDED of a new object) and when each parent first was Ready, from watches.
+    // Events by kind until the last Ready: each one is run through every related rule of every
+    // parent by Metacontroller when it watches that kind for related objects (findRelatedParents).
+    const writes: Array<{ at: number; kind: string }> = [];
+    const events: Record<string, number[]> = {};
+    const readyAt = new Map<string, number>();
+    for (const c of [
       'apps/v1/deployments',
       'v1/services',
       'autoscaling/v2/horizontalpodautoscalers',
       'networking.k8s.io/v1/ingresses',
+      'v1/pods',
       `${IS.apiVersion}/${IS.plural}`,
-    ].map((c) => {
+    ]) {
       const [group, ...rest] = c.split('/');
       const collection = group === 'v1' ? `/api/v1/${rest.join('/')}` : `/apis/${c}`;
+      const kind = c.split('/').at(-1) as string;
+      const seen: number[] = [];
+      events[kind] = seen;
       let live = false;
       const w = listAndWatch(kube, collection, (e) => {
-        if (live && e.type !== 'ADDED') writes++;
+        if (live) seen.push(Date.now());
+        if (live && e.type !== 'ADDED' && kind !== 'pods') writes.push({ at: Date.now(), kind });
+        if (e.object.kind === 'InferenceService' && ready(e.object)) {
+          const key = `${e.object.metadata.namespace}/${e.object.metadata.name}`;
+          if (!readyAt.has(key)) readyAt.set(key, Date.now());
+        }
       });
       w.synced.then(() => (live = true));
-      return w;
-    });
+      watches.push(w);
+    }
     await Promise.all(watches.map((w) => w.synced));
-    const steadyStart = Date.now();
-    const outcomesBefore = await hookOutcomes(cluster.hooks.url);
-    const usageBefore = totals(processes(cluster.dir, cluster.hooks.port));
-    await sleep(STEADY_S * 1000);
-    const usageAfter = totals(processes(cluster.dir, cluster.hooks.port));
-    const outcomesAfter = await hookOutcomes(cluster.hooks.url);
-    for (const w of watches) w.stop();
-    const steadyRequests = sent.filter((s) => s.at >= steadyStart);
+
+    // One parent alone in its namespace first: its sync request is the baseline.
+    const first = names[0] as { name: string; namespace: string };
+    const firstKey = `${first.namespace}/${first.name}`;
+    const firstAt = Date.now();
+    await kube.create(objectFor(first));
+    while (!readyAt.has(firstKey)) await sleep(200);
+    const firstSyncs = sent.filter((s) => s.parent === firstKey && s.path.includes('/sync'));
+    const alone = median(firstSyncs.map((s) => s.bytes));
+    const firstReadyMs = (readyAt.get(firstKey) as number) - firstAt;
+
+    const pids = processes(cluster.dir, cluster.hooks.port);
+    const before = totals(pids);
+    const t0 = Date.now();
+    await pool(names.slice(1), 16, (n) => kube.create(objectFor(n)));
+    const created = Date.now() - t0;
+    let lastLog = 0;
+    while (readyAt.size < PARENTS) {
+      await sleep(500);
+      if (Date.now() - lastLog > 10_000) {
+        lastLog = Date.now();
+        log(`  ${((Date.now() - t0) / 1000).toFixed(0)} s: ${readyAt.size}/${PARENTS} Ready (load ${loadavg()})`);
+      }
+      if (Date.now() - t0 > 40 * 60_000) throw new Error(`not converged after 40 minutes (${readyAt.size} Ready)`);
+    }
+    const lastReady = Math.max(...readyAt.values());
+    const atConvergence = totals(pids);
+    const loadAtConvergence = loadavg();
+    const convergenceRequests = syncsIn(sent, t0, lastReady + 1);
+
+    // The tail: nothing changes after the last Ready; every sync in it is without a cause.
+    log(`  all Ready after ${((lastReady - t0) / 1000).toFixed(1)} s; watching ${TAIL_S} s after the last Ready`);
+    while (Date.now() < lastReady + TAIL_S * 1000) await sleep(1000);
+    const tailEnd = lastReady + TAIL_S * 1000;
+    const afterTail = totals(pids);
+    const buckets = Array.from(
+      { length: Math.ceil(TAIL_S / 60) },
+      (_, i) => syncsIn(sent, lastReady + 1 + i * 60_000, Math.min(tailEnd, lastReady + 1 + (i + 1) * 60_000)).length,
+    );
+    const tailRequests = syncsIn(sent, lastReady + 1, tailEnd);
+    // Writes after the last Ready, by kind: an HPA's status is kube-controller-manager's, the rest Metacontroller's.
+    const tailWrites: Record<string, number> = {};
+    for (const w of writes) if (w.at > lastReady && w.at <= tailEnd) tailWrites[w.kind] = (tailWrites[w.kind] ?? 0) + 1;
 
     // The first parent again, among all the others: a metadata edit makes Metacontroller sync it.
     const touchAt = Date.now();
@@ -259,41 +321,109 @@ async function main() {
     while (!sent.some((s) => s.at >= touchAt && s.parent === firstKey && s.path.includes('/sync'))) await sleep(200);
     const among = median(sent.filter((s) => s.at >= touchAt && s.parent === firstKey && s.path.includes('/sync')).map((s) => s.bytes));
 
+    // The Secrets run: what one unrelated Secret edit, then one credential rotation, cost.
+    let secretEdits: Record<string, unknown> | undefined;
+    if (credentialed) {
+      const ns = namespaces[0] as string;
+      const settle = async () => {
+        await sleep(20_000);
+      };
+      await settle();
+      const editAt = Date.now();
+      const cpuEdit = totals(pids);
+      await kube.call('PATCH', `/api/v1/namespaces/${ns}/secrets/unrelated-0`, { stringData: { blob: 'edited' } }, 'application/merge-patch+json');
+      await settle();
+      const unrelated = {
+        inferenceServiceSyncs: syncsIn(sent, editAt, Date.now()).length,
+        metacontrollerCpu: +((totals(pids).metacontroller?.cpu ?? 0) - (cpuEdit.metacontroller?.cpu ?? 0)).toFixed(2),
+      };
+      // A rotation that the children show: the S3 endpoint annotation (it becomes the Deployments' S3_ENDPOINT).
+      const rotateAt = Date.now();
+      await kube.call(
+        'PATCH',
+        `/api/v1/namespaces/${ns}/secrets/s3creds`,
+        { metadata: { annotations: { 'serving.kserve.io/s3-endpoint': 's3.rotated.example:9000' } } },
+        'application/merge-patch+json',
+      );
+      const reached = new Set<string>();
+      const rotated = listAndWatch(kube, `/apis/apps/v1/namespaces/${ns}/deployments`, (e) => {
+        if (JSON.stringify(e.object).includes('s3.rotated.example')) reached.add(e.object.metadata.name);
+      });
+      watches.push(rotated);
+      while (reached.size < PARENTS && Date.now() - rotateAt < 120_000) await sleep(250);
+      secretEdits = {
+        unrelatedSecretEdit: unrelated,
+        rotation: {
+          deploymentsReached: reached.size,
+          seconds: +((Date.now() - rotateAt) / 1000).toFixed(1),
+          inferenceServiceSyncs: syncsIn(sent, rotateAt, Date.now()).length,
+        },
+      };
+    }
+
     const delta = (a: Record<string, { cpu: number }>, b: Record<string, { cpu: number }>) =>
       Object.fromEntries(Object.keys(b).map((k) => [k, +((b[k]?.cpu ?? 0) - (a[k]?.cpu ?? 0)).toFixed(1)]));
-    const outcomeDelta = Object.fromEntries(
-      Object.keys(outcomesAfter)
-        .map((k) => [k, (outcomesAfter[k] ?? 0) - (outcomesBefore[k] ?? 0)])
-        .filter(([, v]) => (v as number) > 0),
-    );
+    const perParent = (a: Record<string, { cpu: number }>, b: Record<string, { cpu: number }>, k: string) =>
+      +(((b[k]?.cpu ?? 0) - (a[k]?.cpu ?? 0)) / (PARENTS - 1)).toFixed(4);
     const report = {
       parents: PARENTS,
-      namespaces: NAMESPACES,
+      namespaces: namespaces.length,
+      unrelatedSecrets: credentialed ? SECRETS : undefined,
+      metacontrollerFlags: MC_FLAGS.length > 0 ? MC_FLAGS : 'the live tier defaults',
       createSeconds: +(created / 1000).toFixed(1),
-      convergedSeconds: +(converged / 1000).toFixed(1),
+      convergedSeconds: +((lastReady - t0) / 1000).toFixed(1),
+      loadAverageAtConvergence: loadAtConvergence,
+      firstParentReadySeconds: +(firstReadyMs / 1000).toFixed(1),
       convergenceCpuSeconds: delta(before, atConvergence),
+      cpuSecondsPerParentUntilReady: { metacontroller: perParent(before, atConvergence, 'metacontroller'), hooks: perParent(before, atConvergence, 'hooks') },
       peakRssMiB: Object.fromEntries(Object.entries(atConvergence).map(([k, v]) => [k, +(v.peakRss / 2 ** 20).toFixed(0)])),
       syncRequests: {
-        count: convergenceRequests.length,
+        untilReady: convergenceRequests.length,
+        perParentUntilReady: +(convergenceRequests.length / (PARENTS - 1)).toFixed(2),
         medianBytes: median(convergenceRequests.map((s) => s.bytes)),
         maxBytes: Math.max(0, ...convergenceRequests.map((s) => s.bytes)),
-        perParent: +(convergenceRequests.length / PARENTS).toFixed(2),
+        refused413: sent.filter((s) => s.status === 413).length,
+      },
+      eventsUntilReady: Object.fromEntries(Object.entries(events).map(([k, at]) => [k, at.filter((t) => t >= t0 && t <= lastReady).length])),
+      afterLastReady: {
+        seconds: TAIL_S,
+        syncsPer60s: buckets,
+        syncs: tailRequests.length,
+        perParent: +(tailRequests.length / PARENTS).toFixed(3),
+        statuses: Object.fromEntries([200, 304].map((s) => [s, tailRequests.filter((r) => r.status === s).length])),
+        writes: tailWrites,
+        cpuSeconds: delta(atConvergence, afterTail),
+        loadAverage: loadavg(),
       },
       onesSyncBytes: { alone, amongAll: among, ratio: +(among / alone).toFixed(2) },
-      steady: {
-        seconds: STEADY_S,
-        requestsPerParentPerMinute: +(steadyRequests.length / PARENTS / (STEADY_S / 60)).toFixed(3),
-        statuses: Object.fromEntries([200, 304].map((s) => [s, steadyRequests.filter((r) => r.status === s).length])),
-        outcomes: outcomeDelta,
-        writesSeen: writes,
-        cpuSeconds: delta(usageBefore, usageAfter),
-      },
+      secretEdits,
+      kserve: kserveFigures(),
     };
     if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } finally {
+    for (const w of watches) w.stop();
     proxy.close();
     await cluster.stop();
+  }
+}
+
+/** The 1-, 5- and 15-minute load averages (the machine is shared: every figure goes with it). */
+function loadavg(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
+/**
+ * KServe's own controller's figures for the same load, where the oracle tier measured them in
+ * this run and left them in `KSERVE_BENCH_JSON` (a file of the same shape); otherwise says so.
+ */
+function kserveFigures(): unknown {
+  const file = process.env.KSERVE_BENCH_JSON;
+  if (!file) return 'not available: no oracle-tier figures in this run (KSERVE_BENCH_JSON unset)';
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch (error) {
+    return `not available: ${file}: ${String(error)}`;
   }
 }
 

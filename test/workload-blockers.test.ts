@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { inferenceservice } from '../hooks/inferenceservice/index.js';
-import { podsRuleFor, type AnyComposition, type KubeObject } from '../hooks/kit/index.js';
+import { podsRuleFor, type AnyComposition, type KubeObject, type RelatedRule } from '../hooks/kit/index.js';
+import { ruleSelects } from './support/metacontroller-select.js';
 import { mlmodel } from '../hooks/mlmodel/index.js';
 import { runCustomize, runSync } from '../hooks/testing/index.js';
 import { tfserv } from '../hooks/tfserv/index.js';
@@ -88,7 +89,33 @@ for (const s of subjects) {
       // TrustyAI asks without the version label, which an adopted operator release's selector may set differently.
       const { 'app.kubernetes.io/version': _version, ...stable } = observedDeployment.spec.selector.matchLabels;
       const wanted = s.composition.name === 'trustyai' ? stable : observedDeployment.spec.selector.matchLabels;
-      expect(runCustomize(s.composition, base)).toContainEqual(podsRuleFor(ns, wanted));
+      const rules = runCustomize(s.composition, base);
+      if (s.composition.name !== 'inferenceservice') expect(rules).toContainEqual(podsRuleFor(ns, wanted));
+      // The InferenceService asks with one rule for all its workloads' pods (a value per workload, `In`).
+      const pod = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p', namespace: ns, labels: observedDeployment.spec.template?.metadata?.labels ?? wanted },
+      };
+      const podRules = rules.filter((r) => r.resource === 'pods');
+      if (s.composition.name === 'inferenceservice') expect(podRules).toHaveLength(1);
+      expect(podRules.some((r) => r.namespace === ns && ruleSelects(r, pod as KubeObject))).toBe(true);
+      // A pod of another workload (another parent's) is not asked for.
+      expect(ruleSelects(podRules[0] as RelatedRule, { ...pod, metadata: { ...pod.metadata, labels: { app: 'other' } } } as KubeObject)).toBe(false);
+    });
+    it('customize asks for no pods once the parent is Ready on its generation (kit isConverged; MLModel excepted)', () => {
+      const parent = base.parent as KubeObject;
+      const converged = {
+        ...parent,
+        metadata: { ...parent.metadata, generation: 3 },
+        status: { observedGeneration: 3, conditions: [{ type: 'Ready', status: 'True' }] },
+      };
+      const podRules = (p: KubeObject) => runCustomize(s.composition, { ...base, parent: p }).filter((r) => r.resource === 'pods');
+      // MLModel's download pods tell its lifecycle too: asked for whatever its readiness.
+      if (s.composition.name !== 'mlmodel') expect(podRules(converged as KubeObject)).toEqual([]);
+      // Ready on an older generation, or not Ready: asked.
+      expect(podRules({ ...converged, status: { ...converged.status, observedGeneration: 2 } } as KubeObject)).not.toEqual([]);
+      expect(podRules({ ...converged, status: { observedGeneration: 3, conditions: [{ type: 'Ready', status: 'False' }] } } as KubeObject)).not.toEqual([]);
     });
     const podCases: Array<{ reason: string; state: object; lastState?: object; kubelet: string; source: string }> = [
       { reason: 'ErrImagePull', state: waiting('ErrImagePull', PULL_ERROR), kubelet: PULL_ERROR, source: 'pkg/kubelet/images/types.go ErrImagePull' },

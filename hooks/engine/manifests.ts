@@ -129,7 +129,11 @@ export function compositeControllerFor(c: AnyComposition, variant: VariantSelect
     spec: {
       generateSelector: true,
       ...(c.resyncPeriodSeconds ? { resyncPeriodSeconds: c.resyncPeriodSeconds } : {}),
-      parentResource: { apiVersion: `${c.parent.group}/${c.parent.versions[0]}`, resource: c.parent.plural },
+      parentResource: {
+        apiVersion: `${c.parent.group}/${c.parent.versions[0]}`,
+        resource: c.parent.plural,
+        ...(c.ignoreStatusChanges ? { ignoreStatusChanges: true } : {}),
+      },
       childResources: childTypesFor(c, variant).map(childResource),
       hooks,
     },

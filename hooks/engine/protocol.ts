@@ -10,7 +10,7 @@ import type { NamespaceSelector } from './namespace-selector.js';
 import { namespaceRule } from './namespace-settings.js';
 import { imageRefusalAnswer, tenancyOf } from './tenancy.js';
 import { ObjectIndex } from '../kit/observed.js';
-import { scopeRules } from '../kit/related.js';
+import { isConverged, scopeRules } from '../kit/related.js';
 import { specParser, type SpecParse } from '../kit/spec-memo.js';
 import { cutTooDeep, MAX_DEPTH, tooDeepPath } from '../kit/bounded.js';
 import type { HookName, HookRequest } from './request.js';
@@ -149,10 +149,15 @@ function runCustomize<Config>(composition: AnyComposition<Config>, request: Hook
   const declared = declaredTypes(composition, request.controller);
   const declares = (apiVersion: string, kind: string) => declared.some((t) => t.apiVersion === apiVersion && t.kind === kind);
   const rules = composition.customize ? composition.customize(parent, config, declares) : [];
-  // Objects that share a child's name, so sync can tell a name held by another owner.
-  const named = composition.childNames
-    ? childNameRules(declaredTypes(composition, request.controller), composition.childNames(parent, config), parent.metadata.namespace)
-    : [];
+  // Objects that share a child's name, so sync can tell a name held by another owner — asked
+  // while a child may not exist yet: once the parent is Ready on this generation every child
+  // does, and these rules would only make Metacontroller run each event of those kinds through
+  // them and send the parent's own children again under `related` (docs/development.md,
+  // "What Metacontroller is asked for").
+  const named =
+    composition.childNames && !isConverged(parent)
+      ? childNameRules(declaredTypes(composition, request.controller), composition.childNames(parent, config), parent.metadata.namespace)
+      : [];
   return [...scopeRules([own, ...rules, ...named], parent.metadata.namespace, composition.name), ...system];
 }
 

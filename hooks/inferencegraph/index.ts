@@ -6,6 +6,7 @@ import {
   keepObserved,
   lastApplied,
   MANAGED_BY,
+  isConverged,
   podsRuleFor,
   READY,
   readyJsonPath,
@@ -72,7 +73,8 @@ export const inferencegraph = defineComposition<InferenceGraphSpec, InferenceGra
     // The steps' InferenceServices, by name, in the graph's namespace only (controller.go reads them there).
     const rules: RelatedRule[] = services.length > 0 ? [{ apiVersion: ISVC.apiVersion, resource: 'inferenceservices', namespace, names: services }] : [];
     // The router's pods: why they do not run goes to RouterReady.
-    rules.push(podsRuleFor(namespace, selectorFor(parent)));
+    // Not once Ready on this generation (kit isConverged: Metacontroller asks again on a new one or after 20 minutes).
+    if (!isConverged(parent)) rules.push(podsRuleFor(namespace, selectorFor(parent)));
     // The routes that may claim the graph's host (labelled with its source, or not ours): a HostConflict.
     rules.push(...hostRules(namespace, graphHostSources(parent), declares(HTTP_ROUTE.apiVersion, HTTP_ROUTE.kind)));
     return rules;

@@ -69,13 +69,16 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     { name: 'gateway-api', description: 'Gateway API: HTTPRoutes (with canary traffic splits) instead of an Ingress', optionalChildren: ['httproutes'] },
   ],
 
+  // Its own status write asks for no sync: no answer waits for it (test/inferenceservice/status-echo.test.ts).
+  ignoreStatusChanges: true,
+
   customize(parent, _config, declares) {
     // Storage credentials: ServiceAccounts and Secrets by name, in the parent's namespace (credentials/rules.ts).
     const rules: RelatedRule[] = credentialRules(parent);
     // The namespace's TrustyAIServices: the predictor logs to one unless it has a logger (trustyai-logger.ts).
-    rules.push(trustyaiRule(parent.metadata.namespace));
-    // The namespace's ServingRuntimes and every ClusterServingRuntime (runtimes.ts).
-    rules.push(...runtimeRules(parent.metadata.namespace));
+    if (parent.spec.predictor.logger === undefined) rules.push(trustyaiRule(parent.metadata.namespace));
+    // The runtimes the model's runtime is chosen among: by name where the spec names it (runtime/rules.ts).
+    rules.push(...runtimeRules(parent));
     // Each component's pods: why they do not run goes to its condition (workload-pods.ts).
     rules.push(...workloadPodRules(parent));
     // The Ingresses (and HTTPRoutes) that may route one of its hosts: a host another parent already routes is a HostConflict.

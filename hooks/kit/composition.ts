@@ -149,6 +149,14 @@ export interface Composition<Spec = unknown, Config = unknown> {
   upstreamCrds?: KubeObject[];
   /** Seconds between full resyncs, written to the CompositeController. */
   resyncPeriodSeconds?: number;
+  /**
+   * Written to the CompositeController's `parentResource.ignoreStatusChanges`: a change of the
+   * parent's status alone (Metacontroller's own write after each sync) enqueues no sync
+   * (metacontroller composite/controller.go updateParentObject), one sync fewer per status
+   * write. Only for a composition whose answer never waits for its own status: the sync after
+   * the write would answer the same.
+   */
+  ignoreStatusChanges?: boolean;
   /** `declares` tells whether the calling CompositeController declares a child type (e.g. HTTPRoutes). */
   customize?(parent: Parent<Spec>, config: Config, declares: (apiVersion: string, kind: string) => boolean): RelatedRule[];
   /**

@@ -29,7 +29,7 @@ export { isRecord } from './types.js';
 export type { Composed, KubeObject, ObjectMeta, Parent } from './types.js';
 export { HookContractError } from './errors.js';
 export { ObjectIndex } from './observed.js';
-export { podsRuleFor } from './related.js';
+export { isConverged, podsRuleFor } from './related.js';
 
 // Settings from the environment.
 export { imagesFrom, imageVariables, imagesOnlyConfig } from './config.js';
@@ -78,7 +78,6 @@ export { firstBlocker } from './status/blockers.js';
 export type { Workloads } from './status/blockers.js';
 
 // Texts inside tenants' objects (a ConfigMap's JSON or YAML), parsed within bounds.
-export { readYamlText } from './bounded.js';
 
 // Memos: what a sync derives again and again from the same input, kept once.
 export { deepFreeze, keptJson, memoOnSpec } from './spec-memo.js';

@@ -1,9 +1,14 @@
-import type { RelatedRule } from './composition.js';
+import type { LabelSelector, RelatedRule } from './composition.js';
+import { isRecord } from './types.js';
 import { HookContractError } from './errors.js';
 
 /**
  * The customize rule that asks Metacontroller for the pods of a parent's workloads: those
- * carrying `selectorLabels`, in the parent's namespace.
+ * carrying `selectorLabels`, in the parent's namespace. A label given several values (`app:
+ * [a, b]`) selects the pods of several workloads with one rule (`In`): Metacontroller runs
+ * every rule of every parent on every event of every kind it watches for related objects
+ * (customize/manager.go findRelatedParents), so one rule for all of a parent's workloads costs
+ * a third of three.
  *
  * The namespace is required: since Metacontroller v4.15 a v2 hook's label-selector rule
  * without one lists every namespace (pkg/controller/common/customize/manager.go,
@@ -11,12 +16,36 @@ import { HookContractError } from './errors.js';
  * (`selectByNamespaceAndLabels`). Older Metacontroller rejected that combination.
  * Breaking either rule is a bug in the hook (HookContractError: a 500, never a deletion).
  */
-export function podsRuleFor(namespace: string | undefined, selectorLabels: Record<string, string>): RelatedRule {
+export function podsRuleFor(namespace: string | undefined, selectorLabels: Record<string, string | string[]>): RelatedRule {
   if (!namespace) throw new HookContractError('podsRuleFor: a namespace is required, or Metacontroller would list the pods of every namespace');
-  if (Object.keys(selectorLabels).length === 0) {
+  const entries = Object.entries(selectorLabels);
+  if (entries.length === 0 || entries.some(([, v]) => Array.isArray(v) && v.length === 0)) {
     throw new HookContractError('podsRuleFor: selector labels are required, or Metacontroller would list every pod of the namespace');
   }
-  return { apiVersion: 'v1', resource: 'pods', namespace, labelSelector: { matchLabels: { ...selectorLabels } } };
+  const single = entries.filter((e): e is [string, string] => typeof e[1] === 'string');
+  const several = entries.filter((e): e is [string, string[]] => Array.isArray(e[1]));
+  const labelSelector: LabelSelector = {};
+  if (single.length > 0) labelSelector.matchLabels = Object.fromEntries(single);
+  if (several.length > 0)
+    labelSelector.matchExpressions = several.map(([key, values]) => ({ key, operator: 'In' as const, values: [...new Set(values)].sort() }));
+  return { apiVersion: 'v1', resource: 'pods', namespace, labelSelector };
+}
+
+/**
+ * Whether the parent has converged on its current spec: Metacontroller wrote the status of a
+ * sync of this generation (`status.observedGeneration`, which it sets) and that status says
+ * Ready=True. Customize may then ask for less — e.g. no longer for the objects that could hold
+ * a child's name, since every child exists — knowing that Metacontroller keeps the answer per
+ * uid and generation for 20 minutes (customize/manager.go newResponseCache): a new parent is
+ * asked about before its first status, so the full answer lasts through its convergence, and
+ * the smaller one takes effect at the first customize after 20 minutes of readiness.
+ */
+export function isConverged(parent: { metadata: { generation?: number }; status?: unknown }): boolean {
+  const status = isRecord(parent.status) ? parent.status : {};
+  const generation = parent.metadata.generation;
+  if (generation === undefined || status.observedGeneration !== generation) return false;
+  const conditions = Array.isArray(status.conditions) ? status.conditions : [];
+  return conditions.some((c) => isRecord(c) && c.type === 'Ready' && c.status === 'True');
 }
 
 /**

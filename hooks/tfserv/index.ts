@@ -1,4 +1,13 @@
-import { checkDeploymentUpdate, defineComposition, lastApplied, podsRuleFor, readyJsonPath, type Composed, type RelatedRule } from '../kit/index.js';
+import {
+  checkDeploymentUpdate,
+  defineComposition,
+  lastApplied,
+  isConverged,
+  podsRuleFor,
+  readyJsonPath,
+  type Composed,
+  type RelatedRule,
+} from '../kit/index.js';
 import { tfservConfig, type TfservConfig } from './config.js';
 import { deploymentFor } from './deployment.js';
 import { modelsFileOf } from './models-file.js';
@@ -40,8 +49,9 @@ export const tfserv = defineComposition<TfservSpec, TfservConfig>({
   customize(parent): RelatedRule[] {
     return [
       { apiVersion: 'v1', resource: 'configmaps', namespace: parent.metadata.namespace, names: [parent.spec.configMap] },
-      // The server's pods: why they do not run (image pull, crash loop…) goes to DeploymentReady.
-      podsRuleFor(parent.metadata.namespace, selectorFor(parent)),
+      // The server's pods: why they do not run (image pull, crash loop…) goes to DeploymentReady;
+      // not once Ready on this generation (kit isConverged: Metacontroller asks again on a new one or after 20 minutes).
+      ...(isConverged(parent) ? [] : [podsRuleFor(parent.metadata.namespace, selectorFor(parent))]),
     ];
   },
 

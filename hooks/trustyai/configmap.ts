@@ -1,6 +1,7 @@
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { Document, isMap } from 'yaml';
-import { condition, isRecord, lastApplied, MANAGED_BY, readYamlText, type Composed, type Cond, type KubeObject, type SyncInput } from '../kit/index.js';
+import { condition, isRecord, lastApplied, MANAGED_BY, type Composed, type Cond, type KubeObject, type SyncInput } from '../kit/index.js';
+import { readYamlText } from '../kit/bounded.js';
 import { MODELMESH_NAMESPACE_VARIABLE, type TrustyAIConfig } from './config.js';
 import { labelsFor, MODEL_SERVING_CONFIG, payloadProcessorUrl } from './names.js';
 import type { TrustyAISpec } from './spec.js';

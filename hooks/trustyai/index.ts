@@ -5,6 +5,7 @@ import {
   defineComposition,
   lastApplied,
   MANAGED_BY,
+  isConverged,
   podsRuleFor,
   readyJsonPath,
   STORAGE_CLASSES_RULE,
@@ -114,7 +115,8 @@ export const trustyai = defineComposition<TrustyAISpec, TrustyAIConfig>({
     // The service's pods: why they do not run (image pull, crash loop…) goes to DeploymentReady. By
     // the selector labels every operator release shares (the version label may be an adopted one's).
     const { 'app.kubernetes.io/version': _version, ...podLabels } = selectorFor(parent);
-    rules.push(podsRuleFor(namespace, podLabels));
+    // Not once Ready on this generation (kit isConverged: Metacontroller asks again on a new one or after 20 minutes).
+    if (!isConverged(parent)) rules.push(podsRuleFor(namespace, podLabels));
     return rules;
   },
 

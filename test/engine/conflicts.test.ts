@@ -36,6 +36,18 @@ describe('customize asks for same-named objects of each child kind, in the names
     expect(rules).toContainEqual({ apiVersion: 'apps/v1', resource: 'deployments', namespace: NS, names: ['foo'] });
     expect(rules).toContainEqual({ apiVersion: 'v1', resource: 'services', namespace: NS, names: ['foo-service'] });
   });
+  it('asks no more once the parent is Ready on its generation (every child exists; kit isConverged)', () => {
+    const ready = (generation: number, observed: number, status: string) => ({
+      ...tfs('foo').parent,
+      metadata: { ...tfs('foo').parent.metadata, generation },
+      status: { observedGeneration: observed, conditions: [{ type: 'Ready', status }] },
+    });
+    const named = (parent: KubeObject) => runCustomize(tfserv, { parent }).filter((r) => r.resource === 'deployments' || r.resource === 'services');
+    expect(named(ready(2, 2, 'True') as KubeObject)).toEqual([]);
+    // A new generation (its children may be renamed) or a parent not Ready (one may be missing): asked.
+    expect(named(ready(3, 2, 'True') as KubeObject)).toHaveLength(2);
+    expect(named(ready(2, 2, 'False') as KubeObject)).toHaveLength(2);
+  });
   it('asks only for the optional kinds the CompositeController declares', () => {
     const plain = runCustomize(trustyai, { parent: trusty('foo').parent });
     expect(plain.some((r) => r.resource === 'routes')).toBe(false);

@@ -348,6 +348,10 @@ describe(`TrustyAI logger wiring (${TAS}; ${TAS_URL})`, () => {
       namespace: 'ml',
     });
   });
+  it('a predictor with its own logger asks for no TrustyAIService (the operator patches only those without one: logsToTrustyAI)', () => {
+    const logged = sklearn({ logger: { mode: 'all', url: 'http://mine' } });
+    expect(runCustomize(inferenceservice, { parent: isvc(logged), config }).some((r) => r.resource === 'trustyaiservices')).toBe(false);
+  });
   it('a TrustyAIService in the namespace whose status does not say it serves HTTPS: the predictor logs everything to its Service over http (port 80 → 8080, GenerateKServeLoggerURL)', () => {
     const o = runSync(inferenceservice, { parent: isvc(sklearn()), related: [tas('trusty')], config });
     const a = agentOf(o);

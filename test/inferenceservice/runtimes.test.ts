@@ -142,6 +142,30 @@ describe('runtimes read from the cluster (sync)', () => {
     expect(rules).toContainEqual({ apiVersion: 'serving.kserve.io/v1alpha1', resource: 'clusterservingruntimes', labelSelector: {} });
   });
 
+  // Metacontroller runs every rule of every parent on each event it watches (customize/manager.go
+  // findRelatedParents): a runtime the spec names is asked for by that name only.
+  it('a model naming its runtime asks for that ServingRuntime and ClusterServingRuntime by name (utils.GetServingRuntime), no others', () => {
+    const rules = runCustomize(inferenceservice, { parent: isvc({ model: { modelFormat: { name: 'sklearn' }, runtime: 'kserve-sklearnserver' } }), config });
+    const runtimeRules = rules.filter((r) => r.resource.endsWith('servingruntimes'));
+    expect(runtimeRules).toEqual([
+      { apiVersion: 'serving.kserve.io/v1alpha1', resource: 'servingruntimes', namespace: 'ml', names: ['kserve-sklearnserver'] },
+      { apiVersion: 'serving.kserve.io/v1alpha1', resource: 'clusterservingruntimes', names: ['kserve-sklearnserver'] },
+    ]);
+    // Synced with the runtime found by that name, it is the one chosen.
+    const named = kserveRuntimes(INFERENCESERVICE_IMAGES).find((r) => r.metadata.name === 'kserve-sklearnserver');
+    const out = runSync(inferenceservice, {
+      parent: isvc({ model: { modelFormat: { name: 'sklearn' }, runtime: 'kserve-sklearnserver' } }),
+      related: [named as unknown as KubeObject],
+      config,
+    });
+    expect(out.status.clusterServingRuntimeName).toBe('kserve-sklearnserver');
+  });
+
+  it("a predictor of the user's own containers asks for no runtime", () => {
+    const rules = runCustomize(inferenceservice, { parent: isvc({ containers: [{ name: 'kserve-container', image: 'mine:1' }] }), config });
+    expect(rules.filter((r) => r.resource.endsWith('servingruntimes'))).toEqual([]);
+  });
+
   it('a user ServingRuntime auto-selecting huggingface with a higher priority wins, and is named in the status', () => {
     const out = runSync(inferenceservice, {
       parent: isvc({ model: { modelFormat: { name: 'huggingface' }, storageUri: 'hf://org/m' } }),

@@ -1,13 +1,21 @@
 /** Each component's pods, asked for in customize, and the blocker they tell its condition. */
-import { firstBlocker, podsOf, podsRuleFor, type Blocker, type KubeObject, type Parent, type RelatedRule } from '../../kit/index.js';
+import { firstBlocker, isConverged, podsOf, podsRuleFor, type Blocker, type KubeObject, type Parent, type RelatedRule } from '../../kit/index.js';
 import { selectorFor, type Role } from '../names.js';
 import type { Input } from '../sync-input.js';
 import { componentsOf, type InferenceServiceSpec } from '../spec.js';
 
-/** One rule per Deployment the parent may run (its components and the canary), by its selector labels. */
+/**
+ * One rule for the pods of every Deployment the parent may run (its components and the
+ * canary), by their selector label's values; none once the parent is Ready on its generation
+ * (kit isConverged): the pods then only tell why they do not run, which a Deployment that
+ * loses its pods shows first, and the next customize (a new generation, or Metacontroller's
+ * 20-minute cache) asks for them again while the parent is not Ready.
+ */
 export function workloadPodRules(parent: Parent<InferenceServiceSpec>): RelatedRule[] {
+  if (isConverged(parent)) return [];
   const roles: Role[] = [...componentsOf(parent.spec), 'canary'];
-  return roles.map((role) => podsRuleFor(parent.metadata.namespace, selectorFor(parent, role)));
+  const selectors = roles.map((role) => selectorFor(parent, role));
+  return [podsRuleFor(parent.metadata.namespace, { app: selectors.map((s) => s.app as string) })];
 }
 
 /**

@@ -33,6 +33,8 @@ export interface LiveOptions {
   hookEnv?: Record<string, string>;
   /** Metacontroller's --zap-log-level (default `info`; 4 logs every child event, 5 every update's diff). */
   metacontrollerLogLevel?: string;
+  /** Metacontroller flags after METACONTROLLER_FLAGS (a later flag wins), e.g. `--workers=20`. */
+  metacontrollerFlags?: string[];
   /** Keep the temp dir (logs, certificates) after stop. */
   keep?: boolean;
 }
@@ -124,6 +126,7 @@ export async function startLiveCluster(opts: LiveOptions): Promise<LiveCluster> 
       spawnLogged(dir, 'metacontroller', path.join(opts.binDir, 'metacontroller'), [
         `--kubeconfig=${kubeconfig}`,
         ...METACONTROLLER_FLAGS,
+        ...(opts.metacontrollerFlags ?? []),
         `--metrics-address=127.0.0.1:${mcMetrics}`,
         `--health-probe-bind-address=127.0.0.1:${mcHealth}`,
         `--zap-log-level=${opts.metacontrollerLogLevel ?? 'info'}`,
