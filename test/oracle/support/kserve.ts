@@ -33,7 +33,12 @@ export function kserveCrds(moduleDir: string): Crd[] {
  */
 export function kserveConfig(moduleDir: string, overrides: Record<string, Record<string, unknown>> = {}): KubeObject {
   const [cm] = readObjects(path.join(moduleDir, 'config/configmap/inferenceservice.yaml'));
-  const data = { ...((cm?.data ?? {}) as Record<string, string>) };
+  return configWith((cm?.data ?? {}) as Record<string, string>, overrides);
+}
+
+/** `inferenceservice-config` from the shipped data: Standard mode, no VirtualService, then `overrides` merged key by key (without `_example`). */
+export function configWith(shipped: Record<string, string>, overrides: Record<string, Record<string, unknown>> = {}): KubeObject {
+  const data = { ...shipped };
   delete data._example;
   const patch: Record<string, Record<string, unknown>> = {
     deploy: { defaultDeploymentMode: 'Standard' },
