@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds what the oracle tier runs: KServe v0.20.0's manager (cmd/manager) from the Go module
-# proxy, beside the live tier's binaries (test/live/build.sh: kube-apiserver, etcd, kustomize,
-# kube-controller-manager, Metacontroller).
+# proxy, beside the live tier's binaries (`test/live/build.sh no-metacontroller`: kube-apiserver,
+# etcd, kustomize, kube-controller-manager; no Metacontroller, which this tier does not run).
 #
 # `go install github.com/kserve/kserve/cmd/manager@v0.20.0` is refused (KServe's go.mod has
 # replace directives), so the module is downloaded (`go mod download`, read-only in the module
@@ -23,7 +23,7 @@ version="${KSERVE_VERSION:-v0.20.0}"
 out="$root/.cache/oracle"
 start=$(date +%s)
 
-live_json="$(bash "$root/test/live/build.sh")"
+live_json="$(bash "$root/test/live/build.sh" no-metacontroller)"
 bin_dir="$(printf '%s' "$live_json" | sed -n 's/.*"binDir":"\([^"]*\)".*/\1/p')"
 live_cached=$(printf '%s' "$live_json" | sed -n 's/.*"cached":\([a-z]*\).*/\1/p')
 
