@@ -91,6 +91,36 @@ describe('flatten and diffObjects', () => {
       ['meta', {}],
     ]);
   });
+  it('brackets keys holding dots or slashes (labels, annotations)', () => {
+    expect([...flatten({ metadata: { labels: { 'app.kubernetes.io/name': 'x', app: 'y' } } }).keys()]).toEqual([
+      'metadata.labels[app.kubernetes.io/name]',
+      'metadata.labels.app',
+    ]);
+  });
+  it('reports a field one side lacks entirely once, at its top, with the leaves below it', () => {
+    const a = pod([]);
+    const b = pod([], {
+      initContainers: [{ name: 'storage-initializer', image: 'si', args: ['gs://m', '/mnt/models'] }],
+      securityContext: { runAsNonRoot: true },
+    });
+    (a.spec as Record<string, unknown>).securityContext = {};
+    expect(diffObjects('s', new Map([[keyOf('Pod', 'x'), a]]), new Map([[keyOf('Pod', 'x'), b]]))).toEqual([
+      {
+        spec: 's',
+        kind: 'Pod',
+        object: 'x',
+        path: 'spec.initContainers',
+        kserve: undefined,
+        modelhooks: {
+          '[storage-initializer].name': 'storage-initializer',
+          '[storage-initializer].image': 'si',
+          '[storage-initializer].args[0]': 'gs://m',
+          '[storage-initializer].args[1]': '/mnt/models',
+        },
+      },
+      { spec: 's', kind: 'Pod', object: 'x', path: 'spec.securityContext.runAsNonRoot', kserve: undefined, modelhooks: true },
+    ]);
+  });
   it('names each differing field with both values, and an object on one side only', () => {
     const a = pod(['kube-api-access-aaaaa']);
     const b = pod(['kube-api-access-bbbbb'], { serviceAccountName: 'sa' });
@@ -112,8 +142,14 @@ describe('flatten and diffObjects', () => {
 describe('matcher (differences.yaml entries)', () => {
   const d = (kind: string, p: string, spec = 'default/a/x'): Difference => ({ spec, kind, object: 'x', path: p });
   const entry = (e: Partial<KeptDifference>): KeptDifference => ({ kind: 'Pod', path: '', reason: 'r', upstream: 'u', ...e });
-  it('`*` stays within a path segment, `**` crosses segments, brackets are literal', () => {
-    const m = matcher([entry({ path: 'spec.containers[*].ports[0].name' }), entry({ kind: 'Service', path: 'metadata.**' })]);
+  it('`*` stays within a path segment, `[*]` is one bracketed segment (dots and all), `**` crosses segments', () => {
+    const m = matcher([
+      entry({ path: 'spec.containers[*].ports[0].name' }),
+      entry({ kind: 'Service', path: 'metadata.**' }),
+      entry({ kind: 'Ingress', path: 'metadata.labels[app.kubernetes.io/*]' }),
+    ]);
+    expect(m.match(d('Ingress', 'metadata.labels[app.kubernetes.io/name]'))).toBeDefined();
+    expect(m.match(d('Ingress', 'metadata.labels[example.com/name]'))).toBeUndefined();
     expect(m.match(d('Pod', 'spec.containers[kserve-container].ports[0].name'))).toBeDefined();
     expect(m.match(d('Pod', 'spec.containers[a].b.ports[0].name'))).toBeUndefined();
     expect(m.match(d('Service', 'metadata.labels.app'))).toBeDefined();

@@ -73,7 +73,10 @@ function cleanPodSpec(spec: Obj): void {
   }
 }
 
-/** Leaves of a JSON value by path; an empty object or array is a leaf of its own. */
+/**
+ * Leaves of a JSON value by path; an empty object or array is a leaf of its own. A key holding
+ * `.` or `/` (a label, an annotation) is bracketed: `metadata.labels[app.kubernetes.io/name]`.
+ */
 export function flatten(value: unknown, prefix = '', out = new Map<string, Json>()): Map<string, Json> {
   if (Array.isArray(value)) {
     if (value.length === 0) out.set(prefix, []);
@@ -83,7 +86,7 @@ export function flatten(value: unknown, prefix = '', out = new Map<string, Json>
   } else if (value && typeof value === 'object') {
     const entries = Object.entries(value as Obj);
     if (entries.length === 0) out.set(prefix, {});
-    for (const [k, v] of entries) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+    for (const [k, v] of entries) flatten(v, /[./]/.test(k) ? `${prefix}[${k}]` : prefix ? `${prefix}.${k}` : k, out);
   } else {
     out.set(prefix, value as Json);
   }
@@ -110,19 +113,82 @@ export function diffObjects(spec: string, kserve: Map<string, KubeObject>, model
     }
     const a = flatten(normalise(k));
     const b = flatten(normalise(m));
+    const [pa, pb] = [prefixes(a), prefixes(b)];
+    const seen = new Set<string>();
     for (const path of [...new Set([...a.keys(), ...b.keys()])].sort()) {
       const x = a.get(path);
       const y = b.get(path);
-      if (JSON.stringify(x) !== JSON.stringify(y)) out.push({ spec, kind, object, path, kserve: x, modelhooks: y });
+      if (JSON.stringify(x) === JSON.stringify(y)) continue;
+      // `{}` on one side where the other has fields below: those fields are the differences.
+      if ((x === undefined && isEmpty(y) && pa.has(path)) || (y === undefined && isEmpty(x) && pb.has(path))) continue;
+      // A field one side lacks entirely is one difference at its top: `initContainers[storage-initializer]`, not its 20 leaves.
+      const top = x === undefined ? topMissing(path, pa) : y === undefined ? topMissing(path, pb) : path;
+      if (seen.has(top)) continue;
+      seen.add(top);
+      out.push({ spec, kind, object, path: top, kserve: top === path ? x : subtree(a, top), modelhooks: top === path ? y : subtree(b, top) });
     }
   }
   return out;
 }
 
+const isEmpty = (v: Json | undefined) => v !== null && typeof v === 'object' && Object.keys(v).length === 0;
+
+/** A path's segments: `a.b[c.d].e` → a, b, [c.d], e. */
+export function segments(path: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i] as string;
+    if (c === '[') {
+      if (cur) out.push(cur);
+      const end = path.indexOf(']', i);
+      out.push(path.slice(i, end + 1));
+      cur = '';
+      i = end;
+    } else if (c === '.') {
+      if (cur) out.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+const join = (segs: string[]) => segs.reduce((acc, s) => (s.startsWith('[') || !acc ? acc + s : `${acc}.${s}`), '');
+
+/** Every path and every ancestor of one, of a flattened side. */
+function prefixes(flat: Map<string, Json>): Set<string> {
+  const out = new Set<string>();
+  for (const path of flat.keys()) {
+    const segs = segments(path);
+    for (let i = 1; i <= segs.length; i++) out.add(join(segs.slice(0, i)));
+  }
+  return out;
+}
+
+/** The shortest ancestor of `path` that the side (its prefixes) lacks. */
+function topMissing(path: string, side: Set<string>): string {
+  const segs = segments(path);
+  for (let i = 1; i <= segs.length; i++) {
+    const p = join(segs.slice(0, i));
+    if (!side.has(p)) return p;
+  }
+  return path;
+}
+
+/** The leaves under `top`, by their path below it (undefined when there are none). */
+function subtree(flat: Map<string, Json>, top: string): Record<string, Json> | undefined {
+  const out: Record<string, Json> = {};
+  for (const [path, v] of flat)
+    if (path.startsWith(top) && (path.length === top.length || '.['.includes(path[top.length] as string)))
+      out[path.slice(top.length).replace(/^\./, '') || '.'] = v;
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** A kept difference of test/oracle/differences.yaml. */
 export interface KeptDifference {
   kind: string;
-  /** Glob over the JSON path: `*` any characters but `.`, `**` anything. */
+  /** Glob over the JSON path: `*` any characters but `.` and `[` (`[*]`: one bracketed segment, dots and all), `**` anything. */
   path: string;
   /** Globs over spec names (the corpus file's name without .yaml, `/` and the object's name); absent: every spec. */
   specs?: string[];
@@ -137,7 +203,10 @@ function globToRegExp(glob: string): RegExp {
     if (c === '*' && glob[i + 1] === '*') {
       re += '.*';
       i++;
-    } else if (c === '*') re += '[^.]*';
+    } else if (c === '[' && glob.startsWith('[*]', i)) {
+      re += '\\[[^\\]]*\\]';
+      i += 2;
+    } else if (c === '*') re += '[^.[]*';
     else re += c.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
   }
   return new RegExp(`^${re}$`, 's');
