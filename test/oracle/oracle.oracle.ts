@@ -17,12 +17,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { createApp } from '../../hooks/server/app.js';
 import { loadConfig } from '../../hooks/server/config.js';
+import type { RelatedRule } from '../../hooks/kit/index.js';
 import { syncRequest } from '../../hooks/testing/index.js';
 import { postHook } from '../e2e/support/hook-post.js';
 import { fromRoot } from '../e2e/support/files.js';
 import { ourCrds, schemaFor, crdFor, type Schema } from '../e2e/support/install.js';
 import { KubeError, type Kube, type KubeObject } from '../e2e/support/kube.js';
-import { relatedByName } from '../e2e/support/related.js';
 import { buildOracleBinaries, type OracleCluster, startOracleCluster } from './support/cluster.js';
 import { type Difference, diffObjects, type KeptDifference, keyOf, matcher, report } from './support/compare.js';
 import { type Group, loadCorpus, PARENT_KINDS, type Spec } from './support/corpus.js';
@@ -42,7 +42,7 @@ const only = process.env.ORACLE_SPECS; // a substring of spec names: run only th
 const groups: Group[] = loadCorpus()
   .map((g) => ({ ...g, specs: g.specs.filter((s) => !only || s.name.includes(only)) }))
   .filter((g) => g.specs.length > 0);
-const READY_TIMEOUT_MS = Number(process.env.ORACLE_READY_TIMEOUT_MS ?? 120_000);
+const READY_TIMEOUT_MS = Number(process.env.ORACLE_READY_TIMEOUT_MS ?? 90_000);
 
 const app = createApp({ compositions: builtinCompositions, config: loadConfig({}) });
 const compositionOf = (kind: string) => builtinCompositions.find((c) => c.parent.kind === kind && c.parent.group === 'serving.kserve.io');
@@ -126,22 +126,15 @@ describe.each(groups.map((g, i) => [g.name, g, i] as const))('%s', (_, group, gi
     const t0 = Date.now();
     const ns = namespaces(gi, spec);
     const refusal = await applied.get(spec.name);
-    if (refusal !== undefined) {
-      const ours = await modelhooksChildren(oc.kube, ns, spec, group.variant);
-      const modelhooks = ours.length ? `serves it: ${ours.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}` : 'makes no children';
-      refusals.push({ spec: spec.name, kserve: refusal, modelhooks });
-      const entry = listed.refused?.find((r) => r.spec === spec.name);
-      expect(entry, `KServe refuses ${spec.name} (${refusal}); modelhooks ${modelhooks}: list it under refused: in differences.yaml`).toBeDefined();
-      expect(refusal).toContain(entry?.kserve);
-      return;
-    }
+    if (refusal !== undefined) return judgeRefusal(spec, `refused: ${refusal}`, await modelhooksChildren(oc.kube, ns, spec, group.variant));
+    // KServe first: an InferenceGraph's modelhooks sync reads its InferenceServices (and their status) as they are then.
+    const theirs = await kserveChildren(oc.kube, ns.kserve, spec.parent);
+    const ours = await modelhooksChildren(oc.kube, ns, spec, group.variant);
+    if (theirs.size === 0) return judgeRefusal(spec, `accepted, never reconciled: ${reconcileError(spec.parent.metadata.name)}`, ours);
     expect(
       listed.refused?.find((r) => r.spec === spec.name),
       `${spec.name} is listed as refused, but KServe accepted it`,
     ).toBeUndefined();
-    // KServe first: an InferenceGraph's modelhooks sync reads its InferenceServices (and their status) as they are then.
-    const theirs = await kserveChildren(oc.kube, ns.kserve, spec.parent);
-    const ours = await modelhooksChildren(oc.kube, ns, spec, group.variant);
     const diffs = diffObjects(spec.name, theirs, await dryRun(oc.kube, ns.modelhooks, spec.parent, ours));
     all.push(...diffs);
     timings.push({ spec: spec.name, seconds: (Date.now() - t0) / 1000 });
@@ -153,6 +146,23 @@ describe.each(groups.map((g, i) => [g.name, g, i] as const))('%s', (_, group, gi
     ).toEqual([]);
   });
 });
+
+/** A spec KServe refuses (or accepts and never reconciles): listed under `refused:` with a part of KServe's message. */
+function judgeRefusal(spec: Spec, kserve: string, ours: KubeObject[]): void {
+  const modelhooks = ours.length ? `serves it: ${ours.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}` : 'makes no children';
+  refusals.push({ spec: spec.name, kserve, modelhooks });
+  const entry = listed.refused?.find((r) => r.spec === spec.name);
+  expect(entry, `KServe: ${kserve}; modelhooks ${modelhooks}: list it under refused: in differences.yaml`).toBeDefined();
+  expect(kserve).toContain(entry?.kserve);
+  expect(modelhooks).toContain(entry?.modelhooks);
+}
+
+/** The last reconcile error KServe's manager logged for this name (its log is the only place it says). */
+function reconcileError(name: string): string {
+  const lines = readFileSync(path.join(oc.dir, 'kserve-manager.log'), 'utf8').split('\n');
+  const line = [...lines].reverse().find((l) => l.includes('"Reconciler error"') && l.includes(`"name":"${name}"`));
+  return line ? String((JSON.parse(line) as { error?: string }).error) : 'no Ready condition and no children, no error logged';
+}
 
 it.skipIf(Boolean(only))('every difference listed in differences.yaml still occurs', () => {
   const stale = (listed.kept ?? []).filter((k) => !all.some((d) => kept.match(d) === k));
@@ -265,7 +275,8 @@ async function modelhooksChildren(kube: Kube, ns: { kserve: string }, spec: Spec
   }) as KubeObject;
   // KServe's own children in that namespace are not modelhooks' to see (it would report them as name conflicts, as it does
   // when it takes over from KServe): the comparison is with a cluster where modelhooks alone made them.
-  const related = (await relatedByName(kube, app, composition, parent)).filter(
+  const customize = await postHook(app, `/hooks/${composition.name}/customize`, syncRequest(composition, { parent, variant }));
+  const related = (await relatedOf(kube, customize.relatedResources as RelatedRule[])).filter(
     (o) => !((o.metadata.ownerReferences ?? []) as Array<{ kind: string; controller?: boolean }>).some((r) => r.controller && PARENT_KINDS.has(r.kind)),
   );
   const answer = await postHook(app, `/hooks/${composition.name}/sync`, syncRequest(composition, { parent, related, variant }));
@@ -275,6 +286,37 @@ async function modelhooksChildren(kube: Kube, ns: { kserve: string }, spec: Spec
     console.log(`oracle: modelhooks makes no children for ${spec.name}: Ready ${ready?.status} ${ready?.reason}: ${ready?.message}`);
   }
   return children;
+}
+
+/**
+ * What Metacontroller passes as `related` for these customize rules: each rule's resource listed
+ * in its namespace (or cluster-wide), by its label selector, then by its names. Pods are left out:
+ * the ones there are KServe's.
+ */
+async function relatedOf(kube: Kube, rules: RelatedRule[]): Promise<KubeObject[]> {
+  const out: KubeObject[] = [];
+  for (const rule of rules) {
+    if (rule.resource === 'pods') continue;
+    const kind = await kube.kindOf(rule.apiVersion, rule.resource);
+    if (!kind) continue;
+    const selector = rule.labelSelector
+      ? [
+          ...Object.entries(rule.labelSelector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`),
+          ...(rule.labelSelector.matchExpressions ?? []).map((t) =>
+            t.operator === 'Exists'
+              ? t.key
+              : t.operator === 'DoesNotExist'
+                ? `!${t.key}`
+                : `${t.key} ${t.operator.toLowerCase()} (${(t.values ?? []).join(',')})`,
+          ),
+        ].join(',')
+      : '';
+    const base = rule.apiVersion.includes('/') ? `/apis/${rule.apiVersion}` : `/api/${rule.apiVersion}`;
+    const url = `${base}${rule.namespace ? `/namespaces/${rule.namespace}` : ''}/${rule.resource}${selector ? `?labelSelector=${encodeURIComponent(selector)}` : ''}`;
+    const list = await kube.call<{ items: KubeObject[] }>('GET', url);
+    out.push(...list.items.filter((o) => !rule.names || rule.names.includes(o.metadata.name)).map((o) => ({ ...o, apiVersion: rule.apiVersion, kind })));
+  }
+  return out;
 }
 
 /**

@@ -232,7 +232,8 @@ export function matcher(kept: KeptDifference[]): Matcher {
 export function report(diffs: Difference[], kept: Matcher): string {
   const groups = new Map<string, Difference[]>();
   for (const d of diffs) {
-    const key = `${d.kind}  ${d.path}`;
+    // A list item named after the object (a Service's port, a graph router's container) is one group across specs.
+    const key = `${d.kind}  ${d.path.replaceAll(`[${d.object}]`, '[<object>]')}`;
     groups.set(key, [...(groups.get(key) ?? []), d]);
   }
   const lines: string[] = [`${diffs.length} differences in ${groups.size} groups (kind, path)`, ''];
