@@ -201,8 +201,8 @@ async function applyParent(kube: Kube, ns: string, parent: KubeObject): Promise<
     await kube.create({ ...parent, metadata: { ...parent.metadata, namespace: ns } });
     return undefined;
   } catch (e) {
-    if (e instanceof KubeError && (e.status === 400 || e.status === 403 || e.status === 422) && /admission webhook|denied the request/.test(e.message))
-      return e.message;
+    // Refused by its webhooks (403) or by its CRD's schema (400, 422).
+    if (e instanceof KubeError && e.status >= 400 && e.status < 500 && e.status !== 409) return e.message.replace(/^POST \S+: /, '');
     throw e;
   }
 }
