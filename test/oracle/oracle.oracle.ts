@@ -55,6 +55,7 @@ const CHILD_KINDS = [
   { base: '/apis/networking.k8s.io/v1', resource: 'ingresses', apiVersion: 'networking.k8s.io/v1', kind: 'Ingress' },
   { base: '/apis/policy/v1', resource: 'poddisruptionbudgets', apiVersion: 'policy/v1', kind: 'PodDisruptionBudget' },
   { base: '/api/v1', resource: 'configmaps', apiVersion: 'v1', kind: 'ConfigMap' },
+  { base: '/apis/gateway.networking.k8s.io/v1', resource: 'httproutes', apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute' },
 ];
 
 let oc: OracleCluster;

@@ -3,6 +3,7 @@ import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort, logTail, spawnLogged, startCluster, terminate } from '../../e2e/support/cluster.js';
+import { installCrd, referenceCrds } from '../../e2e/support/install.js';
 import { Kube, type KubeInfo } from '../../e2e/support/kube.js';
 import { CONTROLLERS, writeKubeconfig } from '../../live/support/cluster.js';
 import { startFakeKubelet } from '../../live/support/kubelet.js';
@@ -77,6 +78,8 @@ export async function startOracleCluster(build: OracleBuild, keep = false): Prom
   };
   try {
     const kubeconfig = writeKubeconfig(dir, info);
+    // Gateway API's HTTPRoute (vendored, test/vendor/crds): KServe watches HTTPRoutes when a group turns enableGatewayApi on.
+    for (const crd of referenceCrds().filter((c) => c.spec.names.kind === 'HTTPRoute')) await installCrd(kube, crd);
     // KServe's CRDs before kube-controller-manager (its garbage collector discovers resources at start).
     kserve = await installKServe(kube, {
       moduleDir: build.kserveModule,
