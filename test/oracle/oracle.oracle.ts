@@ -129,7 +129,7 @@ describe.each(groups.map((g, i) => [g.name, g, i] as const))('%s', (_, group, gi
     const refusal = await applied.get(spec.name);
     if (refusal !== undefined) return judgeRefusal(spec, `refused: ${refusal}`, await modelhooksChildren(oc.kube, ns, spec, group.variant));
     // KServe first: an InferenceGraph's modelhooks sync reads its InferenceServices (and their status) as they are then.
-    const theirs = await kserveChildren(oc.kube, ns.kserve, spec.parent);
+    const theirs = await kserveChildren(oc.kube, ns.kserve, spec.parent, group.readySeconds ? group.readySeconds * 1000 : READY_TIMEOUT_MS);
     const ours = await modelhooksChildren(oc.kube, ns, spec, group.variant);
     if (theirs.size === 0) return judgeRefusal(spec, `accepted, never reconciled: ${reconcileError(spec.parent.metadata.name)}`, ours);
     expect(
@@ -216,9 +216,9 @@ const conditions = (o: KubeObject) => ((o.status as { conditions?: Cond[] } | un
  * components are ready), or whatever exists after ORACLE_READY_TIMEOUT_MS; each Deployment's
  * Pod from its newest ReplicaSet, keyed by the Deployment's name.
  */
-async function kserveChildren(kube: Kube, ns: string, parent: KubeObject): Promise<Map<string, KubeObject>> {
+async function kserveChildren(kube: Kube, ns: string, parent: KubeObject, timeoutMs: number): Promise<Map<string, KubeObject>> {
   const apiVersion = parent.apiVersion;
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   let current = await kube.get(apiVersion, parent.kind, parent.metadata.name, ns);
   while (!conditions(current).some((c) => c.type === 'Ready' && c.status === 'True') && Date.now() < deadline) {
     await sleep(1_000);

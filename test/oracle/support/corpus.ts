@@ -29,6 +29,8 @@ export interface Group {
   config: Record<string, Record<string, unknown>>;
   /** Composition variant modelhooks runs the group's parents with (`_config.yaml`'s `variant`; absent: the default). */
   variant?: string;
+  /** How long to wait for KServe's Ready (`_config.yaml`'s `readySeconds`): HTTPRoutes are never Ready without a Gateway controller. */
+  readySeconds?: number;
   specs: Spec[];
 }
 
@@ -40,7 +42,9 @@ export interface Group {
 export function loadCorpus(dir = corpusDir): Group[] {
   const groups = subdirs(dir).map((name) => {
     const configFile = path.join(dir, name, '_config.yaml');
-    const meta = existsSync(configFile) ? ((parse(readFileSync(configFile, 'utf8')) ?? {}) as { config?: Group['config']; variant?: string }) : {};
+    const meta = existsSync(configFile)
+      ? ((parse(readFileSync(configFile, 'utf8')) ?? {}) as { config?: Group['config']; variant?: string; readySeconds?: number })
+      : {};
     const files = yamlFiles(path.join(dir, name)).filter((f) => path.basename(f) !== '_config.yaml');
     const specs = files.flatMap((file, fileIndex) => {
       const objects = readObjects(file);
@@ -50,7 +54,7 @@ export function loadCorpus(dir = corpusDir): Group[] {
       const base = path.basename(file).replace(/\.ya?ml$/, '');
       return parents.map((parent) => ({ name: `${name}/${base}/${parent.metadata.name}`, file, covers, parent, supporting, fileIndex }));
     });
-    return { name, config: meta.config ?? {}, variant: meta.variant, specs };
+    return { name, config: meta.config ?? {}, variant: meta.variant, readySeconds: meta.readySeconds, specs };
   });
   // KServe's shipped configuration first: it is the one the manager starts with.
   return groups.sort((a, b) => (a.name === 'default' ? -1 : b.name === 'default' ? 1 : a.name.localeCompare(b.name)));
