@@ -436,6 +436,8 @@ metadata:
     helm.sh/hook-delete-policy: before-hook-creation,hook-succeeded
 spec:
   restartPolicy: Never
+  # The release's: it exists with the release (a namespace's "default" may not yet), and mounts no token.
+  serviceAccountName: {{ include "modelhooks.fullname" . }}
   automountServiceAccountToken: false
   enableServiceLinks: false
   securityContext:
