@@ -35,7 +35,7 @@ export function installManifest(objects: KubeObject[], version: string): string 
     '#',
     '# FIRST install Metacontroller (its CRDs, metacontroller.k8s.io/v1alpha1, and its controller);',
     '# then: kubectl apply -f install.yaml',
-    '# Without Metacontroller\'s CRDs, kubectl applies everything else and stops at the first',
+    "# Without Metacontroller's CRDs, kubectl applies everything else and stops at the first",
     '# CompositeController (the last objects here) with "no matches for kind CompositeController" or',
     '# "could not find the requested resource": install Metacontroller and apply this file again.',
     '# Applying it again changes nothing (every object `unchanged`). docs/install.md says more.',
