@@ -16,6 +16,7 @@ import { Session } from 'node:inspector/promises';
 import { builtinCompositions } from '../hooks/compositions.js';
 import { loadConfig } from '../hooks/server/config.js';
 import { createApp } from '../hooks/server/app.js';
+import { expressObjects } from '../hooks/server/listen.js';
 import { type CpuProfile, type SelfTime, sourceMapLocate, topSelfTime } from './cpuprofile.js';
 
 export type ServerKind = 'ours' | 'floor';
@@ -50,7 +51,8 @@ function floor(): http.Server {
 
 function ours(): http.Server {
   const app = createApp({ compositions: builtinCompositions, config: loadConfig({ MODELHOOKS_LOG_LEVEL: 'warn' }) });
-  return http.createServer((req, res) => {
+  // Made as hooks/server/listen.ts makes it (the app's prototypes on each request from the start).
+  return http.createServer(expressObjects(app), (req, res) => {
     served++;
     app(req, res);
   });

@@ -7,6 +7,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import { z } from 'zod';
+import type { ConfigVariable } from '../hooks/kit/config.js';
 import { configVariables } from '../hooks/server/config.js';
 import { type Combination, combinations, componentsOf, NO_TLS, type Toggles, togglesOf, valuesKey } from './components.js';
 
@@ -47,15 +49,17 @@ export function chartFiles(root: string, build: Build, version: string): Map<str
   for (const id of ids) {
     const texts = builds.map((objects) => {
       const o = objects.find((x) => idOf(x) === id);
-      return o === undefined ? undefined : objectText(o, configured);
+      return o === undefined ? undefined : objectText(o, configured, releaseNames(objects));
     });
     const [kind, , name] = id.split('/') as [string, string, string];
     files.set(`${CHART_DIR}/templates/${kind.toLowerCase()}-${name}.yaml`, template(kind, toggles, combos, texts));
   }
   files.set(`${CHART_DIR}/Chart.yaml`, chartYaml(version));
   files.set(`${CHART_DIR}/values.yaml`, valuesYaml(toggles, server, configured));
-  files.set(`${CHART_DIR}/values.schema.json`, valuesSchema(toggles));
+  files.set(`${CHART_DIR}/values.schema.json`, valuesSchema(toggles, configured));
   files.set(`${CHART_DIR}/templates/NOTES.txt`, NOTES);
+  files.set(`${CHART_DIR}/templates/_helpers.tpl`, HELPERS);
+  files.set(`${CHART_DIR}/templates/tests/test-healthz.yaml`, testPod());
   return files;
 }
 
@@ -73,16 +77,90 @@ function configuredVariables(server: ReturnType<typeof serverOf>): Map<string, s
   return new Map(server.env.filter((e) => known.has(e.name) && e.name !== 'PORT' && e.value !== undefined).map((e) => [e.name, e.value as string]));
 }
 
+/** deploy/'s namespace: in the chart, the release's. */
+const NAMESPACE = 'modelhooks-system';
+/** Placeholders put into an object before it is written as YAML, each a plain YAML scalar, then replaced by its template text. */
+const PLACEHOLDERS: [string, string][] = [
+  ['MHRELEASENS', '{{ .Release.Namespace }}'],
+  ['MHFULLNAME', '{{ include "modelhooks.fullname" . }}'],
+  ['MHCHARTLABEL', '{{ include "modelhooks.chart" . }}'],
+  ['MHRELEASENAME', '{{ .Release.Name }}'],
+  ['MHRELEASESERVICE', '{{ .Release.Service }}'],
+  ['MHAPPVERSION', '{{ .Chart.AppVersion | quote }}'],
+];
+
 /**
- * An object's YAML as a template: literal `{{` escaped, and in the hook server's Deployment the
- * replicas, image, resources and configured variables taken from the values, and any other
- * variable set in the values added to its env.
+ * The objects of a build whose names follow the release: every namespaced one named
+ * `modelhooks` or `modelhooks-*` (`modelhooks-ca` → `<fullname>-ca`). Cluster-scoped objects
+ * keep their names: a CRD's name is fixed by its group and plural, and a parent resource can
+ * have one CompositeController only (two would fight over every parent), so one release per
+ * cluster serves them; their hook URLs point at the release's Service.
  */
-function objectText(object: KubeObject, configured: Map<string, string>): string {
-  const o = structuredClone(object) as unknown as Workload;
-  const isServer = o.kind === SERVER.kind && o.metadata.name === SERVER.name;
+function releaseNames(objects: KubeObject[]): string[] {
+  return objects
+    .filter((o) => metaOf(o).namespace !== undefined && /^modelhooks(-|$)/.test(metaOf(o).name))
+    .map((o) => metaOf(o).name)
+    .sort((a, b) => b.length - a.length);
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Every string of an object (labels, selectors and container names aside: they name the app, not an object)
+ * with deploy/'s namespace as the release's and the names of `names` as the release's:
+ * a whole value (`serviceAccountName: modelhooks`), a host or URL (`modelhooks.modelhooks-system.svc`)
+ * or `namespace/name`.
+ */
+function releaseScoped(value: unknown, names: string[]): unknown {
+  if (typeof value === 'string') {
+    let s = value.replace(new RegExp(`\\b${escapeRe(NAMESPACE)}\\b`, 'g'), 'MHRELEASENS');
+    for (const n of names) {
+      const renamed = `MHFULLNAME${n.slice('modelhooks'.length)}`;
+      if (s === n) return renamed;
+      s = s.replace(new RegExp(`(^|[/:])${escapeRe(n)}(?=\\.MHRELEASENS\\b)`, 'g'), `$1${renamed}`);
+      if (s === `MHRELEASENS/${n}`) s = `MHRELEASENS/${renamed}`;
+    }
+    return s;
+  }
+  if (Array.isArray(value)) return value.map((v) => releaseScoped(v, names));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        // A container's name is its own, not an object's.
+        k === 'labels' || k === 'matchLabels' || k === 'selector' || (k === 'name' && 'image' in value) ? v : releaseScoped(v, names),
+      ]),
+    );
+  return value;
+}
+
+/** Helm's standard labels, added to an object's own (an `app.kubernetes.io/managed-by` it has is kept). */
+function withStandardLabels(o: { metadata: Meta & { labels?: Record<string, string> } }): void {
+  const labels = { ...(o.metadata.labels ?? {}) };
+  labels['helm.sh/chart'] = 'MHCHARTLABEL';
+  labels['app.kubernetes.io/managed-by'] ??= 'MHRELEASESERVICE';
+  labels['app.kubernetes.io/instance'] = 'MHRELEASENAME';
+  labels['app.kubernetes.io/version'] = 'MHAPPVERSION';
+  o.metadata.labels = labels;
+}
+
+/**
+ * An object's YAML as a template: literal `{{` escaped, the release's namespace and names
+ * (releaseScoped), Helm's standard labels, and in the hook server's Deployment the replicas,
+ * image, resources, configured variables and pod settings (pull secrets, scheduling, pod
+ * labels and annotations) taken from the values, and any other variable set in the values
+ * added to its env.
+ */
+function objectText(object: KubeObject, configured: Map<string, string>, names: string[]): string {
+  const o = releaseScoped(structuredClone(object), names) as unknown as Workload & { metadata: { labels?: Record<string, string> } };
+  withStandardLabels(o);
+  const isServer = o.kind === SERVER.kind && object.metadata !== undefined && metaOf(object).name === SERVER.name;
   const c = isServer ? o.spec.template.spec.containers.find((x) => x.name === SERVER.container) : undefined;
   if (c) {
+    const pod = o.spec.template as unknown as { metadata: Record<string, unknown> & { labels: Record<string, string> }; spec: Record<string, unknown> };
+    pod.metadata.labels = { ...pod.metadata.labels, MHPODLABELS: '' };
+    pod.metadata.MHPODANNOTATIONS = '';
+    pod.spec = { ...pod.spec, MHPODSPEC: '' };
     o.spec.replicas = '@@replicas@@';
     c.image = '@@image@@';
     c.resources = '@@resources@@';
@@ -92,8 +170,19 @@ function objectText(object: KubeObject, configured: Map<string, string>): string
     c.env = [...env, { name: `@@extra-config:${listed.join(',')}@@` }];
   }
   let text = yaml(o).replace(/\{\{/g, '{{ "{{" }}');
+  for (const [placeholder, action] of PLACEHOLDERS) text = text.replaceAll(placeholder, action);
   if (!c) return text;
   text = text
+    .replace(/^( *)MHPODLABELS: ""$/m, (_, indent: string) => `{{- with .Values.podLabels }}\n${indent}{{- toYaml . | nindent ${indent.length} }}\n{{- end }}`)
+    .replace(
+      /^( *)MHPODANNOTATIONS: ""$/m,
+      (_, indent: string) => `{{- with .Values.podAnnotations }}\n${indent}annotations:\n${indent}  {{- toYaml . | nindent ${indent.length + 2} }}\n{{- end }}`,
+    )
+    .replace(/^( *)MHPODSPEC: ""$/m, (_, indent: string) =>
+      ['imagePullSecrets', 'nodeSelector', 'tolerations', 'affinity']
+        .map((key) => `{{- with .Values.${key} }}\n${indent}${key}:\n${indent}  {{- toYaml . | nindent ${indent.length + 2} }}\n{{- end }}`)
+        .join('\n'),
+    )
     .replace(/["']?@@replicas@@["']?/, '{{ .Values.replicas }}')
     .replace(/["']?@@image@@["']?/, '{{ printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) | quote }}')
     .replace(
@@ -174,7 +263,9 @@ function valuesYaml(toggles: Toggles, server: ReturnType<typeof serverOf>, confi
   const flagLines = toggles.flags.flatMap((f) => [`# deploy/components/${f}`, `${valuesKey(f)}:`, '  enabled: false']);
   const variables = configVariables().filter((v) => v.name !== 'PORT');
   const configLines = variables.flatMap((v) => {
-    const value = configured.get(v.name) ?? '';
+    const text = configured.get(v.name);
+    const numeric = ['number', 'integer'].includes(String(settingSchema(v).type));
+    const value = text === undefined ? '' : numeric ? Number(text) : text;
     const unset = configured.has(v.name) ? '' : ` Empty: the server's default, ${v.default === '' ? "''" : v.default}.`;
     return [`  # ${v.description}.${unset}`, `  ${v.name}: ${JSON.stringify(value)}`];
   });
@@ -191,9 +282,22 @@ function valuesYaml(toggles: Toggles, server: ReturnType<typeof serverOf>, confi
     '# Keep MODELHOOKS_CACHE_BYTES and the heap (NODE_OPTIONS, --max-old-space-size=384) well below the memory limit.',
     yaml({ resources: server.resources }).trimEnd(),
     '',
-    '# The Namespace modelhooks-system, with its Pod Security labels; false if you create it yourself.',
+    '# Names: the release name (with "-modelhooks" unless it contains "modelhooks"), or this.',
+    'fullnameOverride: ""',
+    '',
+    '# The release namespace as a Namespace object of the release, with the Pod Security labels',
+    '# `restricted`. Leave it false with `helm install -n <ns> --create-namespace` or a namespace',
+    '# that exists (both refuse a Namespace object of the same name); docs/install.md.',
     'namespace:',
-    '  create: true',
+    '  create: false',
+    '',
+    "# The hook server's pods (and the `helm test` pod).",
+    'imagePullSecrets: []',
+    'nodeSelector: {}',
+    'tolerations: []',
+    'affinity: {}',
+    'podAnnotations: {}',
+    'podLabels: {}',
     '',
     '# What the cluster serves beyond Kubernetes (deploy/kustomization.yaml describes each); they combine.',
     ...flagLines,
@@ -209,8 +313,37 @@ function valuesYaml(toggles: Toggles, server: ReturnType<typeof serverOf>, confi
   ].join('\n');
 }
 
-/** values.schema.json: `helm lint`/`install` refuse a misspelt toggle, TLS mode or variable. */
-function valuesSchema(toggles: Toggles): string {
+/** A setting's JSON Schema, from its zod schema (what the server's config parser accepts: enums, patterns, numbers and their bounds). */
+export function settingSchema(v: ConfigVariable): Record<string, unknown> {
+  const {
+    $schema: _,
+    default: _default,
+    description: _d,
+    unset: _u,
+    ...schema
+  } = z.toJSONSchema(v.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return schema;
+}
+
+/**
+ * A variable's schema in the values: the setting's, with `true`/`false` also as booleans for an
+ * enum of them (`--set` makes booleans), a plain string also as a number or boolean (the chart
+ * quotes it), and '' also allowed for a variable deploy/ does not set (the chart then leaves it
+ * out: the server's default).
+ */
+export function configValueSchema(v: ConfigVariable, configured: boolean): Record<string, unknown> {
+  const setting = settingSchema(v);
+  const enumeration = setting.enum as unknown[] | undefined;
+  let schema: Record<string, unknown> = setting;
+  if (enumeration?.includes('true')) schema = { ...setting, type: ['string', 'boolean'], enum: [...enumeration, true, false] };
+  else if (setting.type === 'string' && enumeration === undefined && setting.pattern === undefined) schema = { type: ['string', 'number', 'boolean'] };
+  if (!configured && setting.type !== 'string') schema = { anyOf: [schema, { const: '' }] };
+  else if (!configured && (enumeration !== undefined || setting.pattern !== undefined)) schema = { anyOf: [schema, { const: '' }] };
+  return { ...schema, description: v.description };
+}
+
+/** values.schema.json: `helm lint`/`install` refuse a misspelt toggle, TLS mode or variable, and a value the server would refuse. */
+function valuesSchema(toggles: Toggles, configured: Map<string, string>): string {
   const toggle = { type: 'object', additionalProperties: false, required: ['enabled'], properties: { enabled: { type: 'boolean' } } };
   const variables = configVariables().filter((v) => v.name !== 'PORT');
   const schema = {
@@ -221,23 +354,129 @@ function valuesSchema(toggles: Toggles): string {
       image: { type: 'object', additionalProperties: false, properties: { repository: { type: 'string', minLength: 1 }, tag: { type: 'string' } } },
       replicas: { type: 'integer', minimum: 0 },
       resources: { type: 'object' },
+      fullnameOverride: { type: 'string', pattern: '^([a-z0-9]([-a-z0-9]{0,48}[a-z0-9])?)?$' },
       namespace: { type: 'object', additionalProperties: false, properties: { create: { type: 'boolean' } } },
+      imagePullSecrets: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } } },
+      nodeSelector: { type: 'object', additionalProperties: { type: 'string' } },
+      tolerations: { type: 'array', items: { type: 'object' } },
+      affinity: { type: 'object' },
+      podAnnotations: { type: 'object', additionalProperties: { type: 'string' } },
+      podLabels: { type: 'object', additionalProperties: { type: 'string' } },
       ...Object.fromEntries(toggles.flags.map((f) => [valuesKey(f), toggle])),
       tls: { type: 'object', additionalProperties: false, properties: { mode: { enum: [NO_TLS, ...toggles.tlsModes] } } },
       config: {
         type: 'object',
         additionalProperties: false,
-        properties: Object.fromEntries(variables.map((v) => [v.name, { type: ['string', 'number', 'boolean'], description: v.description }])),
+        properties: Object.fromEntries(variables.map((v) => [v.name, configValueSchema(v, configured.has(v.name))])),
       },
     },
   };
   return `${JSON.stringify(schema, null, 2)}\n`;
 }
 
-const NOTES = `modelhooks {{ .Chart.AppVersion }}: the hook server runs in modelhooks-system and the
-CompositeControllers call it there. Metacontroller must be installed (metacontroller.k8s.io/v1alpha1).
-  kubectl -n modelhooks-system rollout status deployment/modelhooks
+const NOTES = `modelhooks {{ .Chart.AppVersion }} is installed as {{ .Release.Name }} in {{ .Release.Namespace }}: the hook server
+{{ include "modelhooks.fullname" . }} and the CompositeControllers that call it at
+{{ include "modelhooks.fullname" . }}.{{ .Release.Namespace }}.svc. It needs Metacontroller (metacontroller.k8s.io/v1alpha1).
+
+Next:
+  kubectl -n {{ .Release.Namespace }} rollout status deployment/{{ include "modelhooks.fullname" . }}
+  helm test {{ .Release.Name }} -n {{ .Release.Namespace }}     # a pod calls /healthz through the Service
+  kubectl get compositecontrollers -l app.kubernetes.io/instance={{ .Release.Name }}
+  kubectl apply -f https://raw.githubusercontent.com/kserve/kserve/master/docs/samples/v1beta1/sklearn/v1/sklearn.yaml
+  kubectl get inferenceservice sklearn-iris -w          # Ready within a minute once its pod runs
+
+Upgrading: helm does not upgrade the CRDs of crds/; apply them first (docs/install.md, "Upgrading").
+Uninstalling keeps the CRDs and every custom resource (docs/install.md, "Uninstalling").
 `;
+
+const HELPERS = `{{- /* ${GENERATED} */ -}}
+{{- /*
+The names of the release's namespaced objects: the release name, with "-modelhooks" unless it
+contains "modelhooks" (release "modelhooks" makes what kustomize makes), or fullnameOverride.
+CRDs and CompositeControllers keep fixed names: a CRD's is its group and plural, and one
+CompositeController per parent resource may run in a cluster.
+*/ -}}
+{{- define "modelhooks.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 50 | trimSuffix "-" -}}
+{{- else if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 50 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 50 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "modelhooks.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+`;
+
+/**
+ * \`helm test\`: a pod that calls /healthz through the release's Service (plain HTTP: port 80
+ * without TLS, the health port 8080 with a TLS mode), in the server's image (node's fetch), as
+ * restricted as the server's pods.
+ */
+function testPod(): string {
+  return `{{- /* ${GENERATED} */ -}}
+apiVersion: v1
+kind: Pod
+metadata:
+  name: {{ include "modelhooks.fullname" . }}-test-healthz
+  namespace: {{ .Release.Namespace }}
+  labels:
+    app.kubernetes.io/name: modelhooks
+    app.kubernetes.io/component: test
+    app.kubernetes.io/part-of: modelhooks
+    helm.sh/chart: {{ include "modelhooks.chart" . }}
+    app.kubernetes.io/managed-by: {{ .Release.Service }}
+    app.kubernetes.io/instance: {{ .Release.Name }}
+    app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+  annotations:
+    helm.sh/hook: test
+    helm.sh/hook-delete-policy: before-hook-creation,hook-succeeded
+spec:
+  restartPolicy: Never
+  # The release's: it exists with the release (a namespace's "default" may not yet), and mounts no token.
+  serviceAccountName: {{ include "modelhooks.fullname" . }}
+  automountServiceAccountToken: false
+  enableServiceLinks: false
+  securityContext:
+    runAsNonRoot: true
+    {{- if not .Values.openshift.enabled }}
+    runAsUser: 10001
+    {{- end }}
+    seccompProfile:
+      type: RuntimeDefault
+  {{- with .Values.imagePullSecrets }}
+  imagePullSecrets:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .Values.nodeSelector }}
+  nodeSelector:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .Values.tolerations }}
+  tolerations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  containers:
+    - name: healthz
+      image: {{ printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) | quote }}
+      command:
+        - node
+        - -e
+        - "fetch(process.argv[1]).then(async (r) => { console.log(r.status, await r.text()); process.exit(r.ok ? 0 : 1) }, (e) => { console.error(String(e.cause ?? e)); process.exit(1) })"
+        - http://{{ include "modelhooks.fullname" . }}.{{ .Release.Namespace }}.svc:{{ if eq .Values.tls.mode "none" }}80{{ else }}8080{{ end }}/healthz
+      securityContext:
+        allowPrivilegeEscalation: false
+        readOnlyRootFilesystem: true
+        capabilities:
+          drop: [ALL]
+      resources:
+        requests: {cpu: 10m, memory: 32Mi}
+        limits: {memory: 64Mi}
+`;
+}
 
 /** Paths of the chart that differ from `files`, and files in the chart that no generation makes. */
 export function chartProblems(root: string, files: Map<string, string>): string[] {

@@ -96,6 +96,9 @@ describe('configVariablesOf', () => {
       want: [{ name: 'MODELHOOKS_IMAGE_MY_SERVER', default: 'r/s:1', description: 'the my-server image' }],
     },
   ])('$reason', ({ schema, want }) => {
-    expect(configVariablesOf(schema)).toEqual(want);
+    const variables = configVariablesOf(schema);
+    expect(variables.map(({ schema: _, ...v }) => v)).toEqual(want);
+    // Each with its own field's schema (what the chart's values.schema.json is made from).
+    for (const v of variables) expect(v.schema.safeParse(undefined).success).toBe(true);
   });
 });

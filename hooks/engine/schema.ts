@@ -36,8 +36,10 @@ export function structural(node: JsonSchema, path: string): JsonSchema {
     else if (key === 'const') out.enum = [value];
     else if ((key === 'maximum' || key === 'minimum') && SAFE_INTEGER_LIMITS.has(value as number)) continue;
     else if (key === 'propertyNames' || key === 'additionalProperties') continue;
-    else if (key === 'properties') out.properties = mapValues(value as Record<string, JsonSchema>, (v, k) => structural(v, `${path}.${k}`));
-    else if (key === 'items') out.items = structural(value as JsonSchema, `${path}[]`);
+    // An empty `properties` is left out: the API server drops it (omitempty), and `kubectl apply` would then patch it back on every apply.
+    else if (key === 'properties') {
+      if (Object.keys(value as object).length > 0) out.properties = mapValues(value as Record<string, JsonSchema>, (v, k) => structural(v, `${path}.${k}`));
+    } else if (key === 'items') out.items = structural(value as JsonSchema, `${path}[]`);
     else out[key] = value;
   }
   applyAdditionalProperties(node, out, path);

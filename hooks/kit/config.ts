@@ -34,6 +34,8 @@ export interface ConfigVariable {
   default: string;
   /** One line: its `.describe()` (or `.meta({ description })`). */
   description: string;
+  /** Its zod schema: what it accepts (the Helm chart's values.schema.json is made from it). */
+  schema: z.ZodType;
 }
 
 /**
@@ -50,7 +52,7 @@ export function configVariablesOf(schema: ConfigSchema<unknown>): ConfigVariable
     const meta = (field.meta?.() ?? {}) as { description?: string; unset?: string };
     const { defaultValue } = field._zod.def;
     const shown = meta.unset ?? (defaultValue === undefined ? '(none)' : String(defaultValue));
-    return { name, default: shown, description: meta.description ?? field.description ?? '' };
+    return { name, default: shown, description: meta.description ?? field.description ?? '', schema: field as unknown as z.ZodType };
   });
 }
 

@@ -1,4 +1,5 @@
-import http, { type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { type TokenSource, watchedToken } from './auth.js';
 import { type ServerConfig, sizeInBytes } from './config.js';
@@ -6,7 +7,7 @@ import { ByteBudget, ComputePool, FairQueue } from './admission.js';
 import { recordExchange } from './exchange.js';
 import { hookAnswerer, sendText, writeText } from './hook-answer.js';
 import { hookRoute } from './hook-route.js';
-import type { ServerState } from './listen.js';
+import { expressObjects, type ServerState } from './listen.js';
 import type { AnyComposition } from '../kit/composition.js';
 import { bindHookMetrics, createMetrics, type HookMetrics } from './metrics.js';
 
@@ -26,13 +27,12 @@ export interface AppOptions {
 }
 
 /**
- * The server's requests as one node:http request listener: give it to `http.createServer`,
- * `https.createServer`, supertest or a framework of your own; `listen(port, host, callback)`
- * is short for `http.createServer(app).listen(port, host, callback)`.
+ * The server as an express 5 application: give it to `http.createServer`, `https.createServer`,
+ * supertest, or mount it in an express app of your own (`app.use('/hooks-server', createApp(…))`)
+ * behind middleware of your own (auth, tracing). It reads each hook request's body itself, once:
+ * put no body parser (`express.json()`) in front of it.
  */
-export interface HookApp extends RequestListener {
-  listen(port?: number, host?: string, listening?: () => void): Server;
-}
+export type HookApp = Express;
 
 const rfc3339Now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
@@ -44,10 +44,13 @@ export const createLogger = (level: string, destination?: DestinationStream): Lo
   pino({ level, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, destination);
 
 /**
- * Every request takes one path: `/hooks` and what is under it to hooks/server/hook-route.ts
- * (token, route, body, answer), GET and HEAD of /healthz, /readyz and /metrics to the health
- * routes (unless MODELHOOKS_METRICS_PORT serves them: createHealthApp), anything else 404.
- * While draining every answer closes its connection.
+ * Every request takes one path: express routes it, and only routes it (no body parser, no
+ * ETag of its own, no X-Powered-By). `/hooks` and what is under it go to
+ * hooks/server/hook-route.ts (token, route, body read once, one parse, the answer cache and its
+ * ETags), GET and HEAD of /healthz, /readyz and /metrics to the health routes (unless
+ * MODELHOOKS_METRICS_PORT serves them: createHealthApp), anything else is
+ * 404. Paths match case-sensitively, as sent, relative to where the app is mounted. While
+ * draining every answer closes its connection.
  */
 export function createApp(options: AppOptions): HookApp {
   const { compositions, config } = options;
@@ -81,25 +84,22 @@ export function createApp(options: AppOptions): HookApp {
         }
       : {}),
   });
-  // With MODELHOOKS_METRICS_PORT set, the probes and /metrics are served there alone: the hook port serves only the hooks.
-  const health = config.metricsPort === 0 ? healthRoutes(metrics, state, logger) : () => false;
 
-  const app = (req: IncomingMessage, res: ServerResponse) => {
+  const app = routingOnly();
+  app.all(['/hooks', '/hooks/*rest'], (req, res) => {
     if (state.draining) res.setHeader('Connection', 'close');
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    const path = query < 0 ? url : url.slice(0, query);
-    try {
-      if (path.startsWith('/hooks/') || path === '/hooks') return hooks(req, res, path);
-      if (health(req, res, path)) return;
-      // Recorded for its log line (a refusal outside /hooks/ has no metric sample).
-      writeText(res, recordExchange(res, path, 'unknown', 'unknown', bound, logger), 404, 'not_found', 'not found');
-    } catch (err) {
-      logger.error({ err, path }, 'request failed');
-      if (!res.headersSent) sendText(res, 500, 'internal error; see the server log');
-    }
-  };
-  return withListen(app);
+    hooks(req, res, pathOf(req));
+  });
+  // With MODELHOOKS_METRICS_PORT set, the probes and /metrics are served there alone: the hook port serves only the hooks.
+  if (config.metricsPort === 0) healthRoutes(app, metrics, state, logger);
+  app.use((req: Request, res: Response) => {
+    if (state.draining) res.setHeader('Connection', 'close');
+    const path = pathOf(req);
+    // Recorded for its log line (a refusal outside /hooks/ has no metric sample).
+    writeText(res, recordExchange(res, path, 'unknown', 'unknown', bound, logger), 404, 'not_found', 'not found');
+  });
+  app.use(internalError(logger));
+  return app;
 }
 
 /**
@@ -107,37 +107,65 @@ export function createApp(options: AppOptions): HookApp {
  * which stays plain HTTP without a client certificate or token when the hooks need them.
  */
 export function createHealthApp(metrics: HookMetrics, state: ServerState, logger: Logger = createLogger('silent')): HookApp {
-  const health = healthRoutes(metrics, state, logger);
-  return withListen((req, res) => {
+  const app = routingOnly();
+  healthRoutes(app, metrics, state, logger);
+  app.use((_req: Request, res: Response) => {
     if (state.draining) res.setHeader('Connection', 'close');
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    if (!health(req, res, query < 0 ? url : url.slice(0, query))) sendText(res, 404, 'not found');
+    sendText(res, 404, 'not found');
   });
+  app.use(internalError(logger));
+  return app;
 }
 
-const withListen = (app: RequestListener): HookApp =>
-  Object.assign(app, {
-    listen: (port?: number, host?: string, listening?: () => void): Server => http.createServer(app).listen(port, host, listening),
-  });
+/**
+ * An express app that routes and does nothing else (settings fixed before its router exists),
+ * whose `listen` makes its server with {@link expressObjects}.
+ */
+function routingOnly(): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // The hooks' ETags are the answer cache's (hooks/server/hook-answer.ts); express's would hash each body again.
+  app.disable('etag');
+  app.set('query parser', false);
+  app.enable('case sensitive routing');
+  const listen = (port?: number, host?: string, listening?: () => void) => http.createServer(expressObjects(app), app).listen(port, host, listening);
+  app.listen = listen as Express['listen'];
+  return app;
+}
 
-const HEALTH_PATHS = new Set(['/healthz', '/healthz/', '/readyz', '/readyz/', '/metrics', '/metrics/']);
+/** The request's path without its query, as sent (below the mount point when mounted). */
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
 
-/** GET (or HEAD) /healthz, /readyz and /metrics; returns false, answering nothing, for any other request. */
-function healthRoutes(metrics: HookMetrics, state: ServerState, logger: Logger) {
-  return (req: IncomingMessage, res: ServerResponse, path: string): boolean => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !HEALTH_PATHS.has(path)) return false;
-    if (path.startsWith('/healthz')) sendText(res, 200, 'ok');
-    else if (path.startsWith('/readyz')) sendText(res, state.draining ? 503 : 200, state.draining ? 'draining' : 'ok');
-    else {
-      metrics.registry.metrics().then(
-        (text) => sendText(res, 200, text, metrics.registry.contentType),
-        (err: unknown) => {
-          logger.error({ err, path }, 'request failed');
-          sendText(res, 500, 'internal error; see the server log');
-        },
-      );
-    }
-    return true;
+function internalError(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    logger.error({ err, path: pathOf(req) }, 'request failed');
+    if (res.headersSent) return next(err);
+    sendText(res, 500, 'internal error; see the server log');
   };
+}
+
+/** GET (and so HEAD) /healthz, /readyz and /metrics, with or without a trailing `/`. */
+function healthRoutes(app: Express, metrics: HookMetrics, state: ServerState, logger: Logger): void {
+  app.get('/healthz', (_req, res) => {
+    if (state.draining) res.setHeader('Connection', 'close');
+    sendText(res, 200, 'ok');
+  });
+  app.get('/readyz', (_req, res) => {
+    if (state.draining) res.setHeader('Connection', 'close');
+    sendText(res, state.draining ? 503 : 200, state.draining ? 'draining' : 'ok');
+  });
+  app.get('/metrics', (req, res) => {
+    if (state.draining) res.setHeader('Connection', 'close');
+    metrics.registry.metrics().then(
+      (text) => sendText(res, 200, text, metrics.registry.contentType),
+      (err: unknown) => {
+        logger.error({ err, path: pathOf(req) }, 'request failed');
+        sendText(res, 500, 'internal error; see the server log');
+      },
+    );
+  });
 }

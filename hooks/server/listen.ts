@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { RequestListener, Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerOptions } from 'node:http';
+import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
 import { type ConnectionCounts, manageConnections } from './connections.js';
@@ -39,9 +40,9 @@ export async function listen(
   reloadMs = 5000,
 ): Promise<Listeners> {
   const stopWatching: (() => void)[] = [];
-  const main = config.tls ? httpsServer(app, config, logger, stopWatching, reloadMs) : http.createServer(serverOptions, app);
+  const main = config.tls ? httpsServer(app, config, logger, stopWatching, reloadMs) : http.createServer({ ...serverOptions, ...expressObjects(app) }, app);
   const connections = limit(main, config, config.tls !== undefined);
-  const health = healthApp && config.metricsPort ? http.createServer(serverOptions, healthApp) : undefined;
+  const health = healthApp && config.metricsPort ? http.createServer({ ...serverOptions, ...expressObjects(healthApp) }, healthApp) : undefined;
   const healthConnections = health ? limit(health, config, false) : undefined;
   await Promise.all([bind(main, config.port, config.host), ...(health ? [bind(health, config.metricsPort, config.host)] : [])]);
 
@@ -74,6 +75,30 @@ export async function listen(
 
 /** Node checks request and header timeouts on this interval (30 s by default: too coarse). */
 const serverOptions = { connectionsCheckingInterval: 1000 };
+
+type ExpressObjects = Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'>;
+
+/**
+ * `http.createServer` / `https.createServer` options that make each request and response with
+ * the express app's prototypes from the start: express sets them on every request
+ * (`Object.setPrototypeOf`), which is free when they are already in place and otherwise, on
+ * objects node has just made, doubled the server's CPU on the cached paths (docs/development.md).
+ * Empty for a listener that is not an express app.
+ */
+export function expressObjects(app: RequestListener): ExpressObjects {
+  const { request, response } = app as Partial<Express>;
+  if (request === undefined || response === undefined) return {};
+  // Constructor functions (not classes) so that `prototype` can be the app's own objects.
+  function Request(this: IncomingMessage, socket: never) {
+    http.IncomingMessage.call(this, socket);
+  }
+  Request.prototype = request;
+  function Response(this: http.ServerResponse, req: IncomingMessage, options?: unknown) {
+    (http.ServerResponse as unknown as (this: unknown, ...args: unknown[]) => void).call(this, req, options);
+  }
+  Response.prototype = response;
+  return { IncomingMessage: Request as unknown as typeof http.IncomingMessage, ServerResponse: Response as unknown as typeof http.ServerResponse };
+}
 
 /**
  * A timeout on every phase of a connection: the TLS handshake, the first request's arrival,
@@ -138,6 +163,7 @@ function httpsServer(app: RequestListener, config: ServerConfig, logger: Logger,
   const server = https.createServer(
     {
       ...serverOptions,
+      ...expressObjects(app),
       // Node's default is 120 s: a socket that never finishes its handshake held a slot that long.
       handshakeTimeout: config.handshakeTimeoutSeconds * 1000,
       ...secureContext(tls),

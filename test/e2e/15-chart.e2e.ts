@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { combinations, componentsOf, togglesOf, valuesOf } from '../../release/components.js';
 import { installManifest, installProblems } from '../../release/install.js';
@@ -10,12 +10,20 @@ import { buildBinaries } from './support/build.js';
 import { binDir, kube } from './support/context.js';
 import { fromRoot, repoRoot } from './support/files.js';
 import { installCrds } from './support/install.js';
-import type { KubeObject } from './support/kube.js';
+import { KubeError, type KubeObject } from './support/kube.js';
 
 // The release artefacts against the real binaries and API server: charts/modelhooks linted by
-// helm, `helm template` equal to `kustomize build deploy/` for every combination of components
-// (values chosen as docs/install.md says), the templated objects and dist/install.yaml dry-run
-// applied. helm is built from Go modules like kustomize (test/e2e/build.sh helm).
+// helm, `helm template` (release `modelhooks` in `modelhooks-system`, Helm's own labels set
+// aside) equal to `kustomize build deploy/` for every combination of components (values chosen
+// as docs/install.md says), the templated objects dry-run applied; a real `helm install`,
+// `upgrade`, `test` and `uninstall` of a release of another name in another namespace; and
+// dist/install.yaml applied twice, unchanged the second time. helm is built from Go modules like
+// kustomize (test/e2e/build.sh helm).
+//
+// No kubelet runs here: pods are never started. `helm test` is proved as far as that allows:
+// its pod is admitted (Pod Security `restricted`) with the release's Service URL, then helm waits
+// in vain. The live tier (test/live, a fake kubelet) marks pods Running but runs no container,
+// so it could not prove the pod's fetch of /healthz either.
 const chart = fromRoot('charts', 'modelhooks');
 const combos = combinations(togglesOf(fromRoot('deploy')));
 const objectsOf = (yaml: string) =>
@@ -25,6 +33,27 @@ const objectsOf = (yaml: string) =>
 const key = (o: KubeObject) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 const byKey = (objects: KubeObject[]) => [...objects].sort((a, b) => key(a).localeCompare(key(b)));
 const rank = (o: KubeObject) => (o.kind === 'Namespace' ? 0 : o.kind === 'CustomResourceDefinition' ? 1 : 2);
+/** Helm's standard labels, which kustomize does not set (an `app.kubernetes.io/managed-by` of deploy/'s own stays). */
+const HELM_LABELS = ['helm.sh/chart', 'app.kubernetes.io/instance', 'app.kubernetes.io/version'];
+function withoutHelmLabels(o: KubeObject): KubeObject {
+  if (o.metadata.labels === undefined) return o;
+  const labels = { ...(o.metadata.labels as Record<string, string>) };
+  for (const l of HELM_LABELS) delete labels[l];
+  if (labels['app.kubernetes.io/managed-by'] === 'Helm') delete labels['app.kubernetes.io/managed-by'];
+  return { ...o, metadata: { ...o.metadata, labels } };
+}
+/** The paths where `live` differs from what `applied` set: what `kubectl apply` would patch again. */
+function drift(applied: unknown, live: unknown, at = ''): string[] {
+  if (Array.isArray(applied)) {
+    if (!Array.isArray(live) || live.length !== applied.length) return [`${at}: ${JSON.stringify(applied)} → ${JSON.stringify(live)}`];
+    return applied.flatMap((a, i) => drift(a, live[i], `${at}[${i}]`));
+  }
+  if (typeof applied === 'object' && applied !== null) {
+    if (typeof live !== 'object' || live === null) return [`${at}: missing`];
+    return Object.entries(applied).flatMap(([k, v]) => drift(v, (live as Record<string, unknown>)[k], `${at}.${k}`));
+  }
+  return applied === live ? [] : [`${at}: ${JSON.stringify(applied)} → ${JSON.stringify(live)}`];
+}
 
 /** `--set` arguments for nested values. */
 function setArgs(values: Record<string, unknown>, prefix = ''): string[] {
@@ -47,7 +76,10 @@ describe('charts/modelhooks (helm) and dist/install.yaml', () => {
   const helm = (...args: string[]) => execFileSync(helmBin, args, { encoding: 'utf8', stdio: 'pipe', env, maxBuffer: 64 << 20 });
   const kustomize = (cwd: string, ...args: string[]) =>
     execFileSync(path.join(binDir(), 'kustomize'), args, { cwd, encoding: 'utf8', stdio: 'pipe', maxBuffer: 64 << 20 });
-  const template = (...args: string[]) => objectsOf(helm('template', 'modelhooks', chart, '--include-crds', ...args));
+  const template = (...args: string[]) =>
+    objectsOf(
+      helm('template', 'modelhooks', chart, '--namespace', 'modelhooks-system', '--include-crds', '--skip-tests', '--set', 'namespace.create=true', ...args),
+    );
 
   beforeAll(async () => {
     helmBin = path.join((await buildBinaries(['helm'])).binDir, 'helm');
@@ -79,7 +111,7 @@ describe('charts/modelhooks (helm) and dist/install.yaml', () => {
       const components = componentsOf(combo);
       if (components.length > 0) kustomize(deploy, 'edit', 'add', 'component', ...components);
       const expected = byKey(objectsOf(kustomize(deploy, 'build', '.')));
-      const actual = byKey(template(...setArgs(valuesOf(combo))));
+      const actual = byKey(template(...setArgs(valuesOf(combo))).map(withoutHelmLabels));
       expect(actual.map(key)).toEqual(expected.map(key));
       expect(actual).toEqual(expected);
     },
@@ -108,8 +140,14 @@ describe('charts/modelhooks (helm) and dist/install.yaml', () => {
     expect(envOf('MODELHOOKS_DOMAIN_TEMPLATE')).toEqual(['{{name}}-{{namespace}}.{{domain}}']);
   });
 
-  it('refuses a TLS mode, a toggle or a variable it does not know (values.schema.json)', () => {
-    for (const bad of ['tls.mode=istio', 'openshift.enable=true', 'config.MODELHOOKS_CACHE_BYTE=1mb']) {
+  it('refuses a TLS mode, a toggle or a variable it does not know, and a value the server refuses (values.schema.json)', () => {
+    for (const bad of [
+      'tls.mode=istio',
+      'openshift.enable=true',
+      'config.MODELHOOKS_CACHE_BYTE=1mb',
+      'config.MODELHOOKS_LOG_LEVEL=loud',
+      'config.MODELHOOKS_CACHE_BYTES=lots',
+    ]) {
       expect(() => helm('template', 'modelhooks', chart, '--set', bad), bad).toThrow(/values don't meet the specifications of the schema/);
     }
   });
@@ -130,12 +168,122 @@ describe('charts/modelhooks (helm) and dist/install.yaml', () => {
     expect(applied.map(key).sort()).toEqual(objects.map(key).sort());
   });
 
-  it('dist/install.yaml (from the kustomize binary) has nothing wrong and applies in its own order', async () => {
+  describe('a real release: install, upgrade, test, uninstall (release `hooks` in `team-hooks`)', () => {
+    const ns = 'team-hooks';
+    const run = (...args: string[]) => helm(...args, '--kubeconfig', path.join(scratch, 'kubeconfig'), '--namespace', ns);
+    const live = (apiVersion: string, kind: string, name: string, namespace?: string) => k.get(apiVersion, kind, name, namespace);
+    const gone = async (apiVersion: string, kind: string, name: string, namespace?: string) =>
+      live(apiVersion, kind, name, namespace).then(
+        () => false,
+        (e: unknown) => e instanceof KubeError && e.status === 404,
+      );
+
+    beforeAll(async () => {
+      const { url, token, ca } = k.info;
+      const kubeconfig = {
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'e2e', cluster: { server: url, 'certificate-authority-data': Buffer.from(ca).toString('base64') } }],
+        users: [{ name: 'e2e', user: { token } }],
+        contexts: [{ name: 'e2e', context: { cluster: 'e2e', user: 'e2e' } }],
+        'current-context': 'e2e',
+      };
+      writeFileSync(path.join(scratch, 'kubeconfig'), JSON.stringify(kubeconfig), { mode: 0o600 });
+      // CompositeControllers an earlier file applied would not be the release's (helm refuses to adopt them).
+      for (const f of ['inferenceservice', 'inferencegraph', 'trustyai', 'tfserv', 'mlmodel']) {
+        const cc = { apiVersion: 'metacontroller.k8s.io/v1alpha1', kind: 'CompositeController', metadata: { name: `modelhooks-${f}` } };
+        await k.delete(cc).catch(() => undefined);
+      }
+    });
+
+    it('installs: every namespaced object in the release namespace, named after the release, with Helm labels; hook URLs call its Service', async () => {
+      expect(run('install', 'hooks', chart, '--create-namespace', '--set', 'podAnnotations.team=a')).toContain('STATUS: deployed');
+      const d = await live('apps/v1', 'Deployment', 'hooks-modelhooks', ns);
+      expect(d.metadata.labels).toMatchObject({
+        'app.kubernetes.io/instance': 'hooks',
+        'app.kubernetes.io/managed-by': 'Helm',
+        'helm.sh/chart': expect.stringMatching(/^modelhooks-/),
+      });
+      expect((d as unknown as { spec: { template: { metadata: { annotations: unknown } } } }).spec.template.metadata.annotations).toEqual({ team: 'a' });
+      for (const [v, kind] of [
+        ['v1', 'Service'],
+        ['v1', 'ServiceAccount'],
+        ['policy/v1', 'PodDisruptionBudget'],
+        ['networking.k8s.io/v1', 'NetworkPolicy'],
+      ])
+        await live(v as string, kind as string, 'hooks-modelhooks', ns);
+      const cc = (await live('metacontroller.k8s.io/v1alpha1', 'CompositeController', 'modelhooks-tfserv')) as unknown as {
+        spec: { hooks: { sync: { webhook: { url: string } } } };
+      };
+      expect(cc.spec.hooks.sync.webhook.url).toBe('http://hooks-modelhooks.team-hooks.svc/hooks/tfserv/sync');
+      expect(await gone('apps/v1', 'Deployment', 'hooks-modelhooks', 'modelhooks-system')).toBe(true);
+      expect(await gone('apps/v1', 'Deployment', 'modelhooks', ns)).toBe(true);
+    });
+
+    it('upgrades: the values change the objects in place', async () => {
+      expect(run('upgrade', 'hooks', chart, '--reuse-values', '--set', 'replicas=3', '--set', 'config.MODELHOOKS_LOG_LEVEL=debug')).toContain('REVISION: 2');
+      const d = (await live('apps/v1', 'Deployment', 'hooks-modelhooks', ns)) as unknown as {
+        spec: { replicas: number; template: { metadata: { annotations: unknown }; spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+      };
+      expect(d.spec.replicas).toBe(3);
+      expect(d.spec.template.metadata.annotations).toEqual({ team: 'a' });
+      expect(d.spec.template.spec.containers[0]?.env.find((e) => e.name === 'MODELHOOKS_LOG_LEVEL')?.value).toBe('debug');
+      expect(() => run('upgrade', 'hooks', chart, '--reuse-values', '--set', 'config.MODELHOOKS_LOG_LEVEL=loud')).toThrow(/MODELHOOKS_LOG_LEVEL/);
+    });
+
+    it('helm test: its pod is admitted under Pod Security `restricted` and calls /healthz through the Service (no kubelet runs it here)', async () => {
+      await k.call(
+        'PATCH',
+        `/api/v1/namespaces/${ns}`,
+        { metadata: { labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } },
+        'application/merge-patch+json',
+      );
+      let failure = '';
+      try {
+        run('test', 'hooks', '--timeout', '5s');
+      } catch (e) {
+        failure = String((e as { stderr?: unknown }).stderr ?? e);
+      }
+      // Created and admitted, then never run: helm gives up waiting for it.
+      expect(failure).toMatch(/timed out|context deadline exceeded/);
+      const pod = (await live('v1', 'Pod', 'hooks-modelhooks-test-healthz', ns)) as unknown as { spec: { containers: { command: string[] }[] } };
+      expect(pod.spec.containers[0]?.command.at(-1)).toBe('http://hooks-modelhooks.team-hooks.svc:80/healthz');
+    });
+
+    it('uninstalls: its objects go, the CRDs and the custom resources stay', async () => {
+      const mlmodel = { ...(parse(readFileSync(fromRoot('examples', 'mlmodel.yaml'), 'utf8')) as KubeObject) };
+      mlmodel.metadata = { ...mlmodel.metadata, namespace: ns };
+      await k.apply(mlmodel);
+      expect(run('uninstall', 'hooks')).toContain('uninstalled');
+      expect(await gone('apps/v1', 'Deployment', 'hooks-modelhooks', ns)).toBe(true);
+      expect(await gone('metacontroller.k8s.io/v1alpha1', 'CompositeController', 'modelhooks-tfserv')).toBe(true);
+      await live('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'inferenceservices.serving.kserve.io');
+      await live(mlmodel.apiVersion as string, mlmodel.kind as string, mlmodel.metadata.name, ns);
+    });
+  });
+
+  it('dist/install.yaml (from the kustomize binary) has nothing wrong, applies in its own order, and a second apply changes nothing', async () => {
     const version = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
     const text = installManifest(objectsOf(kustomize(fromRoot(), 'build', 'deploy')), version);
     expect(installProblems(text, repoRoot)).toEqual([]);
     const objects = objectsOf(text);
-    const applied = await dryRunApply(objects);
-    expect(applied).toHaveLength(objects.length);
+    const first: KubeObject[] = [];
+    for (const o of objects) first.push(await k.apply(o));
+    // What `kubectl apply` compares: every field of the file as the API server keeps it (defaults,
+    // an empty env value dropped). A difference is reported `configured` on every apply.
+    const drifts: string[] = [];
+    for (const o of objects) {
+      const now = await live(o);
+      drifts.push(...drift({ ...o, metadata: { ...o.metadata } }, now).map((d) => `${o.kind}/${o.metadata.name}${d}`));
+    }
+    expect(drifts).toEqual([]);
+    const second: KubeObject[] = [];
+    for (const o of objects) second.push(await k.apply(o));
+    expect(second.map((o) => `${o.kind}/${o.metadata.name}@${o.metadata.resourceVersion}`)).toEqual(
+      first.map((o) => `${o.kind}/${o.metadata.name}@${o.metadata.resourceVersion}`),
+    );
+    async function live(o: KubeObject): Promise<KubeObject> {
+      return k.get(o.apiVersion as string, o.kind as string, o.metadata.name, o.metadata.namespace);
+    }
   });
 });

@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { configVariables } from '../../hooks/server/config.js';
-import { CHART_DIR, chartFiles, chartProblems } from '../../release/chart.js';
+import { Ajv } from 'ajv';
+import { configVariables, loadConfig } from '../../hooks/server/config.js';
+import { CHART_DIR, chartFiles, chartProblems, settingSchema } from '../../release/chart.js';
 import { togglesOf, valuesKey } from '../../release/components.js';
 import { build } from '../deploy/kustomize.js';
 import { repoRoot } from '../support/reference.js';
@@ -64,5 +65,61 @@ describe('charts/modelhooks', () => {
     expect(deployment).toContain('{{- range $name, $value := .Values.config }}');
     // A literal {{ (MODELHOOKS_DOMAIN_TEMPLATE's) is never left for helm to read as an action.
     expect(deployment).not.toContain('{{name}}');
+  });
+
+  it('values.schema.json refuses what the server refuses and takes what it takes, for every setting it constrains (enums, patterns, numbers)', () => {
+    const { $schema: _, ...schema } = JSON.parse(read('values.schema.json')) as Record<string, unknown>;
+    const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+    const chartTakes = (name: string, value: unknown) => validate({ config: { [name]: value } });
+    // The chart leaves out a variable deploy/ does not set when its value is '' (the server's default).
+    const unsetInDeploy = new Set(
+      Object.entries((parse(read('values.yaml')) as { config: Record<string, unknown> }).config)
+        .filter(([, x]) => x === '')
+        .map(([n]) => n),
+    );
+    const serverTakes = (name: string, value: unknown) => {
+      if (value === '' && unsetInDeploy.has(name)) return serverTakes('MODELHOOKS_LOG_LEVEL', 'info');
+      try {
+        // The one rule across two numbers (headers within the request timeout) kept out of the way.
+        loadConfig({ MODELHOOKS_HEADERS_TIMEOUT_SECONDS: '0.5', MODELHOOKS_REQUEST_TIMEOUT_SECONDS: '1000', [name]: String(value) });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const checked: string[] = [];
+    for (const v of configVariables().filter((x) => x.name !== 'PORT')) {
+      const s = settingSchema(v) as { type?: string; enum?: string[]; pattern?: string; minimum?: number; maximum?: number; exclusiveMinimum?: number };
+      const samples: [unknown, boolean][] = [];
+      if (s.enum) samples.push(...s.enum.map((e): [unknown, boolean] => [e, true]), ['loud', false], ['', unsetInDeploy.has(v.name)]);
+      else if (s.pattern) samples.push([String(v.schema.parse(undefined) ?? ''), true], ['not valid!', false]);
+      else if (s.type === 'number' || s.type === 'integer') {
+        const low = s.minimum ?? (s.exclusiveMinimum as number) + 1;
+        samples.push([low, true], [s.minimum !== undefined ? s.minimum - 1 : s.exclusiveMinimum, false], ['ten', false]);
+        if (s.maximum !== undefined && s.maximum < 2 ** 32) samples.push([s.maximum, true], [s.maximum + 1, false]);
+        if (s.type === 'integer') samples.push([low + 0.5, false]);
+      } else continue; // a plain string: the server takes any (rules across variables, e.g. TLS files in pairs, are the server's alone)
+      checked.push(v.name);
+      for (const [value, takes] of samples) {
+        expect([v.name, value, chartTakes(v.name, value)]).toEqual([v.name, value, takes]);
+        expect([v.name, value, serverTakes(v.name, value)]).toEqual([v.name, value, takes]);
+      }
+    }
+    expect(checked).toContain('MODELHOOKS_LOG_LEVEL');
+    expect(checked.length).toBeGreaterThanOrEqual(18);
+    expect(chartTakes('MODELHOOKS_LOG_LEVEL', 'loud')).toBe(false);
+  });
+
+  it('takes pull secrets, scheduling and pod labels and annotations for the server, and names objects after the release', () => {
+    const deployment = read('templates/deployment-modelhooks.yaml');
+    for (const key of ['imagePullSecrets', 'nodeSelector', 'tolerations', 'affinity', 'podAnnotations', 'podLabels'])
+      expect(deployment).toContain(`{{- with .Values.${key} }}`);
+    expect(deployment).toContain('name: {{ include "modelhooks.fullname" . }}');
+    expect(deployment).toContain('namespace: {{ .Release.Namespace }}');
+    expect(deployment).not.toContain('modelhooks-system');
+    expect(read('templates/compositecontroller-modelhooks-tfserv.yaml')).toContain(
+      'url: http://{{ include "modelhooks.fullname" . }}.{{ .Release.Namespace }}.svc/hooks/tfserv/sync',
+    );
+    expect(read('templates/tests/test-healthz.yaml')).toContain('helm.sh/hook: test');
   });
 });

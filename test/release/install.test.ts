@@ -1,4 +1,4 @@
-// dist/install.yaml (`npm run release`): the objects of `kustomize build deploy/` in one file that
+// dist/release/install.yaml (`npm run release`): the objects of `kustomize build deploy/` in one file that
 // `kubectl apply -f` applies in one pass. `npm run release` builds it with the kustomize binary;
 // here the same functions run on test/deploy/kustomize.ts's model of it (which deploy.test.ts
 // checks against the binary), so this needs no Go.
