@@ -9,7 +9,8 @@ export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 
 /**
  * One golden case: a folder under test/fixtures/<composition>/ with
- *   case.yaml      (optional) reason, variant, now, hookVersion, env (the hook server's variables)
+ *   case.yaml      (optional) reason, variant, now, hookVersion, env (the hook server's variables),
+ *                  refusedByCrd (what the API server says of a parent only an older CRD stored)
  *   parent.yaml    the custom resource
  *   observed.yaml  (optional) observed children, one document each
  *   related.yaml   (optional) related objects, one document each
@@ -21,6 +22,8 @@ export interface GoldenCase {
   dir: string;
   reason: string;
   options: RunOptions<HookConfig>;
+  /** The API server's refusal of this parent under today's CRD: the hook still answers for it (an older CRD stored it). */
+  refusedByCrd?: string;
 }
 
 export function readYamlDocs(file: string): unknown[] {
@@ -50,7 +53,7 @@ export function goldenCases(composition: string): GoldenCase[] {
       if (meta.variant) options.variant = meta.variant;
       if (meta.now) options.now = meta.now;
       if (meta.hookVersion === 'v1' || meta.hookVersion === 'v2') options.hookVersion = meta.hookVersion;
-      return { composition, name, dir, reason: meta.reason ?? name, options };
+      return { composition, name, dir, reason: meta.reason ?? name, options, ...(meta.refusedByCrd ? { refusedByCrd: meta.refusedByCrd } : {}) };
     });
 }
 
