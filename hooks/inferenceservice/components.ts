@@ -2,7 +2,7 @@ import type { V1Container, V1PodSpec, V1Volume } from '@kubernetes/client-node';
 import type { Parent } from '../kit/index.js';
 import type { InferenceServiceConfig, RawSettings } from './config.js';
 import { HTTP_PORT, SERVER_CONTAINER, serviceName } from './names.js';
-import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults, withResourceDefaults } from './pod/component-pod.js';
+import { podSpecFor, serverName, sidecarWithDefaults, withDefaults } from './pod/component-pod.js';
 import { runtimePredictor } from './runtime/predictor.js';
 import type { ServingRuntime } from './runtime/selection.js';
 import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
@@ -92,15 +92,14 @@ function artPlan(ctx: BuildContext, spec: ComponentSpec, art: ArtSpec): Componen
     { name: spec.serviceAccountName, field: 'spec.explainer.serviceAccountName' },
     readOnlyOf(ctx, spec),
   );
-  const port = portsOf(first)[0]?.containerPort ?? HTTP_PORT;
   const server = serverWithStorage(
-    withDefaults(first, SERVER_CONTAINER, { nonRoot: false, readinessProbe: tcpReadiness(port), resources: ctx.config.inferenceServiceResource }),
+    withDefaults(first, SERVER_CONTAINER, { nonRoot: false, resources: ctx.config.inferenceServiceResource, restricted: restrictedOf(ctx) }),
     storage,
   );
   return {
     role: 'explainer',
     spec,
-    pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server], storage), 'explainer', ctx.parent.metadata.name),
+    pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server], storage, [], restrictedOf(ctx)), 'explainer', ctx.parent.metadata.name),
     port: portOf(server),
     credentials: found,
   };
@@ -112,14 +111,21 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const model = modelOf(spec);
   if (!model) return { plan: customPlan(ctx, 'predictor', spec) };
   const framework = FRAMEWORK_KEYS.find((k) => spec[k] !== undefined);
-  // KServe's ConfigMap's resource defaults a framework's spec (its Default()), never a `model:` (ModelSpec.Default is empty).
-  const configured = ctx.config.inferenceServiceResource;
-  const resource = configured && (framework ? configured : NO_RESOURCE_DEFAULTS);
-  const resolved = resolvedRuntime(ctx.parent.spec, { metadata: ctx.parent.metadata, runtimes: ctx.runtimes, resource: framework ? configured : undefined });
+  // KServe's webhook turns a framework's spec into a `model:` before defaulting it (setPredictorModelDefaults
+  // runs before Default(), inference_service_defaults.go DefaultInferenceService), and ModelSpec.Default is
+  // empty (predictor_model.go): the ConfigMap's inferenceService.resource never reaches a runtime's
+  // container, which keeps the runtime's resources merged with the model's, or none.
+  const resolved = resolvedRuntime(ctx.parent.spec, { metadata: ctx.parent.metadata, runtimes: ctx.runtimes, modelReadiness: ctx.config.modelReadiness });
   if ('reason' in resolved) return { failure: { reason: resolved.reason, message: resolved.message } };
   const { container: merged, readinessProbe } = resolved;
   const runAsUser = merged.securityContext?.runAsUser;
-  const defaults = { nonRoot: true, ...(runAsUser !== undefined ? { runAsUser } : {}), readinessProbe, resources: resource };
+  const defaults = {
+    nonRoot: true,
+    ...(runAsUser !== undefined ? { runAsUser } : {}),
+    ...(readinessProbe ? { readinessProbe } : {}),
+    resources: 'none' as const,
+    restricted: restrictedOf(ctx),
+  };
   const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), defaults);
   const field = `spec.predictor.${framework ?? 'model'}`;
   const account = { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' };
@@ -129,9 +135,9 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const userVolumes = new Set((Array.isArray(spec.volumes) ? (spec.volumes as V1Volume[]) : []).map((v) => v.name));
   const podSpec = { ...resolved.pod.fields, ...podFieldsOf(ctx, spec) } as ComponentSpec;
   const runtimeVolumes = resolved.pod.volumes.filter((v) => !userVolumes.has(v.name));
-  const sidecars = resolved.sidecars.map((c) => sidecarWithDefaults(c as ContainerSpec, c.name));
+  const sidecars = resolved.sidecars.map((c) => sidecarWithDefaults(c as ContainerSpec, c.name, restrictedOf(ctx)));
   const pod = withKServeEnv(
-    podSpecFor(podSpec, [server, ...sidecars, ...extraContainers(spec)], storage, runtimeVolumes),
+    podSpecFor(podSpec, [server, ...sidecars, ...extraContainers(spec, restrictedOf(ctx))], storage, runtimeVolumes, restrictedOf(ctx)),
     'predictor',
     ctx.parent.metadata.name,
   );
@@ -144,8 +150,8 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
 interface RuntimeInputs {
   metadata: Parent<unknown>['metadata'];
   runtimes: BuildContext['runtimes'];
-  /** KServe's ConfigMap's inferenceService.resource: defaults of the model's resources before the runtime's (KServe defaults the spec first). */
-  resource: InferenceServiceConfig['inferenceServiceResource'];
+  /** MODELHOOKS_MODEL_READINESS: the model-aware probe instead of KServe's TCP one. */
+  modelReadiness: boolean;
 }
 
 /**
@@ -155,18 +161,11 @@ interface RuntimeInputs {
  * saved 10–30 µs only when a Secret or the configuration changed.
  */
 function resolvedRuntime(spec: InferenceServiceSpec, i: RuntimeInputs) {
-  return runtimePredictor(
-    { metadata: i.metadata, spec } as Parent<InferenceServiceSpec>,
-    defaultedModel(modelOf(spec.predictor) as ModelSpec, i.resource),
-    i.runtimes,
-  );
+  return runtimePredictor({ metadata: i.metadata, spec } as Parent<InferenceServiceSpec>, modelOf(spec.predictor) as ModelSpec, i.runtimes, i.modelReadiness);
 }
 
-const NO_RESOURCE_DEFAULTS = { requests: {}, limits: {} };
-
-/** The model with KServe's ConfigMap's resource defaults, as the InferenceService webhook leaves it (inference_service_defaults.go). */
-const defaultedModel = (model: ModelSpec, resource: RuntimeInputs['resource']): ModelSpec =>
-  resource ? ({ ...model, resources: withResourceDefaults(model.resources as ContainerSpec['resources'], resource) } as ModelSpec) : model;
+/** The pods are built for the restricted Pod Security Standard (MODELHOOKS_POD_SECURITY, the Namespace's enforce label). */
+const restrictedOf = (ctx: BuildContext): boolean => ctx.config.podSecurity === 'restricted';
 
 /**
  * A component of the user's own containers (the custom predictor, a transformer, an
@@ -193,14 +192,13 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   // custom predictor's when it is alone or unnamed (transformer_custom.go, explainer_custom.go, predictor_custom.go).
   const name = role !== 'predictor' || rest.length === 0 ? SERVER_CONTAINER : serverName(first);
   const user: ContainerSpec = { ...first, name, ...(env ? { env } : {}), ...(args ? { args } : {}) };
-  const port = portsOf(user)[0]?.containerPort ?? 8080;
-  const main = withDefaults(user, name, { nonRoot: false, readinessProbe: tcpReadiness(port), resources: ctx.config.inferenceServiceResource });
+  const main = withDefaults(user, name, { nonRoot: false, resources: ctx.config.inferenceServiceResource, restricted: restrictedOf(ctx) });
   const server = serverWithStorage(main, storage);
-  const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`));
+  const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`, restrictedOf(ctx)));
   return {
     role,
     spec,
-    pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server, ...others], storage), role, ctx.parent.metadata.name),
+    pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server, ...others], storage, [], restrictedOf(ctx)), role, ctx.parent.metadata.name),
     port: portOf(server),
     credentials: found,
   };
@@ -244,8 +242,8 @@ function componentArgs(parent: Parent<unknown>, args: string[], containerConcurr
 export const predictorHostOf = (parent: Parent<unknown>) => `${serviceName(parent, 'predictor')}.${parent.metadata.namespace}`;
 
 /** Containers beside a model (KServe's collocated transformer), kept as the user wrote them. */
-function extraContainers(spec: ComponentSpec): V1Container[] {
-  return (spec.containers ?? []).map((c, i) => sidecarWithDefaults(c, `container-${i + 1}`));
+function extraContainers(spec: ComponentSpec, restricted: boolean): V1Container[] {
+  return (spec.containers ?? []).map((c, i) => sidecarWithDefaults(c, `container-${i + 1}`, restricted));
 }
 
 const FIRST = ['name', 'image', 'command', 'args', 'workingDir', 'env', 'envFrom'];

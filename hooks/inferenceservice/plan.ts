@@ -174,6 +174,7 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
     related,
     annotations: parent.metadata.annotations ?? {},
     annotation: STORAGE_SECRET_ANNOTATION,
+    restricted: config.podSecurity === 'restricted',
   };
   const runtimes = runtimesFrom(
     [...related.list(SERVING_RUNTIME.apiVersion, SERVING_RUNTIME.kind), ...related.list(CLUSTER_SERVING_RUNTIME.apiVersion, CLUSTER_SERVING_RUNTIME.kind)],

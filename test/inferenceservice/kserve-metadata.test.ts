@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/server/config.js';
+import { defaultHookConfig, loadConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { modelStatusFrom } from '../../hooks/inferenceservice/status/model-status.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
@@ -224,11 +224,14 @@ describe('propagation rules', () => {
     expect(deployment(out, 'demo-explainer').spec.template.spec.containers[0].env).toBeUndefined();
   });
 
-  it("user initContainers run before KServe's storage initializer, with the restricted defaults under them", () => {
+  it("user initContainers run before KServe's storage initializer, as written (the restricted defaults under them only at the restricted level)", () => {
     const out = runSync(inferenceservice, { parent: parent({}, { initContainers: [{ name: 'warm', image: 'w:1' }] }), config });
     const init = deployment(out, 'demo-predictor').spec.template.spec.initContainers;
     expect(init.map((c: any) => c.name)).toEqual(['warm', 'storage-initializer']);
-    expect(init[0].securityContext.allowPrivilegeEscalation).toBe(false);
+    expect(init[0]).toEqual({ name: 'warm', image: 'w:1' });
+    const restricted = loadConfig({ MODELHOOKS_POD_SECURITY: 'restricted' }).hooks;
+    const strict = runSync(inferenceservice, { parent: parent({}, { initContainers: [{ name: 'warm', image: 'w:1' }] }), config: restricted });
+    expect(deployment(strict, 'demo-predictor').spec.template.spec.initContainers[0].securityContext.allowPrivilegeEscalation).toBe(false);
   });
 
   it('deploymentStrategy becomes the Deployment strategy (deployment_reconciler.go createRawDefaultDeployment)', () => {
@@ -238,8 +241,9 @@ describe('propagation rules', () => {
     expect(out.condition('IgnoredFields')).toBeUndefined();
   });
 
-  it('an unconfined AppArmor annotation on the InferenceService is refused (it would reach the pods), naming metadata.annotations', () => {
+  it('an unconfined AppArmor annotation on the InferenceService is refused at baseline (it would reach the pods), naming metadata.annotations', () => {
     const key = 'container.apparmor.security.beta.kubernetes.io/kserve-container';
+    const config = loadConfig({ MODELHOOKS_POD_SECURITY: 'baseline' }).hooks;
     const out = runSync(inferenceservice, { parent: parent({ annotations: { [key]: 'unconfined' } }), config });
     expect(out.condition('Ready')?.reason).toBe('InvalidSpec');
     expect(out.condition('Ready')?.message).toContain(`metadata.annotations["${key}"]`);

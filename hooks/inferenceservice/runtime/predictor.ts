@@ -13,7 +13,8 @@ export interface RuntimePredictor {
   protocol: string;
   /** The merged, templated kserve-container, image tag updated. */
   container: V1Container;
-  readinessProbe: V1Probe;
+  /** The model-aware probe (readinessFor) when asked for and the container has none; else none (KServe's TCP probe is added with the pod). */
+  readinessProbe?: V1Probe;
   /** The runtime's other containers (sidecars), after the server. */
   sidecars: V1Container[];
   /** The runtime's pod fields (ServingRuntimePodSpec) the user's predictor fields merge over. */
@@ -39,6 +40,7 @@ export function runtimePredictor(
   parent: Parent<InferenceServiceSpec>,
   model: ModelSpec,
   runtimes: { namespaced: ServingRuntime[]; cluster: ServingRuntime[] },
+  modelReadiness = false,
 ): RuntimePredictor | RuntimeFailure {
   const spec: PredictorSpec = parent.spec.predictor;
   const frameworkKey = FRAMEWORK_KEYS.find((k) => spec[k] !== undefined);
@@ -100,7 +102,7 @@ export function runtimePredictor(
     serverType,
     protocol,
     container,
-    readinessProbe: container.readinessProbe ?? readinessFor(container, serverType, protocol),
+    ...(modelReadiness && !container.readinessProbe ? { readinessProbe: readinessFor(container, serverType, protocol) } : {}),
     sidecars: containers.filter((c) => c.name !== SERVER_CONTAINER),
     pod: { volumes: (runtime.spec.volumes as V1Volume[] | undefined) ?? [], fields: podFields },
   };
