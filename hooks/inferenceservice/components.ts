@@ -9,6 +9,7 @@ import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type C
 import { isStorageReadOnly, storagePlanFor } from './storage/uri.js';
 import { MODEL_DIR, type StorageContext } from './storage/storage-plan.js';
 import type { CredentialFindings } from './storage/credentials/findings.js';
+import { PLACEHOLDER, type ModelStorageSpec } from './storage/credentials/storage-spec.js';
 import { withKServeEnv } from './pod/env.js';
 import { artContainer, type ArtSpec } from './runtime/explainer-art.js';
 import { implementationOf } from './runtime/implementations.js';
@@ -26,7 +27,15 @@ export interface ComponentPlan {
     statusField: 'servingRuntimeName' | 'clusterServingRuntimeName';
     labels: Record<string, string>;
     annotations: Record<string, string>;
+    /** The labels KServe's SetRuntimeDefaults adds to the InferenceService (runtime/predictor.ts isvcLabels). */
+    isvcLabels: Record<string, string>;
   };
+  /**
+   * The internal annotations KServe's component reconciler adds to the component's metadata
+   * (components/component.go addLoggerAnnotations, addBatcherAnnotations, addStorageSpecAnnotations;
+   * the storage-initializer source URI): over the InferenceService's, under the component's own.
+   */
+  annotations?: Record<string, string>;
   /** KServe's agent sidecar logs or batches in front of the server: the Service targets it (agent.ts). */
   agent?: boolean;
   /** What the lookups of its storage initializer's credentials found (the plan joins them for the status). */
@@ -102,6 +111,7 @@ function artPlan(ctx: BuildContext, spec: ComponentSpec, art: ArtSpec): Componen
     pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server], storage, [], restrictedOf(ctx)), 'explainer', ctx.parent.metadata.name),
     port: portOf(server),
     credentials: found,
+    annotations: internalAnnotations(spec, { uri: art.storageUri, batcher: false }),
   };
 }
 
@@ -143,7 +153,18 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   );
   const { runtime, statusField } = resolved.choice;
   const meta = { labels: runtime.spec.labels ?? {}, annotations: runtime.spec.annotations ?? {} };
-  return { plan: { role: 'predictor', spec, pod, port: portOf(server), runtime: { name: runtime.metadata.name, statusField, ...meta }, credentials: found } };
+  const annotations = internalAnnotations(spec, { uri: model.storageUri, storage: model.storage as ModelStorageSpec | undefined, batcher: true });
+  return {
+    plan: {
+      role: 'predictor',
+      spec,
+      pod,
+      port: portOf(server),
+      runtime: { name: runtime.metadata.name, statusField, ...meta, isvcLabels: resolved.isvcLabels },
+      credentials: found,
+      annotations,
+    },
+  };
 }
 
 /** What runtimePredictor reads besides the spec. */
@@ -201,6 +222,8 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
     pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server, ...others], storage, [], restrictedOf(ctx)), role, ctx.parent.metadata.name),
     port: portOf(server),
     credentials: found,
+    // explainer.go adds no batcher annotations.
+    annotations: internalAnnotations(spec, { uri, batcher: role !== 'explainer' }),
   };
 }
 
@@ -254,6 +277,49 @@ const RANK = new Map<string, number>([...FIRST.map((k, i): [string, number] => [
 function inUsualOrder(c: V1Container): V1Container {
   const rank = (k: string) => RANK.get(k) ?? 0;
   return Object.fromEntries(Object.entries(c).sort(([a], [b]) => rank(a) - rank(b))) as unknown as V1Container;
+}
+
+/** pkg/constants/constants.go: the internal annotations a component reconciler writes (InferenceServiceInternalAnnotationsPrefix). */
+const INTERNAL = 'internal.serving.kserve.io';
+
+/**
+ * The internal annotations of one component's metadata, in KServe's order (a later one wins):
+ * addLoggerAnnotations (mode `all` where the spec names none: KServe's validator refuses an
+ * empty mode, modelhooks serves it as `all`), addBatcherAnnotations (predictor, transformer),
+ * addStorageSpecAnnotations (components/component.go), the storage initializer's source URI
+ * (components/predictor.go addStorageInitializerAnnotations, transformer.go, explainer.go).
+ */
+export function internalAnnotations(
+  spec: ComponentSpec,
+  o: { uri?: string | undefined; storage?: ModelStorageSpec | undefined; batcher: boolean },
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const logger = spec.logger;
+  if (logger) {
+    out[`${INTERNAL}/logger`] = 'true';
+    if (logger.url !== undefined) out[`${INTERNAL}/logger-sink-url`] = logger.url;
+    out[`${INTERNAL}/logger-mode`] = logger.mode ?? 'all';
+    if (logger.metadataHeaders) out[`${INTERNAL}/logger-metadata-headers`] = logger.metadataHeaders.join(',');
+    if (logger.metadataAnnotations) out[`${INTERNAL}/logger-metadata-annotations`] = logger.metadataAnnotations.join(',');
+  }
+  const batcher = o.batcher ? spec.batcher : undefined;
+  if (batcher) {
+    out[`${INTERNAL}/batcher`] = 'true';
+    if (batcher.maxBatchSize !== undefined) out[`${INTERNAL}/batcher-max-batchsize`] = String(batcher.maxBatchSize);
+    if (batcher.maxLatency !== undefined) out[`${INTERNAL}/batcher-max-latency`] = String(batcher.maxLatency);
+  }
+  const storage = o.storage;
+  if (storage && typeof storage === 'object') {
+    out[`${INTERNAL}/storage-spec`] = 'true';
+    // encoding/json writes a map's keys sorted.
+    if (storage.parameters)
+      out[`${INTERNAL}/storage-spec-param`] = JSON.stringify(Object.fromEntries(Object.entries(storage.parameters).sort(([a], [b]) => (a < b ? -1 : 1))));
+    if (storage.key !== undefined) out[`${INTERNAL}/storage-spec-key`] = storage.key;
+    if (storage.path !== undefined)
+      out[`${INTERNAL}/storage-initializer-sourceuri`] = `${PLACEHOLDER}://${storage.path.startsWith('/') ? storage.path.slice(1) : storage.path}`;
+  }
+  if (o.uri !== undefined) out[`${INTERNAL}/storage-initializer-sourceuri`] = o.uri;
+  return out;
 }
 
 function portOf(c: V1Container): { containerPort: number; name: string } {

@@ -118,10 +118,10 @@ const rows: Row[] = [
   {
     sample: 'kserve-tensorflow.yaml',
     name: 'flower-sample',
-    field: 'pod annotation prometheus.io/port (difference: runtime port, no queue-proxy)',
-    cite: 'config/runtimes/kserve-tensorflow-serving.yaml prometheus.kserve.io/port',
+    field: "pod annotation prometheus.io/port: queue-proxy's aggregate port, as the sample enables aggregation",
+    cite: 'metrics_aggregate_injector.go InjectMetricsAggregator (constants.QueueProxyAggregatePrometheusMetricsPort 9088)',
     want: (d) => d.spec.template.metadata.annotations['prometheus.io/port'],
-    expected: '8080',
+    expected: '9088',
   },
   {
     sample: 'kserve-tensorflow.yaml',
@@ -198,8 +198,14 @@ describe('propagation rules', () => {
     for (const child of out.children as KubeObject[]) {
       if (child.kind === 'HTTPRoute') continue;
       const a = child.metadata.annotations ?? {};
-      expect(Object.keys(a).filter((k) => k in annotations && k !== 'keep')).toEqual([]);
       expect(a.keep).toBe('me');
+      // The Ingress gets them all, unfiltered (kube_ingress_reconciler.go createRawIngress: isvc.Annotations).
+      if (child.kind === 'Ingress') expect(a).toMatchObject({ ...annotations, 'serving.kserve.io/deploymentMode': 'Standard' });
+      else {
+        expect(Object.keys(a).filter((k) => k in annotations && k !== 'keep' && k !== 'internal.serving.kserve.io/storage-initializer-sourceuri')).toEqual([]);
+        // The user's value is filtered; the predictor reconciler writes the model's URI (components/predictor.go addStorageInitializerAnnotations).
+        expect(a['internal.serving.kserve.io/storage-initializer-sourceuri']).toBe('gs://b/m');
+      }
     }
   });
 
@@ -371,7 +377,8 @@ describe('HTTPRoutes (gateway-api variant)', () => {
       expect(r.metadata.labels?.cost).toBe('c1');
       expect(r.metadata.labels?.['networking.kserve.io/visibility']).toBeUndefined();
       expect(r.metadata.labels?.['serving.kserve.io/inferenceservice']).toBe('demo');
-      expect(r.metadata.annotations).toEqual({ 'cert-manager.io/cluster-issuer': 'le' });
+      // The webhook's deploymentMode too (inference_service_defaults.go); its modelFormat is on the disallowed list.
+      expect(r.metadata.annotations).toEqual({ 'cert-manager.io/cluster-issuer': 'le', 'serving.kserve.io/deploymentMode': 'Standard' });
     }
   });
 });

@@ -33,7 +33,7 @@ export function deploymentFor(parent: Parent<unknown>, o: DeploymentOptions): V1
       selector: { matchLabels: selectorFor(parent, o.role) },
       ...(strategy !== undefined ? { strategy } : {}),
       template: {
-        metadata: { labels: o.meta.labels, ...(Object.keys(o.meta.podAnnotations).length > 0 ? { annotations: o.meta.podAnnotations } : {}) },
+        metadata: { labels: o.meta.podLabels, ...(Object.keys(o.meta.podAnnotations).length > 0 ? { annotations: o.meta.podAnnotations } : {}) },
         spec: o.pod,
       },
     },
