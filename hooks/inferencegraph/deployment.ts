@@ -36,7 +36,8 @@ export function deploymentFor(parent: Parent<InferenceGraphSpec>, image: string,
       ...(scaling.autoscaler === 'none' ? { replicas: scaling.min } : {}),
       selector: { matchLabels: selectorFor(parent) },
       template: {
-        metadata: Object.keys(annotations).length > 0 ? { labels: podLabels, annotations } : { labels: podLabels },
+        // The pod template is componentMeta with its name (deployment_reconciler.go createRawDefaultDeployment).
+        metadata: { name: deploymentName(parent), labels: podLabels, ...(Object.keys(annotations).length > 0 ? { annotations } : {}) },
         spec: podSpecFor(parent, image, graph, restricted),
       },
     },

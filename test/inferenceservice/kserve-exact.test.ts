@@ -140,3 +140,22 @@ describe('HPA and model car as KServe writes them', () => {
     expect(containers.find((c) => c.name === 'modelcar')?.env).toBeUndefined();
   });
 });
+
+describe('the pod template name and the Ingress rules in KServe order', () => {
+  it('the pod template is named after the Deployment (deployment_reconciler.go createRawDefaultDeployment: podMetadata := componentMeta)', () => {
+    expect(podMeta(runSync(inferenceservice, { parent: isvc(sklearn), config })).name).toBe('demo-predictor');
+  });
+
+  it('rules: top, explainer, predictor; with a transformer: explainer, top, transformer, predictor (kube_ingress_reconciler.go createRawIngress)', () => {
+    const explainer = { containers: [{ image: 'me/e:1' }] };
+    const hostsOf = (spec: Record<string, unknown>) =>
+      (child(runSync(inferenceservice, { parent: isvc(spec), config }), 'Ingress', 'demo').spec.rules as Obj[]).map((r) => r.host.split('.')[0]);
+    expect(hostsOf({ ...sklearn, explainer })).toEqual(['demo-ml', 'demo-explainer-ml', 'demo-predictor-ml']);
+    expect(hostsOf({ ...sklearn, explainer, transformer: { containers: [{ image: 'me/t:1' }] } })).toEqual([
+      'demo-explainer-ml',
+      'demo-ml',
+      'demo-transformer-ml',
+      'demo-predictor-ml',
+    ]);
+  });
+});
