@@ -8,15 +8,20 @@
 # kube-apiserver, etcd and kustomize come from test/e2e/build.sh (cached there). Binaries land in
 # .cache/live/bin/<name>-<hash>/, the hash covering the sources, the Go version and this script;
 # .cache/live/bin/current/ links all five. stdout: one JSON line {"binDir", "cached", "seconds",
-# "metacontrollerSrc"}; progress goes to stderr.
+# "metacontrollerSrc"}; progress goes to stderr. With the argument `no-metacontroller` (the oracle
+# tier, test/oracle/build.sh), Metacontroller is neither needed nor built ("metacontrollerSrc": "").
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 export PATH="$PATH:/usr/local/go/bin"
 command -v go >/dev/null || { echo "live build: go not found (need Go >= 1.26)" >&2; exit 1; }
-src="$(cd "${METACONTROLLER_SRC:-$root/../shared/metacontroller}" && pwd)"
-[[ -f "$src/go.mod" ]] || { echo "live build: no Metacontroller source in $src" >&2; exit 1; }
+with_mc=$([[ "${1:-}" == no-metacontroller ]] && echo 0 || echo 1)
+src=""
+if [[ $with_mc == 1 ]]; then
+  src="$(cd "${METACONTROLLER_SRC:-$root/../shared/metacontroller}" && pwd)"
+  [[ -f "$src/go.mod" ]] || { echo "live build: no Metacontroller source in $src" >&2; exit 1; }
+fi
 
 export CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false"
 out="$root/.cache/live/bin"
@@ -54,14 +59,16 @@ build kube-controller-manager "$k8s_mod" \
   "-s -w -X $v.gitVersion=$k8s_version -X $v.gitMajor=1 -X $v.gitMinor=$minor -X $v.gitTreeState=clean" \
   k8s.io/kubernetes/cmd/kube-controller-manager
 kcm_dir=$dir
-build metacontroller "$src" "-s -w" ./pkg/cmd/metacontroller
-mc_dir=$dir
+if [[ $with_mc == 1 ]]; then
+  build metacontroller "$src" "-s -w" ./pkg/cmd/metacontroller
+  mc_dir=$dir
+fi
 
 link="$out/current"
 mkdir -p "$link"
 for b in kube-apiserver etcd kustomize; do ln -sfn "$(readlink -f "$e2e_bin/$b")" "$link/$b"; done
 ln -sfn "$kcm_dir/kube-controller-manager" "$link/kube-controller-manager"
-ln -sfn "$mc_dir/metacontroller" "$link/metacontroller"
+[[ $with_mc == 1 ]] && ln -sfn "$mc_dir/metacontroller" "$link/metacontroller"
 
 e2e_cached=$(printf '%s' "$e2e_json" | sed -n 's/.*"cached":\([a-z]*\).*/\1/p')
 cached=$([[ $built == 0 && $e2e_cached == true ]] && echo true || echo false)

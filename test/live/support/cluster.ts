@@ -168,7 +168,8 @@ export function compositeControllers(binDir: string, hookUrl: string): KubeObjec
   return out;
 }
 
-function writeKubeconfig(dir: string, info: KubeInfo): string {
+/** A kubeconfig for a client on the host (the token of the API server's token file), written into `dir`. */
+export function writeKubeconfig(dir: string, info: KubeInfo): string {
   const file = path.join(dir, 'kubeconfig');
   writeFileSync(
     file,
