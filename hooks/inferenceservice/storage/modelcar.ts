@@ -72,7 +72,8 @@ export function modelcarPlan(uris: StorageUri[], legacy: boolean, settings: Mode
       ],
       terminationMessagePolicy: 'FallbackToLogsOnError',
       resources,
-      securityContext: security(settings, restricted),
+      // CreateModelcarInitContainer (pkg/utils/storage.go) sets no security context; the restricted fields only at that level.
+      ...(restricted ? { securityContext: security(settings, restricted) } : {}),
     };
     return { sidecar, init, volume: { name: n.volume, emptyDir: {} }, mount };
   });
