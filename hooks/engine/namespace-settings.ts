@@ -18,7 +18,15 @@ export const NAMESPACE_ANNOTATIONS = {
   urlScheme: `${PREFIX}url-scheme`,
   imageRegistry: `${PREFIX}image-registry`,
   allowedImages: `${PREFIX}allowed-images`,
+  podSecurity: `${PREFIX}pod-security`,
+  modelReadiness: `${PREFIX}model-readiness`,
 } as const;
+
+/** The Pod Security Admission label of a Namespace: the level its pods must keep (k8s.io/pod-security-admission api/constants.go). */
+export const ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
+/** The Pod Security Standards levels, and `namespace`: the level of the Namespace's enforce label (none: privileged). */
+export const POD_SECURITY_SETTINGS = ['namespace', 'restricted', 'baseline', 'privileged'] as const;
+export type PodSecuritySetting = (typeof POD_SECURITY_SETTINGS)[number];
 
 export interface NamespaceSettings {
   ingressDomain?: string;
@@ -31,6 +39,12 @@ export interface NamespaceSettings {
   imageRegistry?: string;
   /** Every container image of every child must start with one of these. */
   allowedImages?: string[];
+  /** The pod security level the parents' pods are built for (and checked against), or `namespace`. */
+  podSecurity?: PodSecuritySetting;
+  /** Readiness probes that ask the server for the model instead of KServe's TCP probe. */
+  modelReadiness?: boolean;
+  /** The Namespace's `pod-security.kubernetes.io/enforce` level, where it names one. */
+  enforced?: 'restricted' | 'baseline' | 'privileged';
 }
 
 /** A bad annotation value: the annotation and why. */
@@ -63,6 +77,8 @@ export function namespaceSettings(namespace: KubeObject | undefined): { settings
   const annotations = namespace?.metadata.annotations ?? {};
   const settings: NamespaceSettings = {};
   const problems: SettingProblem[] = [];
+  const enforced = namespace?.metadata.labels?.[ENFORCE_LABEL];
+  if (enforced === 'restricted' || enforced === 'baseline' || enforced === 'privileged') settings.enforced = enforced;
   // Most namespaces carry none of these: answered without building the readers below.
   if (!Object.values(NAMESPACE_ANNOTATIONS).some((a) => typeof annotations[a] === 'string')) return { settings, problems };
   const read = (key: keyof typeof NAMESPACE_ANNOTATIONS, check: (v: string) => string | undefined, set: (v: string) => void) => {
@@ -104,6 +120,16 @@ export function namespaceSettings(namespace: KubeObject | undefined): { settings
     (v) => (settings.imageRegistry = v),
   );
   read('allowedImages', allowedProblem, (v) => (settings.allowedImages = splitList(v)));
+  read(
+    'podSecurity',
+    (v) => ((POD_SECURITY_SETTINGS as readonly string[]).includes(v) ? undefined : `not one of ${POD_SECURITY_SETTINGS.join(', ')}`),
+    (v) => (settings.podSecurity = v as PodSecuritySetting),
+  );
+  read(
+    'modelReadiness',
+    (v) => (v === 'true' || v === 'false' ? undefined : 'not true or false'),
+    (v) => (settings.modelReadiness = v === 'true'),
+  );
   return { settings, problems };
 }
 
@@ -164,6 +190,13 @@ export function withNamespaceSettings<Config>(config: Config, s: NamespaceSettin
     out.ingress = ingress;
   }
   if (s.gateway && isRecord(config.gateway)) out.gateway = { ...s.gateway };
+  if (s.modelReadiness !== undefined && typeof config.modelReadiness === 'boolean') out.modelReadiness = s.modelReadiness;
+  // The pod security level: the annotation's, else the server's; `namespace` is the Namespace's
+  // enforce label, and privileged (nothing added, nothing refused) where it has none.
+  if (typeof config.podSecurity === 'string') {
+    const setting = s.podSecurity ?? config.podSecurity;
+    out.podSecurity = setting === 'namespace' ? (s.enforced ?? 'privileged') : setting;
+  }
   return out as Config;
 }
 

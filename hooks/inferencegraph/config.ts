@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { imagesFrom, imageVariables, isLabelPair, type Env } from '../kit/index.js';
 import type { GatewayConfig, IngressConfig } from '../inferenceservice/config.js';
+import { podSecurityVariable, type PodSecurityLevel } from '../inferenceservice/input/pod-security-standards.js';
 
 /**
  * The router image: KServe v0.20.0's `router` entry of inferenceservice-config
@@ -26,6 +27,8 @@ export type InferenceGraphConfig = {
   /** The same settings, variables and namespace annotations as InferenceServices' exposure. */
   ingress: IngressConfig;
   gateway: GatewayConfig;
+  /** MODELHOOKS_POD_SECURITY, resolved per namespace by the engine: at restricted the router's pod gets seccomp RuntimeDefault. */
+  podSecurity: PodSecurityLevel | 'namespace';
 };
 
 /** InferenceGraph's settings: the router image and the exposure settings InferenceServices read. */
@@ -37,6 +40,7 @@ export const inferencegraphConfig = z
     MODELHOOKS_DOMAIN_TEMPLATE: z.string().default('{{name}}-{{namespace}}.{{domain}}'),
     MODELHOOKS_URL_SCHEME: z.enum(['http', 'https']).default('http'),
     MODELHOOKS_GATEWAY: z.string().refine(isLabelPair, 'namespace/name of a Gateway').default('kserve/kserve-ingress-gateway'),
+    ...podSecurityVariable,
   })
   .transform((e): InferenceGraphConfig => {
     const [namespace, name] = e.MODELHOOKS_GATEWAY.split('/') as [string, string];
@@ -49,5 +53,6 @@ export const inferencegraphConfig = z
         urlScheme: e.MODELHOOKS_URL_SCHEME,
       },
       gateway: { namespace, name },
+      podSecurity: e.MODELHOOKS_POD_SECURITY,
     };
   });

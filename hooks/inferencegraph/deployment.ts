@@ -2,7 +2,7 @@ import type { V1Container, V1Deployment, V1PodSpec, V1Probe, V1ResourceRequireme
 import { childMeta, restrictedContainer, restrictedPod, type Parent } from '../kit/index.js';
 import { ROUTER_DEFAULTS } from './config.js';
 import { annotationsFor } from './metadata.js';
-import { deploymentName, labelsFor, ROUTER_PORT, selectorFor } from './names.js';
+import { deploymentName, labelsFor, ROUTER_PORT, routerPodLabels, selectorFor } from './names.js';
 import { scalingOf } from './hpa.js';
 import type { InferenceGraphSpec } from './spec.js';
 
@@ -17,18 +17,14 @@ export const ROUTER_READINESS: V1Probe = {
 };
 
 /**
- * KServe sets no liveness probe on the router. One is added here (every Deployment of
- * modelhooks has one): the port only, so a router that answers slowly is never restarted.
- */
-const ROUTER_LIVENESS: V1Probe = { tcpSocket: { port: ROUTER_PORT }, periodSeconds: 10, failureThreshold: 3 };
-
-/**
  * Deployment `<n>`: one container, named after the graph, running the router with the
  * graph as `--graph-json` (raw_ig.go createInferenceGraphPodSpec; deployment_reconciler.go
  * createRawDefaultDeployment for the selector and replicas).
  */
-export function deploymentFor(parent: Parent<InferenceGraphSpec>, image: string, graph: string): V1Deployment {
+export function deploymentFor(parent: Parent<InferenceGraphSpec>, image: string, graph: string, restricted = false): V1Deployment {
   const labels = labelsFor(parent, 'router');
+  // The pods carry KServe's labels only (the graph's, serving.kserve.io/inferencegraph, app): a Deployment KServe made is not rolled.
+  const podLabels = routerPodLabels(parent);
   const annotations = annotationsFor(parent);
   const scaling = scalingOf(parent);
   return {
@@ -40,14 +36,15 @@ export function deploymentFor(parent: Parent<InferenceGraphSpec>, image: string,
       ...(scaling.autoscaler === 'none' ? { replicas: scaling.min } : {}),
       selector: { matchLabels: selectorFor(parent) },
       template: {
-        metadata: Object.keys(annotations).length > 0 ? { labels, annotations } : { labels },
-        spec: podSpecFor(parent, image, graph),
+        // The pod template is componentMeta with its name (deployment_reconciler.go createRawDefaultDeployment).
+        metadata: { name: deploymentName(parent), labels: podLabels, ...(Object.keys(annotations).length > 0 ? { annotations } : {}) },
+        spec: podSpecFor(parent, image, graph, restricted),
       },
     },
   };
 }
 
-function podSpecFor(parent: Parent<InferenceGraphSpec>, image: string, graph: string): V1PodSpec {
+function podSpecFor(parent: Parent<InferenceGraphSpec>, image: string, graph: string, restricted: boolean): V1PodSpec {
   const spec = parent.spec;
   const container: V1Container = {
     name: deploymentName(parent),
@@ -55,14 +52,16 @@ function podSpecFor(parent: Parent<InferenceGraphSpec>, image: string, graph: st
     imagePullPolicy: ROUTER_DEFAULTS.imagePullPolicy,
     args: ['--graph-json', graph],
     resources: resourcesFor(spec),
+    // KServe sets no liveness probe on the router (raw_ig.go createInferenceGraphPodSpec), so none here.
     readinessProbe: ROUTER_READINESS,
-    livenessProbe: ROUTER_LIVENESS,
     securityContext: restrictedContainer({ privileged: false, runAsNonRoot: true, readOnlyRootFilesystem: true }),
   };
   return {
     // The router never calls the API server (raw_ig.go: AutomountServiceAccountToken false).
     automountServiceAccountToken: false,
-    securityContext: restrictedPod(),
+    // setDefaultPodSpec's empty context (deployment_reconciler.go); the restricted pod fields (seccomp) only
+    // where the Namespace enforces restricted (MODELHOOKS_POD_SECURITY): the container's context is restricted already.
+    securityContext: restricted ? restrictedPod() : {},
     containers: [container],
     ...(spec.affinity ? { affinity: spec.affinity } : {}),
     ...(spec.tolerations?.length ? { tolerations: spec.tolerations } : {}),

@@ -96,18 +96,17 @@ function routerOf(node: InferenceGraphSpec['nodes'][string]): Record<string, unk
 }
 
 function stepOf(s: InferenceStep): Record<string, unknown> {
-  return {
-    ...omitEmpty({ name: s.name || undefined, nodeName: s.nodeName || undefined }),
-    serviceName: s.serviceName ?? '',
-    ...omitEmpty({
-      serviceUrl: s.serviceUrl || undefined,
-      data: s.data || undefined,
-      mapPredictionsToInstances: s.mapPredictionsToInstances || undefined,
-      weight: s.weight,
-      condition: s.condition || undefined,
-      dependency: s.dependency || undefined,
-    }),
-  };
+  return omitEmpty({
+    name: s.name || undefined,
+    nodeName: s.nodeName || undefined,
+    serviceName: s.serviceName || undefined,
+    serviceUrl: s.serviceUrl || undefined,
+    data: s.data || undefined,
+    mapPredictionsToInstances: s.mapPredictionsToInstances || undefined,
+    weight: s.weight,
+    condition: s.condition || undefined,
+    dependency: s.dependency || undefined,
+  });
 }
 
 function omitEmpty(o: Record<string, unknown>): Record<string, unknown> {

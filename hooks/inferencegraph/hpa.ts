@@ -50,6 +50,8 @@ export function hpaFor(parent: Parent<InferenceGraphSpec>): V2HorizontalPodAutos
       ...(target !== undefined
         ? { metrics: [{ type: 'Resource', resource: { name: metric, target: { type: 'Utilization', averageUtilization: target } } }] }
         : {}),
+      // hpa_reconciler.go createHPA: an empty behavior, filled by the API server.
+      behavior: {},
     },
   };
 }

@@ -106,7 +106,9 @@ export const inferencegraph = defineComposition<InferenceGraphSpec, InferenceGra
       ),
     };
     // 2. Desired: until every step has a URL the router runs the graph it has (KServe waits too).
-    const checked = graph.complete ? checkDeploymentUpdate(deploymentFor(parent, config.images.router, graphJson(graph.spec)), observed.deployment) : undefined;
+    const checked = graph.complete
+      ? checkDeploymentUpdate(deploymentFor(parent, config.images.router, graphJson(graph.spec), config.podSecurity === 'restricted'), observed.deployment)
+      : undefined;
     const deployment: Composed | undefined = checked ? checked.child : observed.deployment && lastApplied(observed.deployment);
     const hpa = deployment ? hpaFor(parent) : undefined;
     const children = [serviceFor(parent), ...(deployment ? [deployment] : []), ...(hpa ? [hpa] : []), ...exposureChildren(input, exposure)];

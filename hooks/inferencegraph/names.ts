@@ -29,5 +29,10 @@ export function labelsFor(p: AnyParent, component: 'router' | 'ingress'): Record
   };
 }
 
+/** The router's pod labels as KServe writes them (raw_ig.go constructForRawDeployment; createRawDefaultDeployment adds `app`). */
+export function routerPodLabels(p: AnyParent): Record<string, string> {
+  return { ...(p.metadata.labels ?? {}), [INFERENCE_GRAPH_LABEL]: labelValue(p.metadata.name), ...selectorFor(p) };
+}
+
 /** In-cluster URL of the router's Service. */
 export const internalUrl = (p: AnyParent) => `http://${serviceName(p)}.${p.metadata.namespace}.svc.cluster.local`;

@@ -6,8 +6,8 @@ import { labelsFor, ROUTER_PORT, selectorFor, serviceName, SERVICE_PORT } from '
 /**
  * Service `<n>`: port 80 to the router's 8080 (service_reconciler.go createDefaultSvc: a
  * container without ports gets CommonDefaultHttpPort → InferenceServiceDefaultHttpPort).
- * KServe names the port after the graph; here it is `http`, as InferenceServices' are, since
- * a graph's name need not be a valid port name.
+ * The port is named after the Service, as KServe names it (componentMeta.Name, the graph's
+ * name; serviceName makes a name with a dot a DNS-1035 label, where KServe's would be refused).
  */
 export function serviceFor(parent: Parent<unknown>): V1Service {
   return {
@@ -16,7 +16,7 @@ export function serviceFor(parent: Parent<unknown>): V1Service {
     metadata: childMeta(parent, serviceName(parent), labelsFor(parent, 'router'), annotationsFor(parent)),
     spec: {
       selector: selectorFor(parent),
-      ports: [{ name: 'http', port: SERVICE_PORT, targetPort: ROUTER_PORT, protocol: 'TCP' }],
+      ports: [{ name: serviceName(parent), port: SERVICE_PORT, targetPort: ROUTER_PORT, protocol: 'TCP' }],
     },
   };
 }

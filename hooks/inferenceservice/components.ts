@@ -2,13 +2,14 @@ import type { V1Container, V1PodSpec, V1Volume } from '@kubernetes/client-node';
 import type { Parent } from '../kit/index.js';
 import type { InferenceServiceConfig, RawSettings } from './config.js';
 import { HTTP_PORT, SERVER_CONTAINER, serviceName } from './names.js';
-import { podSpecFor, portsOf, serverName, sidecarWithDefaults, tcpReadiness, withDefaults, withResourceDefaults } from './pod/component-pod.js';
+import { podSpecFor, serverName, sidecarWithDefaults, withDefaults } from './pod/component-pod.js';
 import { runtimePredictor } from './runtime/predictor.js';
 import type { ServingRuntime } from './runtime/selection.js';
 import { FRAMEWORK_KEYS, modelOf, type ComponentName, type ComponentSpec, type ContainerSpec, type InferenceServiceSpec, type ModelSpec } from './spec.js';
 import { isStorageReadOnly, storagePlanFor } from './storage/uri.js';
 import { MODEL_DIR, type StorageContext } from './storage/storage-plan.js';
 import type { CredentialFindings } from './storage/credentials/findings.js';
+import { PLACEHOLDER, type ModelStorageSpec } from './storage/credentials/storage-spec.js';
 import { withKServeEnv } from './pod/env.js';
 import { artContainer, type ArtSpec } from './runtime/explainer-art.js';
 import { implementationOf } from './runtime/implementations.js';
@@ -26,7 +27,15 @@ export interface ComponentPlan {
     statusField: 'servingRuntimeName' | 'clusterServingRuntimeName';
     labels: Record<string, string>;
     annotations: Record<string, string>;
+    /** The labels KServe's SetRuntimeDefaults adds to the InferenceService (runtime/predictor.ts isvcLabels). */
+    isvcLabels: Record<string, string>;
   };
+  /**
+   * The internal annotations KServe's component reconciler adds to the component's metadata
+   * (components/component.go addLoggerAnnotations, addBatcherAnnotations, addStorageSpecAnnotations;
+   * the storage-initializer source URI): over the InferenceService's, under the component's own.
+   */
+  annotations?: Record<string, string>;
   /** KServe's agent sidecar logs or batches in front of the server: the Service targets it (agent.ts). */
   agent?: boolean;
   /** What the lookups of its storage initializer's credentials found (the plan joins them for the status). */
@@ -92,17 +101,17 @@ function artPlan(ctx: BuildContext, spec: ComponentSpec, art: ArtSpec): Componen
     { name: spec.serviceAccountName, field: 'spec.explainer.serviceAccountName' },
     readOnlyOf(ctx, spec),
   );
-  const port = portsOf(first)[0]?.containerPort ?? HTTP_PORT;
   const server = serverWithStorage(
-    withDefaults(first, SERVER_CONTAINER, { nonRoot: false, readinessProbe: tcpReadiness(port), resources: ctx.config.inferenceServiceResource }),
+    withDefaults(first, SERVER_CONTAINER, { nonRoot: false, resources: ctx.config.inferenceServiceResource, restricted: restrictedOf(ctx) }),
     storage,
   );
   return {
     role: 'explainer',
     spec,
-    pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server], storage), 'explainer', ctx.parent.metadata.name),
+    pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server], storage, [], restrictedOf(ctx)), 'explainer', ctx.parent.metadata.name),
     port: portOf(server),
     credentials: found,
+    annotations: internalAnnotations(spec, { uri: art.storageUri, batcher: false }),
   };
 }
 
@@ -112,14 +121,21 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const model = modelOf(spec);
   if (!model) return { plan: customPlan(ctx, 'predictor', spec) };
   const framework = FRAMEWORK_KEYS.find((k) => spec[k] !== undefined);
-  // KServe's ConfigMap's resource defaults a framework's spec (its Default()), never a `model:` (ModelSpec.Default is empty).
-  const configured = ctx.config.inferenceServiceResource;
-  const resource = configured && (framework ? configured : NO_RESOURCE_DEFAULTS);
-  const resolved = resolvedRuntime(ctx.parent.spec, { metadata: ctx.parent.metadata, runtimes: ctx.runtimes, resource: framework ? configured : undefined });
+  // KServe's webhook turns a framework's spec into a `model:` before defaulting it (setPredictorModelDefaults
+  // runs before Default(), inference_service_defaults.go DefaultInferenceService), and ModelSpec.Default is
+  // empty (predictor_model.go): the ConfigMap's inferenceService.resource never reaches a runtime's
+  // container, which keeps the runtime's resources merged with the model's, or none.
+  const resolved = resolvedRuntime(ctx.parent.spec, { metadata: ctx.parent.metadata, runtimes: ctx.runtimes, modelReadiness: ctx.config.modelReadiness });
   if ('reason' in resolved) return { failure: { reason: resolved.reason, message: resolved.message } };
   const { container: merged, readinessProbe } = resolved;
   const runAsUser = merged.securityContext?.runAsUser;
-  const defaults = { nonRoot: true, ...(runAsUser !== undefined ? { runAsUser } : {}), readinessProbe, resources: resource };
+  const defaults = {
+    nonRoot: true,
+    ...(runAsUser !== undefined ? { runAsUser } : {}),
+    ...(readinessProbe ? { readinessProbe } : {}),
+    resources: 'none' as const,
+    restricted: restrictedOf(ctx),
+  };
   const container = withDefaults(merged as ContainerSpec, serverName(merged as ContainerSpec), defaults);
   const field = `spec.predictor.${framework ?? 'model'}`;
   const account = { name: spec.serviceAccountName, field: 'spec.predictor.serviceAccountName' };
@@ -129,23 +145,34 @@ function predictorPlan(ctx: BuildContext): PredictorOutcome {
   const userVolumes = new Set((Array.isArray(spec.volumes) ? (spec.volumes as V1Volume[]) : []).map((v) => v.name));
   const podSpec = { ...resolved.pod.fields, ...podFieldsOf(ctx, spec) } as ComponentSpec;
   const runtimeVolumes = resolved.pod.volumes.filter((v) => !userVolumes.has(v.name));
-  const sidecars = resolved.sidecars.map((c) => sidecarWithDefaults(c as ContainerSpec, c.name));
+  const sidecars = resolved.sidecars.map((c) => sidecarWithDefaults(c as ContainerSpec, c.name, restrictedOf(ctx)));
   const pod = withKServeEnv(
-    podSpecFor(podSpec, [server, ...sidecars, ...extraContainers(spec)], storage, runtimeVolumes),
+    podSpecFor(podSpec, [server, ...sidecars, ...extraContainers(spec, restrictedOf(ctx))], storage, runtimeVolumes, restrictedOf(ctx)),
     'predictor',
     ctx.parent.metadata.name,
   );
   const { runtime, statusField } = resolved.choice;
   const meta = { labels: runtime.spec.labels ?? {}, annotations: runtime.spec.annotations ?? {} };
-  return { plan: { role: 'predictor', spec, pod, port: portOf(server), runtime: { name: runtime.metadata.name, statusField, ...meta }, credentials: found } };
+  const annotations = internalAnnotations(spec, { uri: model.storageUri, storage: model.storage as ModelStorageSpec | undefined, batcher: true });
+  return {
+    plan: {
+      role: 'predictor',
+      spec,
+      pod,
+      port: portOf(server),
+      runtime: { name: runtime.metadata.name, statusField, ...meta, isvcLabels: resolved.isvcLabels },
+      credentials: found,
+      annotations,
+    },
+  };
 }
 
 /** What runtimePredictor reads besides the spec. */
 interface RuntimeInputs {
   metadata: Parent<unknown>['metadata'];
   runtimes: BuildContext['runtimes'];
-  /** KServe's ConfigMap's inferenceService.resource: defaults of the model's resources before the runtime's (KServe defaults the spec first). */
-  resource: InferenceServiceConfig['inferenceServiceResource'];
+  /** MODELHOOKS_MODEL_READINESS: the model-aware probe instead of KServe's TCP one. */
+  modelReadiness: boolean;
 }
 
 /**
@@ -155,18 +182,11 @@ interface RuntimeInputs {
  * saved 10–30 µs only when a Secret or the configuration changed.
  */
 function resolvedRuntime(spec: InferenceServiceSpec, i: RuntimeInputs) {
-  return runtimePredictor(
-    { metadata: i.metadata, spec } as Parent<InferenceServiceSpec>,
-    defaultedModel(modelOf(spec.predictor) as ModelSpec, i.resource),
-    i.runtimes,
-  );
+  return runtimePredictor({ metadata: i.metadata, spec } as Parent<InferenceServiceSpec>, modelOf(spec.predictor) as ModelSpec, i.runtimes, i.modelReadiness);
 }
 
-const NO_RESOURCE_DEFAULTS = { requests: {}, limits: {} };
-
-/** The model with KServe's ConfigMap's resource defaults, as the InferenceService webhook leaves it (inference_service_defaults.go). */
-const defaultedModel = (model: ModelSpec, resource: RuntimeInputs['resource']): ModelSpec =>
-  resource ? ({ ...model, resources: withResourceDefaults(model.resources as ContainerSpec['resources'], resource) } as ModelSpec) : model;
+/** The pods are built for the restricted Pod Security Standard (MODELHOOKS_POD_SECURITY, the Namespace's enforce label). */
+const restrictedOf = (ctx: BuildContext): boolean => ctx.config.podSecurity === 'restricted';
 
 /**
  * A component of the user's own containers (the custom predictor, a transformer, an
@@ -193,16 +213,17 @@ function customPlan(ctx: BuildContext, role: ComponentName, spec: ComponentSpec)
   // custom predictor's when it is alone or unnamed (transformer_custom.go, explainer_custom.go, predictor_custom.go).
   const name = role !== 'predictor' || rest.length === 0 ? SERVER_CONTAINER : serverName(first);
   const user: ContainerSpec = { ...first, name, ...(env ? { env } : {}), ...(args ? { args } : {}) };
-  const port = portsOf(user)[0]?.containerPort ?? 8080;
-  const main = withDefaults(user, name, { nonRoot: false, readinessProbe: tcpReadiness(port), resources: ctx.config.inferenceServiceResource });
+  const main = withDefaults(user, name, { nonRoot: false, resources: ctx.config.inferenceServiceResource, restricted: restrictedOf(ctx) });
   const server = serverWithStorage(main, storage);
-  const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`));
+  const others = rest.map((c, i) => sidecarWithDefaults(c, `${role}-container-${i + 1}`, restrictedOf(ctx)));
   return {
     role,
     spec,
-    pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server, ...others], storage), role, ctx.parent.metadata.name),
+    pod: withKServeEnv(podSpecFor(podFieldsOf(ctx, spec), [server, ...others], storage, [], restrictedOf(ctx)), role, ctx.parent.metadata.name),
     port: portOf(server),
     credentials: found,
+    // explainer.go adds no batcher annotations.
+    annotations: internalAnnotations(spec, { uri, batcher: role !== 'explainer' }),
   };
 }
 
@@ -244,8 +265,8 @@ function componentArgs(parent: Parent<unknown>, args: string[], containerConcurr
 export const predictorHostOf = (parent: Parent<unknown>) => `${serviceName(parent, 'predictor')}.${parent.metadata.namespace}`;
 
 /** Containers beside a model (KServe's collocated transformer), kept as the user wrote them. */
-function extraContainers(spec: ComponentSpec): V1Container[] {
-  return (spec.containers ?? []).map((c, i) => sidecarWithDefaults(c, `container-${i + 1}`));
+function extraContainers(spec: ComponentSpec, restricted: boolean): V1Container[] {
+  return (spec.containers ?? []).map((c, i) => sidecarWithDefaults(c, `container-${i + 1}`, restricted));
 }
 
 const FIRST = ['name', 'image', 'command', 'args', 'workingDir', 'env', 'envFrom'];
@@ -256,6 +277,49 @@ const RANK = new Map<string, number>([...FIRST.map((k, i): [string, number] => [
 function inUsualOrder(c: V1Container): V1Container {
   const rank = (k: string) => RANK.get(k) ?? 0;
   return Object.fromEntries(Object.entries(c).sort(([a], [b]) => rank(a) - rank(b))) as unknown as V1Container;
+}
+
+/** pkg/constants/constants.go: the internal annotations a component reconciler writes (InferenceServiceInternalAnnotationsPrefix). */
+const INTERNAL = 'internal.serving.kserve.io';
+
+/**
+ * The internal annotations of one component's metadata, in KServe's order (a later one wins):
+ * addLoggerAnnotations (mode `all` where the spec names none: KServe's validator refuses an
+ * empty mode, modelhooks serves it as `all`), addBatcherAnnotations (predictor, transformer),
+ * addStorageSpecAnnotations (components/component.go), the storage initializer's source URI
+ * (components/predictor.go addStorageInitializerAnnotations, transformer.go, explainer.go).
+ */
+export function internalAnnotations(
+  spec: ComponentSpec,
+  o: { uri?: string | undefined; storage?: ModelStorageSpec | undefined; batcher: boolean },
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const logger = spec.logger;
+  if (logger) {
+    out[`${INTERNAL}/logger`] = 'true';
+    if (logger.url !== undefined) out[`${INTERNAL}/logger-sink-url`] = logger.url;
+    out[`${INTERNAL}/logger-mode`] = logger.mode ?? 'all';
+    if (logger.metadataHeaders) out[`${INTERNAL}/logger-metadata-headers`] = logger.metadataHeaders.join(',');
+    if (logger.metadataAnnotations) out[`${INTERNAL}/logger-metadata-annotations`] = logger.metadataAnnotations.join(',');
+  }
+  const batcher = o.batcher ? spec.batcher : undefined;
+  if (batcher) {
+    out[`${INTERNAL}/batcher`] = 'true';
+    if (batcher.maxBatchSize !== undefined) out[`${INTERNAL}/batcher-max-batchsize`] = String(batcher.maxBatchSize);
+    if (batcher.maxLatency !== undefined) out[`${INTERNAL}/batcher-max-latency`] = String(batcher.maxLatency);
+  }
+  const storage = o.storage;
+  if (storage && typeof storage === 'object') {
+    out[`${INTERNAL}/storage-spec`] = 'true';
+    // encoding/json writes a map's keys sorted.
+    if (storage.parameters)
+      out[`${INTERNAL}/storage-spec-param`] = JSON.stringify(Object.fromEntries(Object.entries(storage.parameters).sort(([a], [b]) => (a < b ? -1 : 1))));
+    if (storage.key !== undefined) out[`${INTERNAL}/storage-spec-key`] = storage.key;
+    if (storage.path !== undefined)
+      out[`${INTERNAL}/storage-initializer-sourceuri`] = `${PLACEHOLDER}://${storage.path.startsWith('/') ? storage.path.slice(1) : storage.path}`;
+  }
+  if (o.uri !== undefined) out[`${INTERNAL}/storage-initializer-sourceuri`] = o.uri;
+  return out;
 }
 
 function portOf(c: V1Container): { containerPort: number; name: string } {

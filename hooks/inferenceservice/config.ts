@@ -45,8 +45,18 @@ export type InferenceServiceConfig = {
   images: Record<ImageKey, string>;
   ingress: IngressConfig;
   gateway: GatewayConfig;
-  /** The Pod Security Standard level the user's pod and container fields must keep. */
-  podSecurity: PodSecurityLevel;
+  /**
+   * The Pod Security Standard level the pods are built for and the user's pod and container
+   * fields must keep: at restricted its security fields are added under the user's. `namespace`
+   * is resolved by the engine to the Namespace's enforce label (engine/namespace-settings.ts).
+   */
+  podSecurity: PodSecurityLevel | 'namespace';
+  /**
+   * Readiness probes that ask the model server for the model (`/v1/models/<name>`…) where the
+   * server type and model name tell the path, instead of KServe's TCP probe. Off by default: it
+   * changes the pod template of a Deployment KServe made (deployment_reconciler.go setDefaultPodSpec).
+   */
+  modelReadiness: boolean;
   /** KServe's `logger` settings the agent sidecar gets (agent_injector.go LoggerConfig). */
   logger: LoggerSettings;
   /** KServe's `explainers` (v1beta1 ExplainersConfig): the ART explainer's image and default tag. */
@@ -117,6 +127,10 @@ export const inferenceserviceConfig = z
       .default('kserve/kserve-ingress-gateway')
       .describe('namespace/name of the Gateway HTTPRoutes attach to (gateway-api component)'),
     ...podSecurityVariable,
+    MODELHOOKS_MODEL_READINESS: z
+      .enum(['true', 'false'])
+      .default('false')
+      .describe("true: readiness asks the server for the model where its path and name are known, instead of KServe's TCP probe (rolls KServe's pods)"),
     // KServe's `logger` config defaults (config/configmap/inferenceservice.yaml, agent_injector.go).
     MODELHOOKS_LOGGER_DEFAULT_URL: z.string().default('http://default-broker').describe('where an InferenceService logger without url posts'),
     MODELHOOKS_LOGGER_CA_BUNDLE: z
@@ -145,6 +159,7 @@ export const inferenceserviceConfig = z
       },
       gateway: { namespace, name },
       podSecurity: e.MODELHOOKS_POD_SECURITY,
+      modelReadiness: e.MODELHOOKS_MODEL_READINESS === 'true',
       logger: {
         defaultUrl: e.MODELHOOKS_LOGGER_DEFAULT_URL,
         caBundle: e.MODELHOOKS_LOGGER_CA_BUNDLE,

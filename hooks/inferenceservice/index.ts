@@ -23,6 +23,7 @@ import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, worklo
 import { planFor, type Plan, type PlannedChildren } from './plan.js';
 import type { Input } from './sync-input.js';
 import { specProblems } from './input/spec-problems.js';
+import { levelOf } from './input/pod-security-standards.js';
 import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
 import { noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
 import { isStopped } from './stop.js';
@@ -91,7 +92,7 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
   configured: (config, related) => kserveSettings(config, kserveConfigMap(config, related)).config,
 
   // Pod and container fields the server's pod security level forbids: InvalidSpec, naming the field.
-  validate: (spec, config, metadata) => specProblems(spec, { level: config.podSecurity, annotations: metadata.annotations ?? {} }),
+  validate: (spec, config, metadata) => specProblems(spec, { level: levelOf(config.podSecurity), annotations: metadata.annotations ?? {} }),
 
   childNames: (parent) => {
     const roles = [...componentsOf(parent.spec), 'canary' as const];

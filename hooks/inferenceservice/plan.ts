@@ -11,7 +11,8 @@ import { CLUSTER_SERVING_RUNTIME, runtimesFrom, SERVING_RUNTIME } from './runtim
 import { STORAGE_SECRET_ANNOTATION, workloadName, type Role } from './names.js';
 import { joinFindings, type CredentialFindings } from './storage/credentials/findings.js';
 import { secretsRead } from './storage/credentials/secrets-read.js';
-import { componentsOf, entryComponentOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
+import { componentsOf, entryComponentOf, modelOf, type ComponentName, type InferenceServiceSpec } from './spec.js';
+import { webhookMetadata, withRuntimeLabels } from './children/metadata.js';
 import { canaryWorkloads, predictorIdentity, workloadFor, type PredictorIdentity } from './children/workloads.js';
 import { predictorBackends, routedExposure, type Exposure } from './children/exposure.js';
 import type { Input } from './sync-input.js';
@@ -164,7 +165,11 @@ function settledBytes(made: ReturnType<typeof makeSettledPlan>): number {
 }
 
 function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: SettledPlan } | { failure: { reason: string; message: string } } {
-  const parent: Input['parent'] = { apiVersion: i.apiVersion, kind: i.kind, metadata: i.metadata, spec, status: {} };
+  // The InferenceService as KServe's defaulting webhook stores it (children/metadata.ts webhookMetadata).
+  const parent: Input['parent'] = webhookMetadata(
+    { apiVersion: i.apiVersion, kind: i.kind, metadata: i.metadata, spec, status: {} },
+    modelOf(spec.predictor)?.modelFormat.name,
+  );
   const { config } = i;
   const related = new ObjectIndex(i.related, parent.metadata.namespace);
   const storage = {
@@ -174,6 +179,7 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
     related,
     annotations: parent.metadata.annotations ?? {},
     annotation: STORAGE_SECRET_ANNOTATION,
+    restricted: config.podSecurity === 'restricted',
   };
   const runtimes = runtimesFrom(
     [...related.list(SERVING_RUNTIME.apiVersion, SERVING_RUNTIME.kind), ...related.list(CLUSTER_SERVING_RUNTIME.apiVersion, CLUSTER_SERVING_RUNTIME.kind)],
@@ -186,6 +192,9 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
   const agents = (plans: ComponentPlan[]) => withAgents(parent, config, related, plans);
   const plans = withStableMin(agents(planned.plans), entries);
   const [predictor] = plans as [ComponentPlan];
+  // Every child's metadata reads the InferenceService as KServe's controller holds it once the predictor is
+  // reconciled: with the labels SetRuntimeDefaults added (modelClass, serviceEnvelope).
+  const effective = withRuntimeLabels(parent, predictor.runtime?.isvcLabels);
   const variants = entries.map((entry): CanaryVariant => {
     const replicas = canaryReplicaCount(parent.spec.predictor, entry);
     const spec = { predictor: canaryPredictorSpec(parent.spec.predictor, entry, replicas) };
@@ -196,23 +205,23 @@ function makeSettledPlan(spec: InferenceServiceSpec, i: SettledInputs): { plan: 
   // What the credentials lookups found, the components' first, then the canaries'.
   const canaryPlans = variants.flatMap((v) => ('plan' in v.outcome ? [v.outcome.plan] : []));
   const credentials = joinFindings([...plans, ...canaryPlans].map((p) => p.credentials));
-  const hosts = externalHostsFor(parent, config.ingress, componentsOf(parent.spec));
-  const exposure = exposureOf(parent, i.httpRoutes, hosts, config.ingress.disableIngressCreation === true);
+  const hosts = externalHostsFor(effective, config.ingress, componentsOf(parent.spec));
+  const exposure = exposureOf(effective, i.httpRoutes, hosts, config.ingress.disableIngressCreation === true);
   // Weights split traffic only on HTTPRoutes, and only when callers reach the predictor
   // through them: a transformer calls <n>-predictor directly. Where no split can happen a
   // canary would wait forever, so the new spec rolls out in place, as KServe raw mode does.
   const noSplit = splitBlocker(exposure, parent.spec.transformer !== undefined);
-  const identity = predictorIdentity(parent, predictor);
+  const identity = predictorIdentity(effective, predictor);
   const entry = entryComponentOf(parent.spec);
-  const others = plans.slice(1).map((c): RoleChildren => ({ role: c.role, children: workloadFor(parent, c.role, c) }));
-  const routes = (canaryPercent?: number) => routedExposure(parent, config, { exposure, hosts, entry }, predictorBackends(canaryPercent));
+  const others = plans.slice(1).map((c): RoleChildren => ({ role: c.role, children: workloadFor(effective, c.role, c) }));
+  const routes = (canaryPercent?: number) => routedExposure(effective, config, { exposure, hosts, entry }, predictorBackends(canaryPercent));
   const percent = parent.spec.predictor.canaryTrafficPercent;
   // Where a canary may run (planFor decides from the observed stable Deployment).
   const mayCanary = !noSplit && percent !== undefined && percent < 100;
-  const stable: RoleChildren = { role: 'predictor', children: workloadFor(parent, 'predictor', predictor, identity.hash, identity.meta) };
+  const stable: RoleChildren = { role: 'predictor', children: workloadFor(effective, 'predictor', predictor, identity.hash, identity.meta) };
   const settledChildren = {
     stable: { workloads: [stable, ...others], exposure: routes() },
-    canary: mayCanary ? { workloads: [...canaryWorkloads(parent, predictor, identity), ...others], exposure: routes(percent) } : undefined,
+    canary: mayCanary ? { workloads: [...canaryWorkloads(effective, predictor, identity), ...others], exposure: routes(percent) } : undefined,
   };
   return {
     plan: { components: plans, unserved: planned.unserved, entry, hosts, predictor: identity, exposure, credentials, variants, noSplit, settledChildren },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { config, graph, run, sklearn } from './support.js';
+import { config, graph, NS, run, sklearn } from './support.js';
 
 /*
  * The router's children, field by field, as KServe v0.20.0 builds them in raw ("Standard")
@@ -27,6 +27,31 @@ interface Row {
 }
 
 const rows: Row[] = [
+  {
+    field: "the pods' labels: KServe's only (the graph's, its label, app), so a Deployment KServe made is not rolled",
+    cite: 'raw_ig.go constructForRawDeployment; deployment_reconciler.go createRawDefaultDeployment (podMetadata.Labels["app"])',
+    actual: () => d.spec.template.metadata.labels,
+    expected: { team: 'a', 'serving.kserve.io/inferencegraph': 'g', app: 'isvc.g' },
+  },
+  { field: 'no liveness probe', cite: 'raw_ig.go createInferenceGraphPodSpec (ReadinessProbe only)', actual: () => c.livenessProbe, expected: undefined },
+  {
+    field: 'the pod security context: empty unless the Namespace enforces restricted',
+    cite: 'deployment_reconciler.go setDefaultPodSpec (SecurityContext = &PodSecurityContext{})',
+    actual: () => pod.securityContext,
+    expected: {},
+  },
+  {
+    field: 'the Service port named after the graph',
+    cite: 'service_reconciler.go createDefaultSvc (Name: componentMeta.Name for a container without ports)',
+    actual: () => svc.spec.ports[0].name,
+    expected: 'g',
+  },
+  {
+    field: 'HPA behavior {}',
+    cite: 'hpa_reconciler.go createHPA (Behavior: &HorizontalPodAutoscalerBehavior{})',
+    actual: () => hpa.spec.behavior,
+    expected: {},
+  },
   { field: 'Deployment name: the graph name', cite: 'raw_ig.go constructForRawDeployment (Name: graph.Name)', actual: () => d.metadata.name, expected: 'g' },
   { field: 'container name: the graph name', cite: 'raw_ig.go createInferenceGraphPodSpec (Name: graph.Name)', actual: () => c.name, expected: 'g' },
   {
@@ -284,3 +309,14 @@ describe('InferenceGraph stop annotation (controller.go: forceStopRuntime; deplo
 function svcOf(o: ReturnType<typeof run>) {
   return o.child('Service', 'g') as any;
 }
+
+describe("the router pod at the Namespace's pod security level (MODELHOOKS_POD_SECURITY=namespace)", () => {
+  it('a Namespace enforcing restricted: seccomp RuntimeDefault and runAsNonRoot on the pod (the container is restricted already)', () => {
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS, labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } };
+    const restricted = run(parent, { related: [sklearn('sklearn-iris'), ns] });
+    expect((restricted.child('Deployment', 'g') as any).spec.template.spec.securityContext).toEqual({
+      runAsNonRoot: true,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+  });
+});

@@ -16,10 +16,10 @@ const json = (spec: unknown) => graphJson(inferencegraphSpec.parse(spec));
 describe('--graph-json: encoding/json of InferenceGraphSpec', () => {
   const rows: Array<{ rule: string; cite: string; spec: unknown; expected: string }> = [
     {
-      rule: 'serviceName has no omitempty: written empty; resources is a struct: always written',
+      rule: 'serviceName is omitempty in v0.20.0 (v1alpha1/inference_graph.go InferenceTarget): left out when empty; resources is a struct: always written',
       cite: 'inference_graph.go InferenceTarget.ServiceName `json:"serviceName"`; InferenceGraphSpec.Resources (struct)',
       spec: { nodes: { root: { routerType: 'Switch', steps: [{ serviceUrl: 'http://a', condition: 'c' }] } } },
-      expected: '{"nodes":{"root":{"routerType":"Switch","steps":[{"serviceName":"","serviceUrl":"http://a","condition":"c"}]}},"resources":{}}',
+      expected: '{"nodes":{"root":{"routerType":"Switch","steps":[{"serviceUrl":"http://a","condition":"c"}]}},"resources":{}}',
     },
     {
       rule: 'map keys sorted; step fields in declaration order (name, nodeName, serviceName, serviceUrl, data, mapPredictionsToInstances, weight, condition, dependency)',
@@ -35,7 +35,7 @@ describe('--graph-json: encoding/json of InferenceGraphSpec', () => {
         },
       },
       expected:
-        '{"nodes":{"alpha":{"routerType":"Ensemble"},"root":{"routerType":"Sequence","steps":[{"name":"first","nodeName":"zeta","serviceName":"","data":"$response","mapPredictionsToInstances":true,"dependency":"Hard"}]},"zeta":{"routerType":"Splitter","steps":[{"serviceName":"","serviceUrl":"http://b","weight":100}]}},"resources":{}}',
+        '{"nodes":{"alpha":{"routerType":"Ensemble"},"root":{"routerType":"Sequence","steps":[{"name":"first","nodeName":"zeta","data":"$response","mapPredictionsToInstances":true,"dependency":"Hard"}]},"zeta":{"routerType":"Splitter","steps":[{"serviceUrl":"http://b","weight":100}]}},"resources":{}}',
     },
     {
       rule: 'pointers written when set, even 0 (minReplicas, weight); maxReplicas (int32, omitempty) left out when 0; spec fields in declaration order',
@@ -61,7 +61,7 @@ describe('--graph-json: encoding/json of InferenceGraphSpec', () => {
         },
       },
       expected:
-        '{"nodes":{"root":{"routerType":"Splitter","steps":[{"serviceName":"","serviceUrl":"http://a","weight":0},{"serviceName":"","serviceUrl":"http://b","weight":100}]}},"resources":{"requests":{"cpu":"1","memory":"1Gi"}},"timeout":30,"routerTimeouts":{"serverRead":1,"serviceClient":4},"minReplicas":0,"scaleTarget":50,"scaleMetric":"cpu","nodeSelector":{"a":"2","z":"1"},"serviceAccountName":"sa"}',
+        '{"nodes":{"root":{"routerType":"Splitter","steps":[{"serviceUrl":"http://a","weight":0},{"serviceUrl":"http://b","weight":100}]}},"resources":{"requests":{"cpu":"1","memory":"1Gi"}},"timeout":30,"routerTimeouts":{"serverRead":1,"serviceClient":4},"minReplicas":0,"scaleTarget":50,"scaleMetric":"cpu","nodeSelector":{"a":"2","z":"1"},"serviceAccountName":"sa"}',
     },
   ];
   for (const r of rows) it(`${r.rule} (${r.cite})`, () => expect(json(r.spec)).toBe(r.expected));
@@ -79,7 +79,7 @@ describe('--graph-json: encoding/json of InferenceGraphSpec', () => {
 
   it('fields outside the Go struct are not passed (the CRD prunes them; json.Marshal of the struct cannot carry them)', () => {
     expect(json({ nodes: { root: { routerType: 'Sequence', steps: [{ serviceUrl: 'http://a', extra: 1 }], extra: 2 } }, extra: 3 })).toBe(
-      '{"nodes":{"root":{"routerType":"Sequence","steps":[{"serviceName":"","serviceUrl":"http://a"}]}},"resources":{}}',
+      '{"nodes":{"root":{"routerType":"Sequence","steps":[{"serviceUrl":"http://a"}]}},"resources":{}}',
     );
   });
 });

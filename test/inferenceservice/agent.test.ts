@@ -114,15 +114,15 @@ describe('the agent sidecar for a logger', () => {
     },
     {
       field: 'readinessProbe',
-      upstream: `${AGENT} (K-Network-Probe: queue on 9081, the served container's httpGet path)`,
+      upstream: `${AGENT} (K-Network-Probe: queue on 9081; path / as the served container probes TCP: deployment_reconciler.go setDefaultPodSpec)`,
       value: agent.readinessProbe,
-      want: { httpGet: { path: '/v1/models/demo', port: 9081, scheme: 'HTTP', httpHeaders: [{ name: 'K-Network-Probe', value: 'queue' }] } },
+      want: { httpGet: { path: '/', port: 9081, scheme: 'HTTP', httpHeaders: [{ name: 'K-Network-Probe', value: 'queue' }] } },
     },
     {
       field: 'env SERVING_READINESS_PROBE',
       upstream: `${AGENT} (no queue-proxy in raw mode: the first container's probe as JSON, after API defaults)`,
       value: agent.env.find((e: any) => e.name === 'SERVING_READINESS_PROBE')?.value,
-      want: '{"httpGet":{"path":"/v1/models/demo","port":8080,"scheme":"HTTP"},"initialDelaySeconds":5,"timeoutSeconds":5,"periodSeconds":10,"successThreshold":1,"failureThreshold":3}',
+      want: '{"tcpSocket":{"port":8080},"timeoutSeconds":1,"periodSeconds":10,"successThreshold":1,"failureThreshold":3}',
     },
     { field: 'securityContext', upstream: `${AGENT} (copy of the first container's)`, value: agent.securityContext, want: containers(out)[0].securityContext },
     { field: 'Service targetPort', upstream: `${SERVICE} createDefaultSvc (Logger → agent port)`, value: service(out).spec.ports[0].targetPort, want: 9081 },

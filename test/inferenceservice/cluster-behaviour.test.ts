@@ -59,7 +59,7 @@ describe('autoscaling', () => {
 });
 
 describe('containers', () => {
-  it('a sidecar beside the model gets no port, no probes and no 1 CPU / 2Gi default', () => {
+  it('a sidecar beside the model is kept as written: no port, no probes, no resources, no security field (KServe defaults only the first container: predictor_custom.go Default; deployment_reconciler.go setDefaultPodSpec adds IfNotPresent)', () => {
     const parent = isvc({ predictor: { sklearn: { storageUri: 'gs://b/m' }, containers: [{ name: 'fluent-bit', image: 'fluent/fluent-bit:3' }] } });
     const out = runSync(inferenceservice, { parent, config });
     const sidecar = podOf(out.child('Deployment', 'demo-predictor')).containers.find((c: { name: string }) => c.name === 'fluent-bit');
@@ -67,8 +67,14 @@ describe('containers', () => {
     expect(sidecar.ports).toBeUndefined();
     expect(sidecar.readinessProbe).toBeUndefined();
     expect(sidecar.livenessProbe).toBeUndefined();
-    expect(sidecar.resources).toEqual({ requests: { cpu: '10m', memory: '32Mi' } });
-    expect(sidecar.securityContext).toMatchObject({ allowPrivilegeEscalation: false });
+    expect(sidecar.resources).toBeUndefined();
+    expect(sidecar.securityContext).toBeUndefined();
+    expect(sidecar).toEqual({
+      name: 'fluent-bit',
+      image: 'fluent/fluent-bit:3',
+      imagePullPolicy: 'IfNotPresent',
+      env: [{ name: 'INFERENCE_SERVICE_NAME', value: 'demo' }],
+    });
     for (const child of out.children) expectValid(child);
   });
   it('a model that loads for an hour is never restarted: no liveness or startup probe KServe does not set (deployment_reconciler.go setDefaultPodSpec)', () => {

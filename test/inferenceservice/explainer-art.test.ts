@@ -163,7 +163,8 @@ describe('the ART explainer as KServe v0.20.0 builds it', () => {
   });
 
   it('a pod security level that forbids a field of art names spec.explainer.art', () => {
-    const out = runSync(inferenceservice, { parent: isvc({ art: { ...square, securityContext: { privileged: true } } }), config });
+    const baseline = loadConfig({ MODELHOOKS_POD_SECURITY: 'baseline' }).hooks;
+    const out = runSync(inferenceservice, { parent: isvc({ art: { ...square, securityContext: { privileged: true } } }), config: baseline });
     expect(out.condition('Ready')).toMatchObject({ status: 'False', reason: 'InvalidSpec' });
     expect(out.condition('Ready')?.message).toContain('spec.explainer.art');
   });

@@ -154,8 +154,8 @@ const ROWS: Row[] = [
   },
   {
     field: 'inferenceService.resource',
-    cite: 'pkg/apis/serving/v1beta1/inference_service_defaults.go setResourceRequirementDefaults; configmap.go ResourceConfig',
-    spec: SKLEARN,
+    cite: 'pkg/apis/serving/v1beta1/inference_service_defaults.go setResourceRequirementDefaults (a custom container: predictor_custom.go Default); configmap.go ResourceConfig',
+    spec: { predictor: { containers: [{ name: 'kserve-container', image: 'corp/server:1' }] } },
     data: { inferenceService: { resource: { cpuLimit: '4', memoryLimit: '8Gi', cpuRequest: '2', memoryRequest: '4Gi' } } },
     read: (out) => container(out, 'kserve-container').resources,
     fromConfigMap: { requests: { cpu: '2', memory: '4Gi' }, limits: { cpu: '4', memory: '8Gi' } },
@@ -242,7 +242,7 @@ describe('inferenceservice-config, field by field: the ConfigMap, else MODELHOOK
   });
 
   it("inferenceService.resource is a default per entry: the container's own entries are kept, the others defaulted", () => {
-    const spec = { predictor: { sklearn: { storageUri: 'gs://b/m', resources: { limits: { cpu: '3' } } } } };
+    const spec = { predictor: { containers: [{ name: 'kserve-container', image: 'corp/server:1', resources: { limits: { cpu: '3' } } }] } };
     const out = runSync(inferenceservice, {
       parent: parent(spec),
       related: [configMap({ inferenceService: { resource: { cpuLimit: '4', memoryLimit: '8Gi', cpuRequest: '2', memoryRequest: '4Gi' } } })],
@@ -404,17 +404,17 @@ describe('inferenceService.resource, where KServe applies it', () => {
   const serve = (spec: Record<string, unknown>, related: KubeObject[]) =>
     container(runSync(inferenceservice, { parent: parent(spec), related, config: defaultHookConfig() }), 'kserve-container').resources;
 
-  it("a framework's spec is defaulted before the runtime's resources, which it overrides entry by entry (predictor_sklearn.go Default; MergeRuntimeContainers)", () => {
-    // The shipped sklearn runtime asks 1 CPU / 2Gi: the ConfigMap's defaults win over it.
-    expect(serve(SKLEARN, [configMap(RESOURCE)])).toEqual({ requests: { cpu: '2', memory: '4Gi' }, limits: { cpu: '4', memory: '8Gi' } });
+  it("a framework's spec is not defaulted either: the webhook makes it a `model:` first (inference_service_defaults.go DefaultInferenceService runs setPredictorModelDefaults before Default()), so the runtime's resources stay", () => {
+    // The shipped sklearn runtime asks 1 CPU / 2Gi (config/runtimes/kserve-sklearnserver.yaml): the ConfigMap's 2/4Gi, 4/8Gi do not reach it.
+    expect(serve(SKLEARN, [configMap(RESOURCE)])).toEqual({ requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '1', memory: '2Gi' } });
   });
 
-  it("a `model:` predictor is not defaulted (ModelSpec.Default is empty): the runtime's resources, or none", () => {
+  it("a `model:` predictor is not defaulted (ModelSpec.Default is empty, predictor_model.go): the runtime's resources, or none", () => {
     const model = { predictor: { model: { modelFormat: { name: 'corp' }, storageUri: 'gs://b/m' } } };
-    expect(serve(model, [runtime({ limits: { cpu: '3' } }), configMap(RESOURCE)])).toEqual({ requests: {}, limits: { cpu: '3' } });
-    expect(serve(model, [runtime(), configMap(RESOURCE)])).toEqual({ requests: {}, limits: {} });
-    // Without the ConfigMap's resource: the server's own rule (1 CPU / 2Gi for a resource left unset).
-    expect(serve(model, [runtime({ limits: { cpu: '3' } })])).toEqual({ requests: { memory: '2Gi' }, limits: { cpu: '3', memory: '2Gi' } });
+    expect(serve(model, [runtime({ limits: { cpu: '3' } }), configMap(RESOURCE)])).toEqual({ limits: { cpu: '3' } });
+    expect(serve(model, [runtime(), configMap(RESOURCE)])).toBeUndefined();
+    // Without the ConfigMap's resource too: nothing is added to what the runtime and the model give.
+    expect(serve(model, [runtime({ limits: { cpu: '3' } })])).toEqual({ limits: { cpu: '3' } });
   });
 });
 

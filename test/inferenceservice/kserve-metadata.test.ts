@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultHookConfig } from '../../hooks/server/config.js';
+import { defaultHookConfig, loadConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { modelStatusFrom } from '../../hooks/inferenceservice/status/model-status.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
@@ -118,10 +118,10 @@ const rows: Row[] = [
   {
     sample: 'kserve-tensorflow.yaml',
     name: 'flower-sample',
-    field: 'pod annotation prometheus.io/port (difference: runtime port, no queue-proxy)',
-    cite: 'config/runtimes/kserve-tensorflow-serving.yaml prometheus.kserve.io/port',
+    field: "pod annotation prometheus.io/port: queue-proxy's aggregate port, as the sample enables aggregation",
+    cite: 'metrics_aggregate_injector.go InjectMetricsAggregator (constants.QueueProxyAggregatePrometheusMetricsPort 9088)',
     want: (d) => d.spec.template.metadata.annotations['prometheus.io/port'],
-    expected: '8080',
+    expected: '9088',
   },
   {
     sample: 'kserve-tensorflow.yaml',
@@ -198,8 +198,14 @@ describe('propagation rules', () => {
     for (const child of out.children as KubeObject[]) {
       if (child.kind === 'HTTPRoute') continue;
       const a = child.metadata.annotations ?? {};
-      expect(Object.keys(a).filter((k) => k in annotations && k !== 'keep')).toEqual([]);
       expect(a.keep).toBe('me');
+      // The Ingress gets them all, unfiltered (kube_ingress_reconciler.go createRawIngress: isvc.Annotations).
+      if (child.kind === 'Ingress') expect(a).toMatchObject({ ...annotations, 'serving.kserve.io/deploymentMode': 'Standard' });
+      else {
+        expect(Object.keys(a).filter((k) => k in annotations && k !== 'keep' && k !== 'internal.serving.kserve.io/storage-initializer-sourceuri')).toEqual([]);
+        // The user's value is filtered; the predictor reconciler writes the model's URI (components/predictor.go addStorageInitializerAnnotations).
+        expect(a['internal.serving.kserve.io/storage-initializer-sourceuri']).toBe('gs://b/m');
+      }
     }
   });
 
@@ -224,11 +230,14 @@ describe('propagation rules', () => {
     expect(deployment(out, 'demo-explainer').spec.template.spec.containers[0].env).toBeUndefined();
   });
 
-  it("user initContainers run before KServe's storage initializer, with the restricted defaults under them", () => {
+  it("user initContainers run before KServe's storage initializer, as written (the restricted defaults under them only at the restricted level)", () => {
     const out = runSync(inferenceservice, { parent: parent({}, { initContainers: [{ name: 'warm', image: 'w:1' }] }), config });
     const init = deployment(out, 'demo-predictor').spec.template.spec.initContainers;
     expect(init.map((c: any) => c.name)).toEqual(['warm', 'storage-initializer']);
-    expect(init[0].securityContext.allowPrivilegeEscalation).toBe(false);
+    expect(init[0]).toEqual({ name: 'warm', image: 'w:1' });
+    const restricted = loadConfig({ MODELHOOKS_POD_SECURITY: 'restricted' }).hooks;
+    const strict = runSync(inferenceservice, { parent: parent({}, { initContainers: [{ name: 'warm', image: 'w:1' }] }), config: restricted });
+    expect(deployment(strict, 'demo-predictor').spec.template.spec.initContainers[0].securityContext.allowPrivilegeEscalation).toBe(false);
   });
 
   it('deploymentStrategy becomes the Deployment strategy (deployment_reconciler.go createRawDefaultDeployment)', () => {
@@ -238,8 +247,9 @@ describe('propagation rules', () => {
     expect(out.condition('IgnoredFields')).toBeUndefined();
   });
 
-  it('an unconfined AppArmor annotation on the InferenceService is refused (it would reach the pods), naming metadata.annotations', () => {
+  it('an unconfined AppArmor annotation on the InferenceService is refused at baseline (it would reach the pods), naming metadata.annotations', () => {
     const key = 'container.apparmor.security.beta.kubernetes.io/kserve-container';
+    const config = loadConfig({ MODELHOOKS_POD_SECURITY: 'baseline' }).hooks;
     const out = runSync(inferenceservice, { parent: parent({ annotations: { [key]: 'unconfined' } }), config });
     expect(out.condition('Ready')?.reason).toBe('InvalidSpec');
     expect(out.condition('Ready')?.message).toContain(`metadata.annotations["${key}"]`);
@@ -367,7 +377,8 @@ describe('HTTPRoutes (gateway-api variant)', () => {
       expect(r.metadata.labels?.cost).toBe('c1');
       expect(r.metadata.labels?.['networking.kserve.io/visibility']).toBeUndefined();
       expect(r.metadata.labels?.['serving.kserve.io/inferenceservice']).toBe('demo');
-      expect(r.metadata.annotations).toEqual({ 'cert-manager.io/cluster-issuer': 'le' });
+      // The webhook's deploymentMode too (inference_service_defaults.go); its modelFormat is on the disallowed list.
+      expect(r.metadata.annotations).toEqual({ 'cert-manager.io/cluster-issuer': 'le', 'serving.kserve.io/deploymentMode': 'Standard' });
     }
   });
 });

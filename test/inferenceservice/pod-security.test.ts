@@ -157,7 +157,8 @@ describe('InferenceService pod security (MODELHOOKS_POD_SECURITY)', () => {
     const out = runSync(inferenceservice, { parent: isvc(root), config: at('baseline') });
     expect(out.condition('Ready')?.reason).not.toBe('InvalidSpec');
     const pod = deployments(out.children)[0]?.spec.template.spec;
-    expect(pod.containers[0].securityContext).toMatchObject({ runAsNonRoot: false, runAsUser: 0, capabilities: { drop: ['ALL'], add: ['CHOWN'] } });
+    // Baseline needs no field added: the user's context as written (as KServe leaves it).
+    expect(pod.containers[0].securityContext).toEqual({ runAsNonRoot: false, runAsUser: 0, capabilities: { add: ['CHOWN'] } });
     expect(podSecurityViolations(pod, 'baseline', 'pod')).toEqual([]);
     const privileged = runSync(inferenceservice, { parent: isvc(custom({ securityContext: { privileged: true } })), config: at('baseline') });
     expect(privileged.condition('Ready')?.message).toBe(`spec.predictor.containers[0].securityContext.privileged: ${MSG('baseline')}`);
@@ -170,5 +171,73 @@ describe('InferenceService pod security (MODELHOOKS_POD_SECURITY)', () => {
     const pod = deployments(out.children)[0]?.spec.template.spec;
     expect(pod.containers[0].securityContext.privileged).toBe(true);
     expect(pod.volumes).toContainEqual({ name: 'root', hostPath: { path: '/' } });
+  });
+});
+
+/*
+ * KServe adds no security field to any pod (reconcilers/deployment/deployment_reconciler.go
+ * setDefaultPodSpec leaves `securityContext: {}`; pkg/utils/storage.go CreateInitContainerWithConfig
+ * none; CreateModelcarContainer runAsUser only). By default (MODELHOOKS_POD_SECURITY=namespace) the
+ * pods are KServe's, and the restricted fields are added only where the Namespace's
+ * pod-security.kubernetes.io/enforce label (or modelhooks.dev/pod-security) asks for restricted.
+ */
+describe("the pod security level of the parent's Namespace (MODELHOOKS_POD_SECURITY=namespace, the default)", () => {
+  const byDefault = loadConfig({}).hooks;
+  const namespace = (labels: Record<string, string>, annotations: Record<string, string> = {}): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'ml', labels, annotations },
+  });
+  const podOf = (related: KubeObject[], spec = sklearn({})) =>
+    deployments(runSync(inferenceservice, { parent: isvc(spec), config: byDefault, related }).children)[0]?.spec.template.spec;
+
+  it('a Namespace without the enforce label: no security field added, as KServe (setDefaultPodSpec)', () => {
+    const pod = podOf([namespace({})]);
+    expect(pod.securityContext).toEqual({});
+    expect(pod.initContainers[0].securityContext).toBeUndefined();
+    // The runtime's own context (config/runtimes/kserve-sklearnserver.yaml) is kept as the runtime writes it.
+    expect(pod.containers[0].securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      privileged: false,
+      runAsNonRoot: true,
+      capabilities: { drop: ['ALL'] },
+    });
+    expect(podOf([])).toEqual(pod);
+  });
+
+  it("enforce=restricted: the restricted fields under the user's, on every container", () => {
+    const pod = podOf([namespace({ 'pod-security.kubernetes.io/enforce': 'restricted' })]);
+    expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(pod.initContainers[0].securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true });
+    expect(podSecurityViolations(pod, 'restricted', 'pod')).toEqual([]);
+  });
+
+  it('enforce=baseline: nothing added, and a privileged container is refused as at baseline', () => {
+    const ns = namespace({ 'pod-security.kubernetes.io/enforce': 'baseline' });
+    expect(podOf([ns]).securityContext).toEqual({});
+    const out = runSync(inferenceservice, { parent: isvc(custom({ securityContext: { privileged: true } })), config: byDefault, related: [ns] });
+    expect(out.condition('Ready')?.message).toBe(`spec.predictor.containers[0].securityContext.privileged: ${MSG('baseline')}`);
+  });
+
+  it('a root user is served where nothing is enforced (a pod that runs under KServe runs here)', () => {
+    const out = runSync(inferenceservice, { parent: isvc(custom({ securityContext: { runAsUser: 0 } })), config: byDefault, related: [namespace({})] });
+    expect(out.condition('Ready')?.reason).not.toBe('InvalidSpec');
+  });
+
+  it('modelhooks.dev/pod-security on the Namespace overrides the label and the server', () => {
+    const ns = namespace({ 'pod-security.kubernetes.io/enforce': 'privileged' }, { 'modelhooks.dev/pod-security': 'restricted' });
+    expect(podOf([ns]).securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+    const bad = runSync(inferenceservice, {
+      parent: isvc(sklearn({})),
+      config: byDefault,
+      related: [namespace({}, { 'modelhooks.dev/pod-security': 'strict' })],
+    });
+    expect(bad.condition('Ready')).toMatchObject({ status: 'False', reason: 'InvalidNamespaceSettings' });
+  });
+
+  it('MODELHOOKS_POD_SECURITY=restricted opts every namespace in, whatever its label', () => {
+    const ns = namespace({});
+    const pod = deployments(runSync(inferenceservice, { parent: isvc(sklearn({})), config: restricted, related: [ns] }).children)[0]?.spec.template.spec;
+    expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
   });
 });

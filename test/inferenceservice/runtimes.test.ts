@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../hooks/kit/index.js';
 import { runCustomize, runSync } from '../../hooks/testing/index.js';
-import { defaultHookConfig } from '../../hooks/server/config.js';
+import { defaultHookConfig, loadConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { kserveRuntimes } from '../../hooks/inferenceservice/runtime/kserve-runtimes.js';
 import { protocolOf, selectRuntime, supportingRuntimes, type ServingRuntime } from '../../hooks/inferenceservice/runtime/selection.js';
@@ -387,11 +387,21 @@ describe('readiness that tracks the served model', () => {
     { reason: 'none', args: ['--model_dir=/mnt/models'], want: undefined },
   ])('model name from args: $reason', ({ args, want }) => expect(servedModelName({ name: 'c', args }, 'sklearnserver')).toBe(want));
 
-  it('the Hugging Face sample with --model_name=llama2 probes /v2/models/llama2/ready', () => {
-    const out = runSync(inferenceservice, { parent: isvc({ model: { modelFormat: { name: 'huggingface' }, args: ['--model_name=llama2'] } }), config });
+  it('MODELHOOKS_MODEL_READINESS=true: the Hugging Face sample with --model_name=llama2 probes /v2/models/llama2/ready', () => {
+    const modelReadiness = loadConfig({ MODELHOOKS_MODEL_READINESS: 'true' }).hooks;
+    const out = runSync(inferenceservice, {
+      parent: isvc({ model: { modelFormat: { name: 'huggingface' }, args: ['--model_name=llama2'] } }),
+      config: modelReadiness,
+    });
     expect(server(out).readinessProbe.httpGet.path).toBe('/v1/models/llama2');
-    const v2 = runSync(inferenceservice, { parent: isvc({ huggingface: { args: ['--model_name=llama2'] } }), config });
+    const v2 = runSync(inferenceservice, { parent: isvc({ huggingface: { args: ['--model_name=llama2'] } }), config: modelReadiness });
     expect(server(v2).readinessProbe.httpGet.path).toBe('/v2/models/llama2/ready');
+  });
+
+  it("by default KServe's TCP probe on 8080, whatever the server (deployment_reconciler.go setDefaultPodSpec), so a KServe Deployment's pods are not rolled", () => {
+    const out = runSync(inferenceservice, { parent: isvc({ huggingface: { args: ['--model_name=llama2'] } }), config });
+    expect(server(out).readinessProbe).toEqual({ tcpSocket: { port: 8080 }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
+    expect(server(out).ports).toBeUndefined();
   });
 
   it('MLServer: the model name from MLSERVER_MODEL_NAME; TorchServe and unknown servers: TCP', () => {

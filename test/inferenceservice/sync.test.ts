@@ -296,7 +296,9 @@ describe('InferenceService user labels', () => {
     expect(podLabels.cost).toBe('c1');
     expect(podLabels.component).toBe('predictor');
     expect(podLabels['serving.kserve.io/inferenceservice']).toBe('demo');
-    expect(deployment.metadata.labels).toEqual(podLabels);
+    // The Deployment has KServe's labels and modelhooks' app.kubernetes.io ones; its pods KServe's only (a KServe Deployment is not rolled).
+    expect(deployment.metadata.labels).toMatchObject(podLabels);
+    expect(Object.keys(podLabels).filter((k) => k.startsWith('app.kubernetes.io/'))).toEqual([]);
     const service = out.childrenOf('Service').find((s: any) => s.metadata.name === 'demo-predictor') as any;
     for (const [k, v] of Object.entries(service.spec.selector)) expect(podLabels[k]).toBe(v);
   });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
-import { defaultHookConfig } from '../../hooks/server/config.js';
+import { loadConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { isRecord, type KubeObject } from '../../hooks/kit/index.js';
 import { podSecurityViolations } from '../../hooks/inferenceservice/input/pod-security-standards.js';
@@ -10,7 +10,8 @@ import { specArbitraries } from '../support/arbitraries.js';
 import { inferenceserviceSpecWithSecurity } from './inferenceservice.arb.js';
 
 const RUNS = 500;
-const config = defaultHookConfig();
+// The restricted level asked for (the default builds pods as KServe does: a Namespace's enforce label decides).
+const config = loadConfig({ MODELHOOKS_POD_SECURITY: 'restricted' }).hooks;
 
 /** The pod templates of a composition's children (Deployments, Jobs, …). */
 function podsOf(children: KubeObject[]): Array<{ id: string; pod: Record<string, unknown> }> {

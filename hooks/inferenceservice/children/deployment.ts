@@ -33,7 +33,12 @@ export function deploymentFor(parent: Parent<unknown>, o: DeploymentOptions): V1
       selector: { matchLabels: selectorFor(parent, o.role) },
       ...(strategy !== undefined ? { strategy } : {}),
       template: {
-        metadata: { labels: o.meta.labels, ...(Object.keys(o.meta.podAnnotations).length > 0 ? { annotations: o.meta.podAnnotations } : {}) },
+        // KServe's pod template is componentMeta, its name included (createRawDefaultDeployment: podMetadata := componentMeta).
+        metadata: {
+          name: workloadName(parent, o.role),
+          labels: o.meta.podLabels,
+          ...(Object.keys(o.meta.podAnnotations).length > 0 ? { annotations: o.meta.podAnnotations } : {}),
+        },
         spec: o.pod,
       },
     },

@@ -28,6 +28,9 @@ export function hpaFor(parent: Parent<unknown>, role: Role, spec: ComponentSpec,
       minReplicas: s.min,
       maxReplicas: s.max,
       ...(s.target !== undefined ? { metrics: metricsFor(s.metric, s.target) } : {}),
+      // KServe writes an empty behavior, which the API server fills with its scale-up and scale-down
+      // defaults (hpa_reconciler.go createHPA; k8s autoscaling/v2 SetDefaults_HorizontalPodAutoscalerBehavior).
+      behavior: {},
     },
   };
 }

@@ -13,8 +13,17 @@ import type { ComponentName } from '../spec.js';
  * in an Ingress: it always serves the stable predictor.
  */
 export function ingressFor(parent: Parent<unknown>, ingress: IngressConfig, hosts: ExternalHosts, entry: ComponentName): V1Ingress {
-  const rules: V1IngressRule[] = [ruleFor(hosts.service, serviceName(parent, entry))];
-  for (const [role, host] of Object.entries(hosts.components)) rules.push(ruleFor(host, serviceName(parent, role as ComponentName)));
+  const top = ruleFor(hosts.service, serviceName(parent, entry));
+  const component = (role: ComponentName): V1IngressRule[] => {
+    const host = hosts.components[role];
+    return host ? [ruleFor(host, serviceName(parent, role))] : [];
+  };
+  // KServe's order (kube_ingress_reconciler.go createRawIngress): with a transformer, the explainer's
+  // rule first, then the top host, the transformer's and the predictor's; else the top host, the
+  // explainer's and the predictor's.
+  const rules: V1IngressRule[] = hosts.components.transformer
+    ? [...component('explainer'), top, ...component('transformer'), ...component('predictor')]
+    : [top, ...component('explainer'), ...component('predictor')];
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',

@@ -24,8 +24,8 @@ export interface PredictorIdentity {
  * order, so equal specs give equal text without sorting every key again.
  */
 export function predictorIdentity(parent: IsvcParent, plan: ComponentPlan): PredictorIdentity {
-  const meta = componentMeta(parent, 'predictor', plan.spec, plan.runtime);
-  const runs = { pod: plan.pod, labels: meta.labels, annotations: meta.podAnnotations, strategy: plan.spec.deploymentStrategy };
+  const meta = componentMeta(parent, 'predictor', plan.spec, plan.runtime, plan.annotations);
+  const runs = { pod: plan.pod, labels: meta.podLabels, annotations: meta.podAnnotations, strategy: plan.spec.deploymentStrategy };
   return { meta, hash: shortHash(JSON.stringify(runs), SPEC_HASH_LENGTH), legacyHash: () => shortHash(runs, LEGACY_SPEC_HASH_LENGTH) };
 }
 
@@ -35,7 +35,7 @@ export function workloadFor(
   role: Role,
   plan: ComponentPlan,
   specHash?: string,
-  meta = componentMeta(parent, role, plan.spec, plan.runtime),
+  meta = componentMeta(parent, role, plan.spec, plan.runtime, plan.annotations),
 ): Composed[] {
   const scaling = autoscalerClassOf(parent, plan.spec);
   // Only `none` pins the replicas; hpa and external autoscalers own them (setting them here

@@ -222,12 +222,20 @@ function list(v: unknown): Obj[] {
 }
 
 /**
- * `MODELHOOKS_POD_SECURITY`: the Pod Security Standard level tenant-supplied pod fields must
- * keep (restricted by default), for the config schema of every composition that takes any.
+ * `MODELHOOKS_POD_SECURITY`: the Pod Security Standard level the pods are built for and
+ * tenant-supplied pod fields must keep. `namespace` (the default, as KServe does nothing of the
+ * kind): the level of the parent's Namespace's `pod-security.kubernetes.io/enforce` label,
+ * privileged where it has none; the engine resolves it (engine/namespace-settings.ts), and a
+ * Namespace's `modelhooks.dev/pod-security` annotation overrides the server's value.
  */
 export const podSecurityVariable = {
   [POD_SECURITY_VARIABLE]: z
-    .enum(POD_SECURITY_LEVELS)
-    .default('restricted')
-    .describe("the Pod Security Standard level a parent's pod and container fields must keep: restricted, baseline or privileged"),
+    .enum(['namespace', ...POD_SECURITY_LEVELS])
+    .default('namespace')
+    .describe(
+      "the Pod Security Standard level pods are built for (restricted adds its security fields) and a parent's pod fields must keep: restricted, baseline, privileged, or namespace (the Namespace's pod-security.kubernetes.io/enforce label)",
+    ),
 };
+
+/** A resolved setting's level: `namespace` left unresolved (no Namespace seen) is privileged, as a Namespace without the label. */
+export const levelOf = (setting: PodSecurityLevel | 'namespace'): PodSecurityLevel => (setting === 'namespace' ? 'privileged' : setting);

@@ -8,8 +8,9 @@ type Obj = Record<string, unknown>;
 
 /**
  * Each component's pod as the user asked for it, with our restricted defaults under every
- * field the user left unset (as the pod builders merge them), checked against the server's
- * pod security level. A field the level forbids is named by its path in the spec; so is, at
+ * field the user left unset where the level is restricted (as the pod builders merge them only
+ * then: at baseline and privileged the pod is the user's, as KServe builds it), checked against
+ * the parent's pod security level. A field the level forbids is named by its path in the spec; so is, at
  * every level, a security field of the wrong type (`privileged: "true"`), which the API server
  * would refuse in the Deployment whatever the level (kit/pod-security-types.ts).
  */
@@ -27,14 +28,15 @@ export function podSecurityProblems(spec: InferenceServiceSpec, level: PodSecuri
             ? 'art'
             : undefined;
       const own = Array.isArray(component.containers) ? (component.containers as unknown[]) : [];
-      const containers = [...(modelKey ? [component[modelKey]] : []), ...own].map(withContainerDefaults);
+      const withDefaults = (c: unknown) => withContainerDefaults(c, level === 'restricted');
+      const containers = [...(modelKey ? [component[modelKey]] : []), ...own].map(withDefaults);
       const containerPaths = [...(modelKey ? [`${prefix}.${modelKey}`] : []), ...own.map((_, i) => `${prefix}.containers[${i}]`)];
       const pod: Obj = {
         ...component,
-        securityContext: mergedPodSecurity(component.securityContext),
+        securityContext: level === 'restricted' ? mergedPodSecurity(component.securityContext) : component.securityContext,
         containers,
-        ...(Array.isArray(component.initContainers) ? { initContainers: component.initContainers.map(withContainerDefaults) } : {}),
-        ...(Array.isArray(component.ephemeralContainers) ? { ephemeralContainers: component.ephemeralContainers.map(withContainerDefaults) } : {}),
+        ...(Array.isArray(component.initContainers) ? { initContainers: component.initContainers.map(withDefaults) } : {}),
+        ...(Array.isArray(component.ephemeralContainers) ? { ephemeralContainers: component.ephemeralContainers.map(withDefaults) } : {}),
       };
       const annotations = isRecord(component.annotations)
         ? { values: component.annotations as Record<string, string>, path: `${prefix}.annotations` }
@@ -63,7 +65,7 @@ function inheritedAnnotationProblems(spec: InferenceServiceSpec, level: PodSecur
   return podSecurityViolations({}, level, 'metadata', { annotations: { values, path: 'metadata.annotations' } });
 }
 
-function withContainerDefaults(c: unknown): Obj {
+function withContainerDefaults(c: unknown, restricted: boolean): Obj {
   const container = isRecord(c) ? c : {};
-  return { ...container, securityContext: mergedContainerSecurity(container.securityContext) };
+  return restricted ? { ...container, securityContext: mergedContainerSecurity(container.securityContext) } : container;
 }

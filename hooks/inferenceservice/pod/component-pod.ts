@@ -11,24 +11,31 @@ import type { DefaultResources } from '../config.js';
 export const DEFAULT_RESOURCES = { requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '1', memory: '2Gi' } };
 
 /** The pod of one component: its containers, the storage plan, and the user's pod fields. */
-export function podSpecFor(component: ComponentSpec, containers: V1Container[], storage: StoragePlan, extraVolumes: V1Volume[] = []): V1PodSpec {
+export function podSpecFor(
+  component: ComponentSpec,
+  containers: V1Container[],
+  storage: StoragePlan,
+  extraVolumes: V1Volume[] = [],
+  restricted = false,
+): V1PodSpec {
   const userVolumes = Array.isArray(component.volumes) ? (component.volumes as V1Volume[]) : [];
   const volumes = [...storage.volumes, ...extraVolumes, ...userVolumes];
-  // The user's init containers run first, with the restricted defaults under them; KServe's
-  // storage initializer is appended after them (storage_initializer_injector.go).
+  // The user's init containers run first (with the restricted defaults under them where the pods are
+  // built for that level); KServe's storage initializer is appended after them (storage_initializer_injector.go).
   const userInit = Array.isArray(component.initContainers)
-    ? (component.initContainers as V1Container[]).map((c) => ({ ...c, securityContext: mergedContainerSecurity(c.securityContext) }))
+    ? (component.initContainers as V1Container[]).map((c) => (restricted ? { ...c, securityContext: mergedContainerSecurity(c.securityContext) } : c))
     : [];
   const initContainers = [...userInit, ...storage.initContainers];
   return {
     ...passedPodFields(component),
     ...(component.serviceAccountName ? { serviceAccountName: component.serviceAccountName } : {}),
-    // The restricted pod defaults under the user's fields (the pod security check ran on the same merge).
-    securityContext: mergedPodSecurity(component.securityContext),
+    // The restricted pod defaults under the user's fields where the pods are built for that level (the pod
+    // security check ran on the same merge); else the user's, or {} as setDefaultPodSpec leaves it (deployment_reconciler.go).
+    securityContext: restricted ? mergedPodSecurity(component.securityContext) : ((component.securityContext as V1PodSpec['securityContext']) ?? {}),
     // A model car reaches the server through /proc: the pod shares one process namespace.
     ...(storage.shareProcessNamespace ? { shareProcessNamespace: true } : {}),
     ...(initContainers.length > 0 ? { initContainers } : {}),
-    containers: [...containers, ...(storage.sidecars ?? [])],
+    containers: [...containers.map(withKServeReadiness), ...(storage.sidecars ?? [])],
     ...(volumes.length > 0 ? { volumes } : {}),
   };
 }
@@ -37,10 +44,16 @@ export interface ServerDefaults {
   /** Built-in images run as non-root; a user's image may not allow it. */
   nonRoot: boolean;
   runAsUser?: number;
-  /** Used when the container has none: KServe's TCP probe, or modelhooks' model-aware one (runtime-container.ts readinessFor). */
-  readinessProbe: V1Probe;
-  /** inferenceService.resource from KServe's ConfigMap (config.ts), in place of DEFAULT_RESOURCES. */
-  resources?: DefaultResources;
+  /**
+   * Used when the container has none: modelhooks' model-aware probe (runtime/container.ts
+   * readinessFor) where `modelReadiness` asks for it. Without it, podSpecFor gives KServe's TCP
+   * probe to the containers KServe gives one (withKServeReadiness).
+   */
+  readinessProbe?: V1Probe;
+  /** inferenceService.resource from KServe's ConfigMap (config.ts), in place of DEFAULT_RESOURCES; `none`: the container's own only (a runtime's). */
+  resources?: DefaultResources | 'none';
+  /** The pods are built for the restricted Pod Security Standard: its fields under the user's. */
+  restricted?: boolean;
 }
 
 /**
@@ -48,11 +61,13 @@ export interface ServerDefaults {
  * (resources and securityContext merged one level deeper), unknown fields are kept.
  */
 export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults): V1Container {
-  const ports = portsOf(c);
-  const security: V1SecurityContext = mergedContainerSecurity(
-    c.securityContext,
-    restrictedContainer({ ...(d.nonRoot ? { runAsNonRoot: true } : {}), ...(d.runAsUser !== undefined ? { runAsUser: d.runAsUser } : {}) }),
-  );
+  // Restricted: its fields under the user's (and the runtime's). Else what was written, as KServe leaves it.
+  const security: V1SecurityContext | undefined = d.restricted
+    ? mergedContainerSecurity(
+        c.securityContext,
+        restrictedContainer({ ...(d.nonRoot ? { runAsNonRoot: true } : {}), ...(d.runAsUser !== undefined ? { runAsUser: d.runAsUser } : {}) }),
+      )
+    : (c.securityContext as V1SecurityContext | undefined);
   const { name: own, ...fields } = c;
   const startupProbe = c.startupProbe as V1Probe | undefined;
   const livenessProbe = c.livenessProbe as V1Probe | undefined;
@@ -60,32 +75,32 @@ export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults):
     name: own ?? name,
     ...(fields as Omit<V1Container, 'name'>),
     imagePullPolicy: pullPolicyOf(c),
-    ports,
-    resources: resourcesOf(c, d.resources),
-    securityContext: security,
+    ...(c.ports && c.ports.length > 0 ? { ports: portsOf(c) } : {}),
+    ...(d.resources === 'none' ? {} : { resources: resourcesOf(c, d.resources) }),
+    ...(security ? { securityContext: security } : {}),
     // KServe's setDefaultPodSpec (reconcilers/deployment/deployment_reconciler.go) adds a
-    // readiness probe only: no startup or liveness probe unless the container (or its
+    // readiness probe only (withKServeReadiness): no startup or liveness probe unless the container (or its
     // runtime) declares one, so a model that loads for an hour is NotReady, never restarted.
-    readinessProbe: (c.readinessProbe as V1Probe | undefined) ?? d.readinessProbe,
+    ...(c.readinessProbe || d.readinessProbe ? { readinessProbe: (c.readinessProbe as V1Probe | undefined) ?? d.readinessProbe } : {}),
     ...(startupProbe ? { startupProbe } : {}),
     ...(livenessProbe ? { livenessProbe } : {}),
   };
 }
 
 /**
- * A container beside the server (a log shipper, a proxy): only the restricted security
- * context and a small request are added. Ports, probes and the server's 1 CPU / 2Gi are
- * not: a sidecar without a port would never turn ready, and would clash with port 8080.
+ * A container beside the server (a log shipper, a proxy, a collocated transformer) as KServe
+ * leaves it: only setDefaultPodSpec's IfNotPresent (reconcilers/deployment/deployment_reconciler.go)
+ * — no resources (setResourceRequirementDefaults defaults only the first container:
+ * predictor_custom.go, transformer_custom.go Default) — and the restricted security fields
+ * under the user's where the pods are built for that level.
  */
-export function sidecarWithDefaults(c: ContainerSpec, name: string): V1Container {
+export function sidecarWithDefaults(c: ContainerSpec, name: string, restricted = false): V1Container {
   const { name: own, ...fields } = c;
-  const requests = { cpu: '10m', memory: '32Mi', ...(c.resources?.requests ?? {}) };
   return {
     name: own ?? name,
     ...(fields as Omit<V1Container, 'name'>),
     imagePullPolicy: pullPolicyOf(c),
-    resources: { ...(c.resources ?? {}), requests } as NonNullable<V1Container['resources']>,
-    securityContext: mergedContainerSecurity(c.securityContext),
+    ...(restricted ? { securityContext: mergedContainerSecurity(c.securityContext) } : {}),
   };
 }
 
@@ -126,10 +141,26 @@ export function withResourceDefaults(resources: ContainerSpec['resources'], d: D
  */
 const pullPolicyOf = (c: ContainerSpec): string => (typeof c.imagePullPolicy === 'string' && c.imagePullPolicy !== '' ? c.imagePullPolicy : 'IfNotPresent');
 
-/** The container's ports, or 8080 (KServe's default HTTP port) when it declares none. */
+/**
+ * The container's ports, protocol TCP where unset (the API server's default). None is added to
+ * a container that declares none: KServe's runtimes declare none, and its Service then targets
+ * 8080 under a port named after the Service (service_reconciler.go createDefaultSvc).
+ */
 export function portsOf(c: ContainerSpec): V1ContainerPort[] {
-  if (c.ports && c.ports.length > 0) return c.ports.map((p) => ({ ...(p as V1ContainerPort), protocol: p.protocol ?? 'TCP' }));
-  return [{ name: 'http', containerPort: HTTP_PORT, protocol: 'TCP' }];
+  return (c.ports ?? []).map((p) => ({ ...(p as V1ContainerPort), protocol: p.protocol ?? 'TCP' }));
+}
+
+/** pkg/constants/constants.go TransformerContainerName: a collocated transformer. */
+const TRANSFORMER_CONTAINER = 'transformer-container';
+
+/**
+ * setDefaultPodSpec (reconcilers/deployment/deployment_reconciler.go): a container named
+ * kserve-container or transformer-container without a readiness probe gets a TCP probe on its
+ * first port, or 8080 when it declares none; no other container gets one.
+ */
+export function withKServeReadiness(c: V1Container): V1Container {
+  if (c.readinessProbe || (c.name !== SERVER_CONTAINER && c.name !== TRANSFORMER_CONTAINER)) return c;
+  return { ...c, readinessProbe: tcpReadiness(c.ports?.[0]?.containerPort ?? HTTP_PORT) };
 }
 
 /** KServe v0.20's default readiness for a served container without one (deployment_reconciler.go). */

@@ -13,12 +13,22 @@ export const HUGGING_FACE_ENV: readonly V1EnvVar[] = [
   { name: 'HF_XET_NUM_CONCURRENT_RANGE_GETS', value: '8' },
 ];
 
-/** isvcutils.AddEnvVarToPodSpec: the value is overwritten when the name exists, else appended. */
+/** pkg/constants/constants.go ModelInitModeEnvVarKey: a model car's env on the server (storage/modelcar.ts). */
+const MODEL_INIT_MODE = 'MODEL_INIT_MODE';
+/** utils.ModelcarNames (pkg/utils/storage.go): the model car sidecars, added after the component's containers. */
+const MODELCAR = /^modelcar(-\d+)?$/;
+
+/**
+ * isvcutils.AddEnvVarToPodSpec: the value is overwritten when the name exists, else appended —
+ * before a model car's MODEL_INIT_MODE, which KServe adds later (the pod webhook or the raw
+ * reconciler's storage initialization, after buildPredictorResources), and modelhooks earlier.
+ */
 function setEnv(c: V1Container, e: V1EnvVar): V1Container {
   const env = c.env ?? [];
-  return env.some((x) => x.name === e.name)
-    ? { ...c, env: env.map((x) => (x.name === e.name ? { name: x.name, value: e.value } : x)) }
-    : { ...c, env: [...env, e] };
+  if (env.some((x) => x.name === e.name)) return { ...c, env: env.map((x) => (x.name === e.name ? { name: x.name, value: e.value } : x)) };
+  const last = env[env.length - 1];
+  if (last?.name === MODEL_INIT_MODE) return { ...c, env: [...env.slice(0, -1), e, last] };
+  return { ...c, env: [...env, e] };
 }
 
 /** pkg/utils/storage.go AddEnvVars: appended only when the name is not there yet. */
@@ -37,7 +47,10 @@ const addMissing = (c: V1Container, vars: readonly V1EnvVar[]): V1Container => {
  */
 export function withKServeEnv(pod: V1PodSpec, role: ComponentName, isvc: string): V1PodSpec {
   const name = { name: INFERENCE_SERVICE_NAME, value: isvc };
-  const containers = pod.containers.map((c, i) => (role === 'predictor' || (role === 'transformer' && i === 0) ? setEnv(c, name) : c));
+  // Not on a model car: KServe adds it after INFERENCE_SERVICE_NAME was set (ConfigureModelcarToContainer).
+  const containers = pod.containers.map((c, i) =>
+    (role === 'predictor' && !MODELCAR.test(c.name)) || (role === 'transformer' && i === 0) ? setEnv(c, name) : c,
+  );
   const initContainers = pod.initContainers?.map((c) => (c.name === STORAGE_INITIALIZER ? addMissing(c, HUGGING_FACE_ENV) : c));
   return { ...pod, containers, ...(initContainers ? { initContainers } : {}) };
 }

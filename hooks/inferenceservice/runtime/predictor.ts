@@ -13,7 +13,15 @@ export interface RuntimePredictor {
   protocol: string;
   /** The merged, templated kserve-container, image tag updated. */
   container: V1Container;
-  readinessProbe: V1Probe;
+  /** The model-aware probe (readinessFor) when asked for and the container has none; else none (KServe's TCP probe is added with the pod). */
+  readinessProbe?: V1Probe;
+  /**
+   * The labels SetRuntimeDefaults writes on the InferenceService in the controller's memory
+   * (modelClass for MLServer, serviceEnvelope for TorchServe: inference_service_defaults.go),
+   * which every component's children then carry (components/predictor.go buildObjectMeta,
+   * transformer.go and explainer.go read isvc.Labels after the predictor set them).
+   */
+  isvcLabels: Record<string, string>;
   /** The runtime's other containers (sidecars), after the server. */
   sidecars: V1Container[];
   /** The runtime's pod fields (ServingRuntimePodSpec) the user's predictor fields merge over. */
@@ -39,6 +47,7 @@ export function runtimePredictor(
   parent: Parent<InferenceServiceSpec>,
   model: ModelSpec,
   runtimes: { namespaced: ServingRuntime[]; cluster: ServingRuntime[] },
+  modelReadiness = false,
 ): RuntimePredictor | RuntimeFailure {
   const spec: PredictorSpec = parent.spec.predictor;
   const frameworkKey = FRAMEWORK_KEYS.find((k) => spec[k] !== undefined);
@@ -54,7 +63,7 @@ export function runtimePredictor(
   let protocol = stated;
   let env = (fields.env ?? []) as V1EnvVar[];
   let args = fields.args ?? [];
-  const labels: Record<string, string> = { ...(parent.metadata.labels ?? {}) };
+  const isvcLabels: Record<string, string> = {};
   if (serverType === 'mlserver') {
     protocol ??= 'v2';
     env = hasStorage
@@ -63,10 +72,10 @@ export function runtimePredictor(
           { name: 'MLSERVER_MODEL_URI', value: MODEL_DIR },
         ])
       : appendEnvIfMissing(env, [{ name: 'MLSERVER_LOAD_MODELS_AT_STARTUP', value: 'false' }]);
-    labels.modelClass = MLSERVER_CLASS[modelFormat.name] ?? 'mlserver_sklearn.SKLearnModel';
+    isvcLabels.modelClass = MLSERVER_CLASS[modelFormat.name] ?? 'mlserver_sklearn.SKLearnModel';
   } else if (serverType === 'torchserve') {
     protocol ??= 'v1';
-    labels.serviceEnvelope = protocol === 'v2' || protocol === 'grpc-v2' ? 'kservev2' : 'kserve';
+    isvcLabels.serviceEnvelope = protocol === 'v2' || protocol === 'grpc-v2' ? 'kservev2' : 'kserve';
     env = [...env, { name: 'PROTOCOL_VERSION', value: protocol }];
   } else if (serverType === 'tritonserver') {
     protocol ??= 'v2';
@@ -82,6 +91,7 @@ export function runtimePredictor(
   const user: Record<string, unknown> = { ...fields, ...(env.length > 0 ? { env } : {}), ...(args.length > 0 ? { args } : {}) };
   const merged = mergeRuntimeContainer(base, user);
   const annotations = { modelFormat: modelFormat.name, ...(parent.metadata.annotations ?? {}) };
+  const labels = { ...(parent.metadata.labels ?? {}), ...isvcLabels };
   const templated = replacePlaceholders(merged, { name: parent.metadata.name, namespace: parent.metadata.namespace ?? '', labels, annotations });
   if ('error' in templated) {
     return { reason: 'InvalidPredictorSpec', message: `${runtime.kind} ${runtime.metadata.name}, container ${merged.name}: ${templated.error}` };
@@ -97,10 +107,11 @@ export function runtimePredictor(
   const podFields = Object.fromEntries(RUNTIME_POD_FIELDS.filter((f) => runtime.spec[f] !== undefined).map((f) => [f, runtime.spec[f]]));
   return {
     choice,
+    isvcLabels,
     serverType,
     protocol,
     container,
-    readinessProbe: container.readinessProbe ?? readinessFor(container, serverType, protocol),
+    ...(modelReadiness && !container.readinessProbe ? { readinessProbe: readinessFor(container, serverType, protocol) } : {}),
     sidecars: containers.filter((c) => c.name !== SERVER_CONTAINER),
     pod: { volumes: (runtime.spec.volumes as V1Volume[] | undefined) ?? [], fields: podFields },
   };

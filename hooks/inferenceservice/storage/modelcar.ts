@@ -37,7 +37,8 @@ function command(modelPath: string): string {
 
 type Modelcar = StorageInitializerSettings['modelcar'];
 const resourcesOf = ({ cpu, memory }: Modelcar) => ({ limits: { cpu, memory }, requests: { cpu, memory } });
-const security = ({ uid }: Modelcar) => restrictedContainer({ runAsNonRoot: true, runAsUser: uid });
+/** CreateModelcarContainer (pkg/utils/storage.go): runAsUser only, unless the pods are built for the restricted level. */
+const security = ({ uid }: Modelcar, restricted: boolean) => (restricted ? restrictedContainer({ runAsNonRoot: true, runAsUser: uid }) : { runAsUser: uid });
 
 /**
  * A model car per oci:// URI: the image runs beside the server (sharing the process namespace)
@@ -45,7 +46,7 @@ const security = ({ uid }: Modelcar) => restrictedContainer({ runAsNonRoot: true
  * container of the same image pulls it before the server starts. The server waits for the
  * model (MODEL_INIT_MODE=async) and runs as the model car's user.
  */
-export function modelcarPlan(uris: StorageUri[], legacy: boolean, settings: Modelcar): StoragePlan {
+export function modelcarPlan(uris: StorageUri[], legacy: boolean, settings: Modelcar, restricted = false): StoragePlan {
   if (uris.length === 0) return NO_STORAGE;
   const resources = resourcesOf(settings);
   const cars = (legacy ? uris.slice(0, 1).map((u) => ({ ...u, mountPath: MODEL_DIR })) : uris).map((u, i) => {
@@ -58,7 +59,7 @@ export function modelcarPlan(uris: StorageUri[], legacy: boolean, settings: Mode
       args: ['sh', '-c', command(u.mountPath)],
       terminationMessagePolicy: 'FallbackToLogsOnError',
       resources,
-      securityContext: security(settings),
+      securityContext: security(settings, restricted),
       volumeMounts: [mount],
     };
     const init: V1Container = {
@@ -71,7 +72,8 @@ export function modelcarPlan(uris: StorageUri[], legacy: boolean, settings: Mode
       ],
       terminationMessagePolicy: 'FallbackToLogsOnError',
       resources,
-      securityContext: security(settings),
+      // CreateModelcarInitContainer (pkg/utils/storage.go) sets no security context; the restricted fields only at that level.
+      ...(restricted ? { securityContext: security(settings, restricted) } : {}),
     };
     return { sidecar, init, volume: { name: n.volume, emptyDir: {} }, mount };
   });

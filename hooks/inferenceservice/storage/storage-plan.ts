@@ -40,4 +40,6 @@ export interface StorageContext {
   annotations: Record<string, string>;
   /** The annotation naming the credentials Secret (serving.kserve.io/storageSecretName). */
   annotation: string;
+  /** The pods are built for the restricted Pod Security Standard: its security fields on the storage containers too. */
+  restricted?: boolean;
 }

@@ -68,11 +68,11 @@ export function storagePlanFor(source: StorageSource, ctx: StorageContext, accou
   if (uris.length === 0) return { storage: NO_STORAGE, found: NO_FINDINGS };
   const oci = uris.filter((u) => u.uri.startsWith('oci://'));
   const settings = ctx.initializer ?? KSERVE_DEFAULTS.storageInitializer;
-  const car = modelcarPlan(oci, source.legacy, settings.modelcar);
+  const car = modelcarPlan(oci, source.legacy, settings.modelcar, ctx.restricted === true);
   const rest = uris.filter((u) => !u.uri.startsWith('oci://'));
   // A legacy oci:// URI is the model car alone (CommonStorageInitialization returns early).
   if (rest.length === 0) return { storage: car, found: NO_FINDINGS };
-  const initializer = { image: ctx.image, resources: settings.resources };
+  const initializer = { image: ctx.image, resources: settings.resources, restricted: ctx.restricted === true };
   const files = source.legacy ? legacyPlan(rest[0] as StorageUri, initializer, readOnly) : multiPlan(rest, initializer, readOnly);
   const init = files.initContainers[0];
   if (!init) return { storage: merge(car, files), found: NO_FINDINGS };
@@ -142,16 +142,17 @@ export function caBundleVolume(init: V1Container): { volume: V1Volume; mount: V1
 }
 
 /** The initializer's image and resources (storageInitializer in inferenceservice-config; CreateInitContainerWithConfig). */
-type Initializer = { image: string; resources: StorageInitializerSettings['resources'] };
+type Initializer = { image: string; resources: StorageInitializerSettings['resources']; restricted: boolean };
 
-function initContainer({ image, resources }: Initializer, args: string[], mount: V1VolumeMount): V1Container {
+/** CreateInitContainerWithConfig (pkg/utils/storage.go): no security context, unless the pods are built for the restricted level. */
+function initContainer({ image, resources, restricted }: Initializer, args: string[], mount: V1VolumeMount): V1Container {
   return {
     name: STORAGE_INITIALIZER,
     image,
     args,
     terminationMessagePolicy: 'FallbackToLogsOnError',
     resources: { requests: { ...resources.requests }, limits: { ...resources.limits } },
-    securityContext: restrictedContainer({ runAsNonRoot: true }),
+    ...(restricted ? { securityContext: restrictedContainer({ runAsNonRoot: true }) } : {}),
     volumeMounts: [mount],
   };
 }
