@@ -17,6 +17,7 @@ import {
 } from './input/admission.js';
 import { MODEL_DIR } from './storage/storage-plan.js';
 import { commonParentPath, storageUriProblem } from './storage/uri.js';
+import { PASSED_POD_FIELDS } from './pod/passthrough.js';
 
 /*
  * KServe's InferenceService spec, as far as raw-deployment mode acts on it. KServe's own CRD
@@ -62,54 +63,20 @@ const CONTAINER_KEPT = [
 
 /**
  * The PodSpec and ComponentExtensionSpec fields of a component (pkg/apis/serving/v1beta1/component.go,
- * predictor.go `PodSpec json:",inline"`) not typed below: passed to the pod (pod/passthrough.ts),
- * merged (initContainers, volumes, securityContext), or named in IgnoredFields.
+ * predictor.go `PodSpec json:",inline"`) not typed below: those passed to the pod as written
+ * (pod/passthrough.ts; workloadRef is Kubernetes 1.35's, not yet in KServe v0.20's CRD), and those
+ * merged (initContainers, volumes, securityContext) or named in IgnoredFields.
  */
 const COMPONENT_KEPT = [
+  ...PASSED_POD_FIELDS,
   'activeDeadlineSeconds',
-  'affinity',
   'autoScaling',
-  'automountServiceAccountToken',
   'deploymentStrategy',
-  'dnsConfig',
-  'dnsPolicy',
-  'enableServiceLinks',
-  'hostAliases',
-  'hostIPC',
-  'hostNetwork',
-  'hostPID',
-  'hostUsers',
-  'hostname',
-  'hostnameOverride',
-  'imagePullSecrets',
   'initContainers',
-  'nodeName',
-  'nodeSelector',
-  'os',
-  'overhead',
-  'preemptionPolicy',
-  'priority',
-  'priorityClassName',
-  'readinessGates',
-  'resourceClaims',
-  'resources',
-  'restartPolicy',
-  'runtimeClassName',
   'scaleMetricType',
-  'schedulerName',
-  'schedulingGates',
   'securityContext',
-  'serviceAccount',
-  'setHostnameAsFQDN',
-  'shareProcessNamespace',
-  'subdomain',
-  'terminationGracePeriodSeconds',
-  'tolerations',
-  'topologySpreadConstraints',
   'volumes',
-  // Kubernetes 1.35's PodSpec has it; KServe v0.20's CRD not yet (pod/passthrough.ts copies it).
-  'workloadRef',
-] as const;
+].sort();
 
 const quantities = z.record(z.string(), quantity('500m or 1Gi'));
 
