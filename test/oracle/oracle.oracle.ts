@@ -23,6 +23,7 @@ import { postHook } from '../e2e/support/hook-post.js';
 import { fromRoot } from '../e2e/support/files.js';
 import { ourCrds, schemaFor, crdFor, type Schema } from '../e2e/support/install.js';
 import { KubeError, type Kube, type KubeObject } from '../e2e/support/kube.js';
+import { labelSelectorQuery } from '../e2e/support/related.js';
 import { buildOracleBinaries, type OracleCluster, startOracleCluster } from './support/cluster.js';
 import { type Difference, diffObjects, type KeptDifference, keyOf, matcher, report } from './support/compare.js';
 import { type Group, loadCorpus, PARENT_KINDS, type Spec } from './support/corpus.js';
@@ -304,18 +305,7 @@ async function relatedOf(kube: Kube, rules: RelatedRule[]): Promise<KubeObject[]
     if (rule.resource === 'pods') continue;
     const kind = await kube.kindOf(rule.apiVersion, rule.resource);
     if (!kind) continue;
-    const selector = rule.labelSelector
-      ? [
-          ...Object.entries(rule.labelSelector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`),
-          ...(rule.labelSelector.matchExpressions ?? []).map((t) =>
-            t.operator === 'Exists'
-              ? t.key
-              : t.operator === 'DoesNotExist'
-                ? `!${t.key}`
-                : `${t.key} ${t.operator.toLowerCase()} (${(t.values ?? []).join(',')})`,
-          ),
-        ].join(',')
-      : '';
+    const selector = rule.labelSelector ? labelSelectorQuery(rule.labelSelector) : '';
     const base = rule.apiVersion.includes('/') ? `/apis/${rule.apiVersion}` : `/api/${rule.apiVersion}`;
     const url = `${base}${rule.namespace ? `/namespaces/${rule.namespace}` : ''}/${rule.resource}${selector ? `?labelSelector=${encodeURIComponent(selector)}` : ''}`;
     const list = await kube.call<{ items: KubeObject[] }>('GET', url);

@@ -43,19 +43,9 @@ export async function relatedByName(k: Kube, app: Parameters<typeof postHook>[0]
     if (!kind) continue;
     if (rule.labelSelector && rule.namespace && rule.resource !== 'pods') {
       const prefix = rule.apiVersion.includes('/') ? `/apis/${rule.apiVersion}` : `/api/${rule.apiVersion}`;
-      const terms = [
-        ...Object.entries(rule.labelSelector.matchLabels ?? {}).map(([key, v]) => `${key}=${v}`),
-        ...(rule.labelSelector.matchExpressions ?? []).map((t) =>
-          t.operator === 'Exists'
-            ? t.key
-            : t.operator === 'DoesNotExist'
-              ? `!${t.key}`
-              : `${t.key} ${t.operator.toLowerCase()} (${(t.values ?? []).join(',')})`,
-        ),
-      ];
       const list = await k.call<{ items: KubeObject[] }>(
         'GET',
-        `${prefix}/namespaces/${rule.namespace}/${rule.resource}?labelSelector=${encodeURIComponent(terms.join(','))}`,
+        `${prefix}/namespaces/${rule.namespace}/${rule.resource}?labelSelector=${encodeURIComponent(labelSelectorQuery(rule.labelSelector))}`,
       );
       found.push(...list.items.map((o) => ({ ...o, apiVersion: rule.apiVersion, kind })));
       continue;
@@ -69,4 +59,14 @@ export async function relatedByName(k: Kube, app: Parameters<typeof postHook>[0]
     }
   }
   return found;
+}
+
+/** A related rule's label selector as the API server's `labelSelector` query parameter takes it. */
+export function labelSelectorQuery(selector: NonNullable<RelatedRule['labelSelector']>): string {
+  return [
+    ...Object.entries(selector.matchLabels ?? {}).map(([key, v]) => `${key}=${v}`),
+    ...(selector.matchExpressions ?? []).map((t) =>
+      t.operator === 'Exists' ? t.key : t.operator === 'DoesNotExist' ? `!${t.key}` : `${t.key} ${t.operator.toLowerCase()} (${(t.values ?? []).join(',')})`,
+    ),
+  ].join(',');
 }

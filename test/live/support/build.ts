@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runBuildScript } from '../../e2e/support/build.js';
 
 export interface LiveBuild {
   binDir: string;
@@ -13,14 +13,5 @@ const script = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bu
 
 /** Runs test/live/build.sh (test/e2e/build.sh, then kube-controller-manager and Metacontroller; cached). */
 export function buildLiveBinaries(): Promise<LiveBuild> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`test/live/build.sh failed (exit ${code})`));
-      resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '') as LiveBuild);
-    });
-  });
+  return runBuildScript<LiveBuild>(script);
 }

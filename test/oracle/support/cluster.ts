@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort, logTail, spawnLogged, startCluster, terminate } from '../../e2e/support/cluster.js';
 import { installCrd, referenceCrds } from '../../e2e/support/install.js';
+import { runBuildScript } from '../../e2e/support/build.js';
 import { Kube, type KubeInfo } from '../../e2e/support/kube.js';
 import { CONTROLLERS, writeKubeconfig } from '../../live/support/cluster.js';
 import { startFakeKubelet } from '../../live/support/kubelet.js';
@@ -22,16 +22,7 @@ const script = path.join(import.meta.dirname, '..', 'build.sh');
 
 /** Runs test/oracle/build.sh (the live tier's binaries, then KServe's manager; cached). */
 export function buildOracleBinaries(): Promise<OracleBuild> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`test/oracle/build.sh failed (exit ${code})`));
-      resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '') as OracleBuild);
-    });
-  });
+  return runBuildScript<OracleBuild>(script);
 }
 
 export interface OracleCluster {
