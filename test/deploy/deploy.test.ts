@@ -126,16 +126,15 @@ describe('deploy/ kustomizations', () => {
     expect((server.components ?? []).map((r) => path.resolve(deployDir, 'tls-server', r))).toEqual([path.join(root, 'compositions', 'components', 'https')]);
   });
 
-  it('refuses both TLS components together: the build stops, naming the object that says enable one only', () => {
-    expect(() => build(deployDir, { components: ['components/tls-cert-manager', 'components/tls-openshift-service-ca'] })).toThrow(
-      /may not add resource with an already registered id: ConfigMap\/modelhooks-enable-one-tls-component-only\.modelhooks-system/,
-    );
-    for (const c of tlsComponents)
-      expect(
-        build(deployDir, { components: [`components/${c}`] }).filter(
-          (o) => o.kind === 'ConfigMap' && (o.metadata as { name?: string }).name === 'modelhooks-enable-one-tls-component-only',
-        ),
-      ).toHaveLength(1);
+  it('refuses both TLS components together, in either order: the build stops with words that name both', () => {
+    for (const order of [tlsComponents, [...tlsComponents].reverse()])
+      expect(() => build(deployDir, { components: order.map((c) => `components/${c}`) }), order.join(' + ')).toThrow(
+        'testing value /the TLS components tls-cert-manager and tls-openshift-service-ca exclude each other (enable one) failed',
+      );
+    // Alone, each builds, and its guard adds nothing.
+    const plain = build(deployDir).length;
+    expect(build(deployDir, { components: ['components/tls-openshift-service-ca'] }).length).toBe(plain + 1); // the service CA's ConfigMap
+    expect(build(deployDir, { components: ['components/tls-cert-manager'] }).length).toBe(plain + 5); // two Issuers, three Certificates
   });
 
   it('docs/install.md\'s "Securing the hooks" names the TLS components and what they need, as they are', () => {
@@ -425,6 +424,24 @@ describe.skipIf(kustomizeMissing !== undefined)(
         same(objectsOf(kustomize(deploy, 'build', '.')), build(deployDir, { ...target.edits, images: [IMAGE] }));
       },
     );
+
+    it('stops on both TLS components, in either order, with the words of their guard (as the model)', () => {
+      for (const [i, order] of [tlsComponents, [...tlsComponents].reverse()].entries()) {
+        const copy = path.join(scratch, `both-tls-${i}`);
+        for (const dir of ['deploy', 'crds', 'compositions']) cpSync(path.join(root, dir), path.join(copy, dir), { recursive: true });
+        const deploy = path.join(copy, 'deploy');
+        kustomize(deploy, 'edit', 'add', 'component', ...order.map((c) => `components/${c}`));
+        let stderr = '';
+        try {
+          kustomize(deploy, 'build', '.');
+        } catch (e) {
+          stderr = String((e as { stderr?: unknown }).stderr);
+        }
+        expect(stderr, order.join(' + ')).toContain(
+          `components/${order[1]}': testing value /the TLS components tls-cert-manager and tls-openshift-service-ca exclude each other (enable one) failed: test failed`,
+        );
+      }
+    });
 
     it.each([['deploy/examples'], ['test/deploy/fixtures/metacontroller'], ['test/deploy/fixtures/own-kustomization'], ['crds']])(
       'builds %s to the same objects',
