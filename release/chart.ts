@@ -58,7 +58,8 @@ export function chartFiles(root: string, build: Build, version: string): Map<str
   files.set(`${CHART_DIR}/values.yaml`, valuesYaml(toggles, server, configured));
   files.set(`${CHART_DIR}/values.schema.json`, valuesSchema(toggles, configured));
   files.set(`${CHART_DIR}/templates/NOTES.txt`, NOTES);
-  files.set(`${CHART_DIR}/templates/_helpers.tpl`, HELPERS);
+  files.set(`${CHART_DIR}/templates/_helpers.tpl`, `${HELPERS}\n${hookHelpers(toggles, combos, builds)}`);
+  files.set(`${CHART_DIR}/templates/extra-compositions.yaml`, EXTRA_COMPOSITIONS);
   files.set(`${CHART_DIR}/templates/tests/test-healthz.yaml`, testPod());
   return files;
 }
@@ -101,6 +102,13 @@ function releaseNames(objects: KubeObject[]): string[] {
     .filter((o) => metaOf(o).namespace !== undefined && /^modelhooks(-|$)/.test(metaOf(o).name))
     .map((o) => metaOf(o).name)
     .sort((a, b) => b.length - a.length);
+}
+
+/** YAML as template text: a literal `{{` escaped, the placeholders as their actions. */
+function templated(yamlText: string): string {
+  let text = yamlText.replace(/\{\{/g, '{{ "{{" }}');
+  for (const [placeholder, action] of PLACEHOLDERS) text = text.replaceAll(placeholder, action);
+  return text;
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -169,8 +177,7 @@ function objectText(object: KubeObject, configured: Map<string, string>, names: 
     for (const e of env) if (configured.has(e.name)) e.value = `@@config:${e.name}@@`;
     c.env = [...env, { name: `@@extra-config:${listed.join(',')}@@` }];
   }
-  let text = yaml(o).replace(/\{\{/g, '{{ "{{" }}');
-  for (const [placeholder, action] of PLACEHOLDERS) text = text.replaceAll(placeholder, action);
+  let text = templated(yaml(o));
   if (!c) return text;
   text = text
     .replace(/^( *)MHPODLABELS: ""$/m, (_, indent: string) => `{{- with .Values.podLabels }}\n${indent}{{- toYaml . | nindent ${indent.length} }}\n{{- end }}`)
@@ -232,6 +239,7 @@ function template(kind: string, toggles: Toggles, combos: Combination[], texts: 
     branches.push({ condition, text });
   });
   if (kind === 'Namespace') for (const b of branches) b.condition.unshift('.Values.namespace.create');
+  if (kind === 'CompositeController') for (const b of branches) b.condition.unshift('.Values.builtin.enabled');
   const test = (condition: string[]) => (condition.length === 1 ? (condition[0] as string).replace(/^\((.*)\)$/, '$1') : `and ${condition.join(' ')}`);
   const lines = [`{{- /* ${GENERATED} */ -}}`];
   if (branches.length === 1 && branches[0]?.condition.length === 0) return `${lines[0]}\n${branches[0].text}`;
@@ -299,6 +307,19 @@ function valuesYaml(toggles: Toggles, server: ReturnType<typeof serverOf>, confi
     'podAnnotations: {}',
     'podLabels: {}',
     '',
+    "# The built-in compositions' CompositeControllers. false: a release of extraCompositions alone, e.g. beside",
+    '# a release that serves the built-in ones (their CRDs, in crds/, are installed unless `helm install --skip-crds`).',
+    'builtin:',
+    '  enabled: true',
+    '',
+    '# Compositions your image adds (docs/your-composition.md): for each, its CRD and its CompositeController',
+    '# as `modelhooks manifests --no-builtin` writes them, as YAML text or as objects:',
+    '#   --set-file extraCompositions.greeter.crd=deploy/crds/greeters.example.dev.yaml',
+    '#   --set-file extraCompositions.greeter.compositeController=deploy/compositions/base/greeter.yaml',
+    "# Their hooks call this release's Service, as the built-in ones do (under tls.mode too). Their CRDs are",
+    '# upgraded with the release and kept by `helm uninstall`.',
+    'extraCompositions: {}',
+    '',
     '# What the cluster serves beyond Kubernetes (deploy/kustomization.yaml describes each); they combine.',
     ...flagLines,
     '',
@@ -362,6 +383,23 @@ function valuesSchema(toggles: Toggles, configured: Map<string, string>): string
       affinity: { type: 'object' },
       podAnnotations: { type: 'object', additionalProperties: { type: 'string' } },
       podLabels: { type: 'object', additionalProperties: { type: 'string' } },
+      builtin: toggle,
+      extraCompositions: {
+        type: 'object',
+        propertyNames: { pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
+        additionalProperties: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['crd', 'compositeController'],
+          properties: {
+            crd: { type: ['string', 'object'], description: 'The CustomResourceDefinition, as `modelhooks manifests` writes it (YAML text or an object)' },
+            compositeController: {
+              type: ['string', 'object'],
+              description: 'The CompositeController, as `modelhooks manifests` writes it (YAML text or an object)',
+            },
+          },
+        },
+      },
       ...Object.fromEntries(toggles.flags.map((f) => [valuesKey(f), toggle])),
       tls: { type: 'object', additionalProperties: false, properties: { mode: { enum: [NO_TLS, ...toggles.tlsModes] } } },
       config: {
@@ -382,8 +420,15 @@ Next:
   kubectl -n {{ .Release.Namespace }} rollout status deployment/{{ include "modelhooks.fullname" . }}
   helm test {{ .Release.Name }} -n {{ .Release.Namespace }}     # a pod calls /healthz through the Service
   kubectl get compositecontrollers -l app.kubernetes.io/instance={{ .Release.Name }}
+{{- if .Values.builtin.enabled }}
   kubectl apply -f https://raw.githubusercontent.com/kserve/kserve/master/docs/samples/v1beta1/sklearn/v1/sklearn.yaml
   kubectl get inferenceservice sklearn-iris -w          # Ready within a minute once its pod runs
+{{- end }}
+{{- range $name, $composition := .Values.extraCompositions }}
+{{- $crd := $composition.crd }}
+{{- if kindIs "string" $crd }}{{ $crd = fromYaml $crd }}{{ end }}
+  kubectl get {{ dig "spec" "names" "plural" $name $crd }} -A                 # {{ $name }}, from your image
+{{- end }}
 
 Upgrading: helm does not upgrade the CRDs of crds/; apply them first (docs/install.md, "Upgrading").
 Uninstalling keeps the CRDs and every custom resource (docs/install.md, "Uninstalling").
@@ -409,6 +454,96 @@ CompositeController per parent resource may run in a cluster.
 {{- define "modelhooks.chart" -}}
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
+`;
+
+/**
+ * Where deploy/'s CompositeControllers call under each tls.mode (one base URL for every hook) and
+ * what they tell Metacontroller of the server (spec.endpointConfigs): the helpers that give the
+ * CompositeControllers of extraCompositions the same.
+ */
+function hookHelpers(toggles: Toggles, combos: Combination[], builds: KubeObject[][]): string {
+  type Controller = { spec: { hooks: Record<string, { webhook?: { url?: string } }>; endpointConfigs?: unknown } };
+  const modes = [NO_TLS, ...toggles.tlsModes].map((mode) => {
+    const objects = builds[combos.findIndex((c) => c.tls === mode && Object.values(c.flags).every((on) => !on))] as KubeObject[];
+    const controllers = objects.filter((o) => o.kind === 'CompositeController') as unknown as Controller[];
+    const bases = new Set(controllers.flatMap((cc) => Object.values(cc.spec.hooks).map((h) => String(h.webhook?.url).replace(/\/hooks\/.*$/, ''))));
+    const configs = new Set(controllers.map((cc) => JSON.stringify(cc.spec.endpointConfigs ?? null)));
+    if (controllers.length === 0 || bases.size !== 1 || configs.size !== 1)
+      throw new Error(`tls.mode ${mode}: deploy/'s CompositeControllers do not share one hook base URL and one spec.endpointConfigs`);
+    const names = releaseNames(objects);
+    const endpointConfigs = controllers[0]?.spec.endpointConfigs;
+    return {
+      test: `eq .Values.tls.mode "${mode}"`,
+      base: templated(String(releaseScoped([...bases][0], names))),
+      endpointConfigs: endpointConfigs === undefined ? undefined : templated(yaml(releaseScoped(endpointConfigs, names))).trimEnd(),
+    };
+  });
+  const withConfigs = modes.filter((m) => m.endpointConfigs !== undefined);
+  return [
+    '{{- /*',
+    "The base URL of the hooks and the CompositeControllers' spec.endpointConfigs under tls.mode, as",
+    'deploy/ makes them for the built-in compositions: templates/extra-compositions.yaml gives them to',
+    'the CompositeControllers of extraCompositions.',
+    '*/ -}}',
+    '{{- define "modelhooks.hookBase" -}}',
+    ...modes.flatMap((m, i) => [`{{- ${i === 0 ? 'if' : 'else if'} ${m.test} -}}`, m.base]),
+    '{{- end -}}',
+    '{{- end -}}',
+    '',
+    '{{- define "modelhooks.endpointConfigs" -}}',
+    ...withConfigs.flatMap((m, i) => [`{{- ${i === 0 ? 'if' : 'else if'} ${m.test} }}`, m.endpointConfigs as string]),
+    ...(withConfigs.length > 0 ? ['{{- end }}'] : []),
+    '{{- end -}}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * extraCompositions: each composition's CRD and CompositeController, taken as YAML text
+ * (`--set-file`) or objects, checked to be of those kinds, with Helm's labels; the
+ * CompositeController's hook URLs moved to the release's Service and its endpointConfigs
+ * set as the built-in ones' (modelhooks.hookBase, modelhooks.endpointConfigs); the CRD kept
+ * on uninstall, as helm keeps those of crds/.
+ */
+const EXTRA_COMPOSITIONS = `{{- /* ${GENERATED} */ -}}
+{{- /*
+The CRD and the CompositeController of each composition your image adds (values.yaml, extraCompositions).
+*/ -}}
+{{- range $name, $composition := .Values.extraCompositions }}
+{{- range $field, $kind := dict "crd" "CustomResourceDefinition" "compositeController" "CompositeController" }}
+{{- $o := get $composition $field }}
+{{- if kindIs "string" $o }}
+{{- $o = fromYaml $o }}
+{{- if hasKey $o "Error" }}
+{{- fail (printf "extraCompositions.%s.%s is not YAML: %s" $name $field $o.Error) }}
+{{- end }}
+{{- end }}
+{{- $o = deepCopy $o }}
+{{- if ne (toString $o.kind) $kind }}
+{{- fail (printf "extraCompositions.%s.%s is a %s, not a %s (as modelhooks manifests --no-builtin writes it)" $name $field (toString $o.kind) $kind) }}
+{{- end }}
+{{- $meta := $o.metadata | default dict }}
+{{- $_ := unset $meta "namespace" }}
+{{- $helmLabels := dict "helm.sh/chart" (include "modelhooks.chart" $) "app.kubernetes.io/instance" $.Release.Name "app.kubernetes.io/version" ($.Chart.AppVersion | toString) }}
+{{- $_ := set $meta "labels" (merge $helmLabels ($meta.labels | default dict) (dict "app.kubernetes.io/managed-by" $.Release.Service)) }}
+{{- if eq $kind "CustomResourceDefinition" }}
+{{- $_ := set $meta "annotations" (merge (dict "helm.sh/resource-policy" "keep") ($meta.annotations | default dict)) }}
+{{- else }}
+{{- range $hook := dig "spec" "hooks" dict $o }}
+{{- $url := dig "webhook" "url" "" $hook }}
+{{- if $url }}
+{{- $_ := set $hook.webhook "url" (regexReplaceAll "^[a-zA-Z][-a-zA-Z0-9+.]*://[^/]*" $url (include "modelhooks.hookBase" $)) }}
+{{- end }}
+{{- end }}
+{{- with include "modelhooks.endpointConfigs" $ | fromYamlArray }}
+{{- $_ := set $o.spec "endpointConfigs" . }}
+{{- end }}
+{{- end }}
+{{- $_ := set $o "metadata" $meta }}
+---
+{{ toYaml $o }}
+{{- end }}
+{{- end }}
 `;
 
 /**

@@ -123,3 +123,54 @@ describe('charts/modelhooks', () => {
     expect(read('templates/tests/test-healthz.yaml')).toContain('helm.sh/hook: test');
   });
 });
+
+describe('charts/modelhooks: the built-in compositions and extraCompositions (issue 33)', () => {
+  const helpers = read('templates/_helpers.tpl');
+  /** The text of one branch of a template: what follows `{{- if|else if <test> }}` up to the next branch. */
+  const branch = (text: string, test: string) => {
+    const at = text.indexOf(`${test} }}`);
+    expect(at, test).toBeGreaterThan(0);
+    return text.slice(text.indexOf('\n', at)).split(/\{\{- (?:else if|else|end)\b/)[0] as string;
+  };
+
+  it('installs the built-in CompositeControllers unless builtin.enabled is false, and takes no extra composition by default', () => {
+    const values = parse(read('values.yaml')) as Record<string, unknown>;
+    expect(values.builtin).toEqual({ enabled: true });
+    expect(values.extraCompositions).toEqual({});
+    for (const f of ['inferenceservice', 'inferencegraph', 'trustyai', 'tfserv', 'mlmodel'])
+      expect(read(`templates/compositecontroller-modelhooks-${f}.yaml`).split('\n')[1]).toMatch(/^\{\{- if and \.Values\.builtin\.enabled /);
+  });
+
+  it("gives extra CompositeControllers the built-in ones' hook URL and endpointConfigs under each TLS mode", () => {
+    const tfserv = read('templates/compositecontroller-modelhooks-tfserv.yaml');
+    for (const mode of ['none', 'cert-manager', 'openshift-service-ca']) {
+      const test = `eq .Values.tls.mode "${mode}"`;
+      const base = (helpers.split('define "modelhooks.hookBase"')[1] as string).split(`${test} -}}\n`)[1]?.split('\n')[0];
+      const builtin = branch(tfserv, `.Values.builtin.enabled (${test})`);
+      expect(builtin).toContain(`url: ${base}/hooks/tfserv/sync`);
+      const configsHelper = helpers.split('define "modelhooks.endpointConfigs"')[1] as string;
+      if (mode === 'none') {
+        expect(configsHelper).not.toContain(test);
+        expect(builtin).not.toContain('endpointConfigs');
+      } else expect(builtin.replace(/\n {4}/g, '\n')).toContain(`endpointConfigs:${branch(configsHelper, test).trimEnd()}`);
+    }
+    const extra = read('templates/extra-compositions.yaml');
+    expect(extra).toContain('{{- range $name, $composition := .Values.extraCompositions }}');
+    expect(extra).toContain('(include "modelhooks.hookBase" $)');
+    expect(extra).toContain('{{- with include "modelhooks.endpointConfigs" $ | fromYamlArray }}');
+    expect(extra).toContain('"helm.sh/resource-policy" "keep"');
+  });
+
+  it('values.schema.json takes a CRD and a CompositeController per extra composition, as text or objects, and refuses one without both', () => {
+    const { $schema: _, ...schema } = JSON.parse(read('values.schema.json')) as Record<string, unknown>;
+    const validate = new Ajv({ strict: false }).compile(schema);
+    expect(validate({ extraCompositions: { greeter: { crd: 'kind: CustomResourceDefinition', compositeController: { kind: 'CompositeController' } } } })).toBe(
+      true,
+    );
+    expect(validate({ extraCompositions: { greeter: { crd: 'kind: CustomResourceDefinition' } } })).toBe(false);
+    expect(validate({ extraCompositions: { greeter: { crd: 'x', compositeController: 'y', crds: 'z' } } })).toBe(false);
+    expect(validate({ extraCompositions: { Greeter: { crd: 'x', compositeController: 'y' } } })).toBe(false);
+    expect(validate({ builtin: { enabled: false } })).toBe(true);
+    expect(validate({ builtin: { enable: false } })).toBe(false);
+  });
+});

@@ -18,3 +18,48 @@ CompositeController per parent resource may run in a cluster.
 {{- define "modelhooks.chart" -}}
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
+
+{{- /*
+The base URL of the hooks and the CompositeControllers' spec.endpointConfigs under tls.mode, as
+deploy/ makes them for the built-in compositions: templates/extra-compositions.yaml gives them to
+the CompositeControllers of extraCompositions.
+*/ -}}
+{{- define "modelhooks.hookBase" -}}
+{{- if eq .Values.tls.mode "none" -}}
+http://{{ include "modelhooks.fullname" . }}.{{ .Release.Namespace }}.svc
+{{- else if eq .Values.tls.mode "cert-manager" -}}
+https://{{ include "modelhooks.fullname" . }}.{{ .Release.Namespace }}.svc
+{{- else if eq .Values.tls.mode "openshift-service-ca" -}}
+https://{{ include "modelhooks.fullname" . }}.{{ .Release.Namespace }}.svc
+{{- end -}}
+{{- end -}}
+
+{{- define "modelhooks.endpointConfigs" -}}
+{{- if eq .Values.tls.mode "cert-manager" }}
+- host: {{ include "modelhooks.fullname" . }}.{{ .Release.Namespace }}.svc
+  caBundle:
+    secretRef:
+      name: {{ include "modelhooks.fullname" . }}-ca
+      namespace: {{ .Release.Namespace }}
+      key: ca.crt
+  clientTLS:
+    secretRef:
+      name: metacontroller-client-tls
+      namespace: {{ .Release.Namespace }}
+    certKey: tls.crt
+    privateKeyKey: tls.key
+{{- else if eq .Values.tls.mode "openshift-service-ca" }}
+- host: {{ include "modelhooks.fullname" . }}.{{ .Release.Namespace }}.svc
+  caBundle:
+    configMapRef:
+      name: {{ include "modelhooks.fullname" . }}-service-ca
+      namespace: {{ .Release.Namespace }}
+      key: service-ca.crt
+  authorization:
+    type: Bearer
+    secretRef:
+      name: modelhooks-token
+      namespace: {{ .Release.Namespace }}
+      key: token
+{{- end }}
+{{- end -}}
