@@ -81,9 +81,26 @@ describe('charts/modelhooks (helm) and dist/install.yaml', () => {
       helm('template', 'modelhooks', chart, '--namespace', 'modelhooks-system', '--include-crds', '--skip-tests', '--set', 'namespace.create=true', ...args),
     );
 
+  const gone = async (apiVersion: string, kind: string, name: string, namespace?: string) =>
+    k.get(apiVersion, kind, name, namespace).then(
+      () => false,
+      (e: unknown) => e instanceof KubeError && e.status === 404,
+    );
+
   beforeAll(async () => {
     helmBin = path.join((await buildBinaries(['helm'])).binDir, 'helm');
     await installCrds(k);
+    // The kubeconfig of the real releases below.
+    const { url, token, ca } = k.info;
+    const kubeconfig = {
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'e2e', cluster: { server: url, 'certificate-authority-data': Buffer.from(ca).toString('base64') } }],
+      users: [{ name: 'e2e', user: { token } }],
+      contexts: [{ name: 'e2e', context: { cluster: 'e2e', user: 'e2e' } }],
+      'current-context': 'e2e',
+    };
+    writeFileSync(path.join(scratch, 'kubeconfig'), JSON.stringify(kubeconfig), { mode: 0o600 });
   }, 1_800_000);
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -172,23 +189,8 @@ describe('charts/modelhooks (helm) and dist/install.yaml', () => {
     const ns = 'team-hooks';
     const run = (...args: string[]) => helm(...args, '--kubeconfig', path.join(scratch, 'kubeconfig'), '--namespace', ns);
     const live = (apiVersion: string, kind: string, name: string, namespace?: string) => k.get(apiVersion, kind, name, namespace);
-    const gone = async (apiVersion: string, kind: string, name: string, namespace?: string) =>
-      live(apiVersion, kind, name, namespace).then(
-        () => false,
-        (e: unknown) => e instanceof KubeError && e.status === 404,
-      );
 
     beforeAll(async () => {
-      const { url, token, ca } = k.info;
-      const kubeconfig = {
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'e2e', cluster: { server: url, 'certificate-authority-data': Buffer.from(ca).toString('base64') } }],
-        users: [{ name: 'e2e', user: { token } }],
-        contexts: [{ name: 'e2e', context: { cluster: 'e2e', user: 'e2e' } }],
-        'current-context': 'e2e',
-      };
-      writeFileSync(path.join(scratch, 'kubeconfig'), JSON.stringify(kubeconfig), { mode: 0o600 });
       // CompositeControllers an earlier file applied would not be the release's (helm refuses to adopt them).
       for (const f of ['inferenceservice', 'inferencegraph', 'trustyai', 'tfserv', 'mlmodel']) {
         const cc = { apiVersion: 'metacontroller.k8s.io/v1alpha1', kind: 'CompositeController', metadata: { name: `modelhooks-${f}` } };
@@ -259,6 +261,89 @@ describe('charts/modelhooks (helm) and dist/install.yaml', () => {
       expect(await gone('metacontroller.k8s.io/v1alpha1', 'CompositeController', 'modelhooks-tfserv')).toBe(true);
       await live('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'inferenceservices.serving.kserve.io');
       await live(mlmodel.apiVersion as string, mlmodel.kind as string, mlmodel.metadata.name, ns);
+    });
+  });
+
+  describe('a release of your own composition: the Greeter of `modelhooks init` (extraCompositions, builtin.enabled=false)', () => {
+    const ns = 'greeter-system';
+    const run = (...args: string[]) => helm(...args, '--kubeconfig', path.join(scratch, 'kubeconfig'), '--namespace', ns);
+    const manifests = path.join(scratch, 'greeter-manifests');
+    const crdFile = path.join(manifests, 'crds/greeters.example.dev.yaml');
+    const ccFile = path.join(manifests, 'compositions/base/greeter.yaml');
+    const greeterValues = ['--set', 'builtin.enabled=false', '--set-file', `extraCompositions.greeter.crd=${crdFile}`];
+    greeterValues.push('--set-file', `extraCompositions.greeter.compositeController=${ccFile}`);
+
+    beforeAll(() => {
+      // docs/your-composition.md's step 3: the manifests of the project `init` writes (examples/init is its source),
+      // with a hook URL the chart replaces.
+      execFileSync(
+        fromRoot('node_modules/.bin/tsx'),
+        [
+          'hooks/cli/main.ts',
+          'manifests',
+          '--no-builtin',
+          '--composition',
+          fromRoot('examples/init/src/greeter.ts'),
+          '--dir',
+          manifests,
+          '--hook-url',
+          'http://elsewhere.example',
+        ],
+        { cwd: fromRoot(), stdio: 'pipe' },
+      );
+    }, 120_000);
+
+    it('helm template: the CRD and a CompositeController calling the release’s Service (https and endpointConfigs under a TLS mode), no built-in one', () => {
+      const at = (mode: string) => template(...greeterValues, '--set', `tls.mode=${mode}`);
+      for (const mode of ['none', 'cert-manager', 'openshift-service-ca']) {
+        const objects = at(mode);
+        const controllers = objects.filter((o) => o.kind === 'CompositeController') as unknown as {
+          metadata: { name: string };
+          spec: { hooks: { sync: { webhook: { url: string } } }; endpointConfigs?: { host: string }[] };
+        }[];
+        expect(controllers.map((c) => c.metadata.name)).toEqual(['modelhooks-greeter']);
+        const builtin = template('--set', `tls.mode=${mode}`).find((o) => o.kind === 'CompositeController') as unknown as (typeof controllers)[number];
+        const scheme = mode === 'none' ? 'http' : 'https';
+        expect(controllers[0]?.spec.hooks.sync.webhook.url).toBe(`${scheme}://modelhooks.modelhooks-system.svc/hooks/greeter/sync`);
+        expect(controllers[0]?.spec.endpointConfigs).toEqual(builtin.spec.endpointConfigs);
+        const crd = objects.find((o) => o.kind === 'CustomResourceDefinition' && o.metadata.name === 'greeters.example.dev');
+        expect(crd?.metadata.annotations).toEqual({ 'helm.sh/resource-policy': 'keep' });
+      }
+      expect(() =>
+        template('--set-file', `extraCompositions.greeter.crd=${ccFile}`, '--set-file', `extraCompositions.greeter.compositeController=${ccFile}`),
+      ).toThrow(/extraCompositions\.greeter\.crd is a CompositeController, not a CustomResourceDefinition/);
+    });
+
+    it('installs (no built-in CompositeController to clash with another release): `kubectl get greeter` works, the CompositeController calls the release; uninstall keeps the CRD', async () => {
+      const out = run('install', 'greeter', chart, '--create-namespace', ...greeterValues);
+      expect(out).toContain('STATUS: deployed');
+      expect(out).toContain('kubectl get greeters -A');
+      expect(out).not.toContain('sklearn');
+      const crd = (await k.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'greeters.example.dev')) as unknown as {
+        metadata: { labels: Record<string, string> };
+        status: { conditions?: { type: string; status: string }[] };
+      };
+      expect(crd.metadata.labels['app.kubernetes.io/instance']).toBe('greeter');
+      const cc = (await k.get('metacontroller.k8s.io/v1alpha1', 'CompositeController', 'modelhooks-greeter')) as unknown as {
+        spec: { hooks: { sync: { webhook: { url: string } } } };
+      };
+      expect(cc.spec.hooks.sync.webhook.url).toBe('http://greeter-modelhooks.greeter-system.svc/hooks/greeter/sync');
+      const mine = await k.call<{ items: KubeObject[] }>(
+        'GET',
+        `/apis/metacontroller.k8s.io/v1alpha1/compositecontrollers?labelSelector=${encodeURIComponent('app.kubernetes.io/instance=greeter')}`,
+      );
+      expect(mine.items.map((o) => o.metadata.name)).toEqual(['modelhooks-greeter']);
+      await k.waitForCrdEstablished('greeters.example.dev');
+      const greeter = (parse(readFileSync(fromRoot('examples/init/greeter.yaml'), 'utf8')) as KubeObject) ?? {};
+      await k.apply({ ...greeter, metadata: { ...greeter.metadata, namespace: ns } });
+      const listed = await k.call<{ items: KubeObject[] }>('GET', `/apis/example.dev/v1/namespaces/${ns}/greeters`);
+      expect(listed.items.map((o) => o.metadata.name)).toEqual([greeter.metadata.name]);
+
+      expect(run('upgrade', 'greeter', chart, '--reuse-values', '--set', 'replicas=1')).toContain('REVISION: 2');
+      expect(run('uninstall', 'greeter')).toContain('uninstalled');
+      expect(await gone('metacontroller.k8s.io/v1alpha1', 'CompositeController', 'modelhooks-greeter')).toBe(true);
+      await k.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'greeters.example.dev');
+      await k.get('example.dev/v1', 'Greeter', greeter.metadata.name, ns);
     });
   });
 
