@@ -60,7 +60,7 @@ export function chartFiles(root: string, build: Build, version: string): Map<str
   files.set(`${CHART_DIR}/templates/NOTES.txt`, NOTES);
   files.set(`${CHART_DIR}/templates/_helpers.tpl`, `${HELPERS}\n${hookHelpers(toggles, combos, builds)}`);
   files.set(`${CHART_DIR}/templates/extra-compositions.yaml`, EXTRA_COMPOSITIONS);
-  files.set(`${CHART_DIR}/templates/tests/test-healthz.yaml`, testPod());
+  files.set(`${CHART_DIR}/templates/tests/test-healthz.yaml`, testPod(healthPort(builds)));
   return files;
 }
 
@@ -547,11 +547,30 @@ The CRD and the CompositeController of each composition your image adds (values.
 `;
 
 /**
- * \`helm test\`: a pod that calls /healthz through the release's Service (plain HTTP: port 80
- * without TLS, the health port 8080 with a TLS mode), in the server's image (node's fetch), as
- * restricted as the server's pods.
+ * The Service port where the server answers /healthz in every combination: the one named
+ * `metrics` (MODELHOOKS_METRICS_PORT, plain HTTP with or without TLS; the hooks' port has no
+ * /healthz once the metrics port is set).
  */
-function testPod(): string {
+function healthPort(builds: KubeObject[][]): number {
+  const ports = new Set(
+    builds.map((objects) => {
+      const service = objects.find((o) => o.kind === 'Service' && metaOf(o).name === SERVER.name) as
+        | { spec?: { ports?: { name?: string; port: number }[] } }
+        | undefined;
+      return service?.spec?.ports?.find((p) => p.name === 'metrics')?.port;
+    }),
+  );
+  const [port] = [...ports];
+  if (ports.size !== 1 || port === undefined) throw new Error(`deploy/'s Service ${SERVER.name} has no one port named metrics in every combination`);
+  return port;
+}
+
+/**
+ * \`helm test\`: a pod that calls /healthz through the release's Service (its plain-HTTP
+ * \`metrics\` port, in every TLS mode), in the server's image (node's fetch), as restricted as
+ * the server's pods.
+ */
+function testPod(port: number): string {
   return `{{- /* ${GENERATED} */ -}}
 apiVersion: v1
 kind: Pod
@@ -601,7 +620,7 @@ spec:
         - node
         - -e
         - "fetch(process.argv[1]).then(async (r) => { console.log(r.status, await r.text()); process.exit(r.ok ? 0 : 1) }, (e) => { console.error(String(e.cause ?? e)); process.exit(1) })"
-        - http://{{ include "modelhooks.fullname" . }}.{{ .Release.Namespace }}.svc:{{ if eq .Values.tls.mode "none" }}80{{ else }}8080{{ end }}/healthz
+        - http://{{ include "modelhooks.fullname" . }}.{{ .Release.Namespace }}.svc:${port}/healthz
       securityContext:
         allowPrivilegeEscalation: false
         readOnlyRootFilesystem: true

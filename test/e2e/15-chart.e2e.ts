@@ -249,7 +249,7 @@ describe('charts/modelhooks (helm) and dist/install.yaml', () => {
       // Created and admitted, then never run: helm gives up waiting for it.
       expect(failure).toMatch(/timed out|context deadline exceeded/);
       const pod = (await live('v1', 'Pod', 'hooks-modelhooks-test-healthz', ns)) as unknown as { spec: { containers: { command: string[] }[] } };
-      expect(pod.spec.containers[0]?.command.at(-1)).toBe('http://hooks-modelhooks.team-hooks.svc:80/healthz');
+      expect(pod.spec.containers[0]?.command.at(-1)).toBe('http://hooks-modelhooks.team-hooks.svc:9090/healthz');
     });
 
     it('uninstalls: its objects go, the CRDs and the custom resources stay', async () => {
