@@ -20,10 +20,10 @@ import { KubeError, type KubeObject } from './support/kube.js';
 // dist/install.yaml applied twice, unchanged the second time. helm is built from Go modules like
 // kustomize (test/e2e/build.sh helm).
 //
-// No kubelet runs here: pods are never started. `helm test` is proved as far as that allows:
+// No kubelet runs here: pods are never started. `helm test` is proved here as far as that allows:
 // its pod is admitted (Pod Security `restricted`) with the release's Service URL, then helm waits
-// in vain. The live tier (test/live, a fake kubelet) marks pods Running but runs no container,
-// so it could not prove the pod's fetch of /healthz either.
+// in vain. The live tier runs it through to Succeeded (test/live/chart.live.ts: the test pod's
+// command and the server's container run as host processes behind the fake kubelet).
 const chart = fromRoot('charts', 'modelhooks');
 const combos = combinations(togglesOf(fromRoot('deploy')));
 const objectsOf = (yaml: string) =>

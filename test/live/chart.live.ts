@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,12 +38,13 @@ const env = {
 };
 let helmBin = '';
 let runtime: HostRuntime | undefined;
-const helm = (...args: string[]) =>
-  execFileSync(helmBin, [...args, '--kubeconfig', path.join(scratch, 'kubeconfig'), '--namespace', ns], { encoding: 'utf8', stdio: 'pipe', env });
+/** helm, never blocking this process: the runtime (in this process) runs the pods helm waits for. */
+const helm = async (...args: string[]) =>
+  (await promisify(execFile)(helmBin, [...args, '--kubeconfig', path.join(scratch, 'kubeconfig'), '--namespace', ns], { encoding: 'utf8', env })).stdout;
 /** helm's output, or its error output when it fails. */
-const helmResult = (...args: string[]) => {
+const helmResult = async (...args: string[]) => {
   try {
-    return { ok: true, out: helm(...args) };
+    return { ok: true, out: await helm(...args) };
   } catch (e) {
     return { ok: false, out: `${String((e as { stdout?: unknown }).stdout)}${String((e as { stderr?: unknown }).stderr)}` };
   }
@@ -64,7 +66,6 @@ beforeAll(async () => {
     { mode: 0o600 },
   );
   await kube().ensureNamespace(ns);
-  const logLines: string[] = [];
   runtime = await startHostRuntime(
     kube(),
     ns,
@@ -74,7 +75,7 @@ beforeAll(async () => {
       if (command.includes('dist/hooks/cli/main.js')) return serverImage(command, container.args ?? []);
       return { command, args: container.args ?? [], cwd: scratch };
     },
-    (line) => logLines.push(line),
+    (line) => console.log(line),
   );
 }, 600_000);
 
@@ -89,13 +90,9 @@ function serverImage(command: string[], args: string[]) {
   };
 }
 
-afterAll(() => {
+afterAll(async () => {
   runtime?.stop();
-  try {
-    helm('uninstall', 'hooks');
-  } catch {
-    // not installed
-  }
+  await helm('uninstall', 'hooks').catch(() => undefined);
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -104,19 +101,22 @@ describe('charts/modelhooks: `helm test` through a running hook server (test/liv
 
   it('installs one replica; its container serves /healthz on the host', async () => {
     serverPorts = { 8080: await freePort(), 9090: await freePort() };
-    expect(helm('install', 'hooks', fromRoot('charts/modelhooks'), '--set', 'builtin.enabled=false', '--set', 'replicas=1')).toContain('STATUS: deployed');
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${serverPorts[8080]}/healthz`).catch(() => undefined))?.ok === true, 120_000);
+    expect(await helm('install', 'hooks', fromRoot('charts/modelhooks'), '--set', 'builtin.enabled=false', '--set', 'replicas=1')).toContain(
+      'STATUS: deployed',
+    );
+    // /healthz is on the metrics port (MODELHOOKS_METRICS_PORT), as the probes and the test pod call it.
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${serverPorts[9090]}/healthz`).catch(() => undefined))?.ok === true, 120_000);
     const server = runtime?.runs.find((r) => r.container === 'modelhooks');
     expect(server?.pod).toMatch(/^hooks-modelhooks-/);
     expect(server?.argv.slice(-2)).toEqual(['hooks/cli/main.ts', 'serve']);
   }, 180_000);
 
   it('helm test passes: its pod fetched /healthz through the Service and exited 0', async () => {
-    const { ok, out } = helmResult('test', 'hooks', '--timeout', '90s');
+    const { ok, out } = await helmResult('test', 'hooks', '--timeout', '90s');
     expect(out).toMatch(/TEST SUITE:\s+hooks-modelhooks-test-healthz[\s\S]*Phase:\s+Succeeded/);
     expect(ok).toBe(true);
     const test = runtime?.runs.filter((r) => r.container === 'healthz').at(-1);
-    expect(test?.argv.at(-1)).toBe(`http://127.0.0.1:${serverPorts[8080]}/healthz`);
+    expect(test?.argv.at(-1)).toBe(`http://127.0.0.1:${serverPorts[9090]}/healthz`);
     expect(test?.exitCode).toBe(0);
     expect(test?.output).toMatch(/^200 /);
   }, 120_000);
@@ -125,9 +125,9 @@ describe('charts/modelhooks: `helm test` through a running hook server (test/liv
     const server = runtime?.runs.find((r) => r.container === 'modelhooks');
     // Scale to zero: the pod goes, its process is killed, and the Service has no pod behind it.
     await k.call('PATCH', `/apis/apps/v1/namespaces/${ns}/deployments/hooks-modelhooks`, { spec: { replicas: 0 } }, 'application/merge-patch+json');
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${serverPorts[8080]}/healthz`).catch(() => undefined)) === undefined, 60_000);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${serverPorts[9090]}/healthz`).catch(() => undefined)) === undefined, 60_000);
     await waitFor(async () => server?.exitCode === null, 30_000); // killed by a signal, as the kubelet stops a container
-    const { ok, out } = helmResult('test', 'hooks', '--timeout', '90s');
+    const { ok, out } = await helmResult('test', 'hooks', '--timeout', '90s');
     expect(out).toMatch(/Phase:\s+Failed|hooks-modelhooks-test-healthz failed/);
     expect(ok).toBe(false);
     const test = runtime?.runs.filter((r) => r.container === 'healthz').at(-1);
