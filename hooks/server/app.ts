@@ -87,7 +87,7 @@ export function createApp(options: AppOptions): HookApp {
 
   const app = routingOnly();
   // The first layer, matched by its path here rather than by a route's pattern: express's route
-  // matching and dispatch cost 5-10 % of a cached answer (docs/development.md, "express").
+  // matching, route dispatch and parameter decoding cost about 5 % of a cached answer (docs/development.md, "express").
   app.use(function hookRoute(req: Request, res: Response, next: NextFunction) {
     const path = pathOf(req);
     if (path !== '/hooks' && !path.startsWith('/hooks/')) return next();
