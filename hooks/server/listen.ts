@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { IncomingMessage, RequestListener, Server, ServerOptions } from 'node:http';
+import type { RequestListener, Server, ServerOptions } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
@@ -78,26 +78,41 @@ const serverOptions = { connectionsCheckingInterval: 1000 };
 
 type ExpressObjects = Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'>;
 
+const objectsOfApp = new WeakMap<object, ExpressObjects>();
+
 /**
- * `http.createServer` / `https.createServer` options that make each request and response with
- * the express app's prototypes from the start: express sets them on every request
- * (`Object.setPrototypeOf`), which is free when they are already in place and otherwise, on
- * objects node has just made, doubled the server's CPU on the cached paths (docs/development.md).
- * Empty for a listener that is not an express app.
+ * `http.createServer` / `https.createServer` options that make each request and response an
+ * instance of a subclass of node's whose prototype is the express app's `app.request` /
+ * `app.response`, so express's per-request `Object.setPrototypeOf` finds it in place: on
+ * objects node has just made it doubled the server's CPU on the cached paths. Subclasses, not
+ * constructor functions that call node's: V8 lays such objects out as node's own, while a
+ * function that calls `http.ServerResponse` made every response a dictionary-mode object (a
+ * hash lookup for each of node's property accesses) and cost 20–30 % on the cached paths
+ * (docs/development.md, "express"). The first call for an app makes the subclasses and puts
+ * their prototypes in the app's `request` and `response`; those keep the own properties of
+ * express's (`app`) and inherit what they inherited, so mounting and `app.request.x = …` work
+ * as in any express app. Empty for a listener that is not an express app.
  */
 export function expressObjects(app: RequestListener): ExpressObjects {
-  const { request, response } = app as Partial<Express>;
+  const made = objectsOfApp.get(app);
+  if (made) return made;
+  const express = app as Partial<Express>;
+  const { request, response } = express;
   if (request === undefined || response === undefined) return {};
-  // Constructor functions (not classes) so that `prototype` can be the app's own objects.
-  function Request(this: IncomingMessage, socket: never) {
-    http.IncomingMessage.call(this, socket);
-  }
-  Request.prototype = request;
-  function Response(this: http.ServerResponse, req: IncomingMessage, options?: unknown) {
-    (http.ServerResponse as unknown as (this: unknown, ...args: unknown[]) => void).call(this, req, options);
-  }
-  Response.prototype = response;
-  return { IncomingMessage: Request as unknown as typeof http.IncomingMessage, ServerResponse: Response as unknown as typeof http.ServerResponse };
+  class Request extends http.IncomingMessage {}
+  class Response extends http.ServerResponse {}
+  express.request = inPlaceOf(request, Request.prototype);
+  express.response = inPlaceOf(response, Response.prototype);
+  const objects = { IncomingMessage: Request, ServerResponse: Response as typeof http.ServerResponse };
+  objectsOfApp.set(app, objects);
+  return objects;
+}
+
+/** `prototype` takes the place of `current`: its own properties and its prototype. */
+function inPlaceOf<T extends object>(current: T, prototype: object): T {
+  Object.defineProperties(prototype, Object.getOwnPropertyDescriptors(current));
+  Object.setPrototypeOf(prototype, Object.getPrototypeOf(current));
+  return prototype as T;
 }
 
 /**
