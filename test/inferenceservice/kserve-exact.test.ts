@@ -133,6 +133,64 @@ describe('HPA and model car as KServe writes them', () => {
     expect(child(runSync(inferenceservice, { parent: isvc(sklearn), config }), 'HorizontalPodAutoscaler', 'demo-predictor').spec.behavior).toEqual({});
   });
 
+  it('minReplicas equal to maxReplicas: still an HPA (min = max), no replicas on the Deployment; autoscalerClass none: replicas = minReplicas, no HPA (deployment_reconciler.go createRawDefaultDeployment, hpa_reconciler.go createHPA, shouldCreateHPA)', () => {
+    const pinned = runSync(inferenceservice, { parent: isvc({ predictor: { ...sklearn.predictor, minReplicas: 3, maxReplicas: 3 } }), config });
+    expect(child(pinned, 'Deployment', 'demo-predictor').spec.replicas).toBeUndefined();
+    expect(child(pinned, 'HorizontalPodAutoscaler', 'demo-predictor').spec).toMatchObject({ minReplicas: 3, maxReplicas: 3 });
+    const none = runSync(inferenceservice, {
+      parent: isvc({ predictor: { ...sklearn.predictor, minReplicas: 3, maxReplicas: 3 } }, { annotations: { 'serving.kserve.io/autoscalerClass': 'none' } }),
+      config,
+    });
+    expect(child(none, 'Deployment', 'demo-predictor').spec.replicas).toBe(3);
+    expect(none.child('HorizontalPodAutoscaler', 'demo-predictor')).toBeUndefined();
+  });
+
+  describe('autoScaling.metrics, as getHPAMetrics reads them (reconcilers/hpa/hpa_reconciler.go)', () => {
+    const hpaOf = (predictor: Record<string, unknown>) =>
+      child(
+        runSync(inferenceservice, { parent: isvc({ predictor: { ...sklearn.predictor, ...predictor } }), config }),
+        'HorizontalPodAutoscaler',
+        'demo-predictor',
+      ).spec;
+    const resource = (name: string, target: Record<string, unknown>) => ({ type: 'Resource', resource: { name, target } });
+
+    it('memory AverageValue and Utilization, cpu at its utilization or 80 whatever its type, in order; scaleMetric and scaleTarget no longer read', () => {
+      const metrics = [
+        resource('memory', { type: 'AverageValue', averageValue: '1Gi' }),
+        resource('cpu', { type: 'AverageValue', averageValue: '2' }),
+        resource('memory', { type: 'Utilization', averageUtilization: 70 }),
+        resource('cpu', { type: 'Utilization', averageUtilization: 60 }),
+      ];
+      expect(hpaOf({ minReplicas: 1, maxReplicas: 3, scaleMetric: 'cpu', scaleTarget: 50, autoScaling: { metrics } }).metrics).toEqual([
+        resource('memory', { type: 'AverageValue', averageValue: '1Gi' }),
+        resource('cpu', { type: 'Utilization', averageUtilization: 80 }),
+        resource('memory', { type: 'Utilization', averageUtilization: 70 }),
+        resource('cpu', { type: 'Utilization', averageUtilization: 60 }),
+      ]);
+    });
+
+    it("External and PodMetric (KEDA's) give no HPA metric; none left: no metrics, the API server's cpu 80 %, not scaleTarget", () => {
+      const external = { type: 'External', external: { metric: { backend: 'prometheus', query: 'q' }, target: { type: 'Value', value: '10' } } };
+      expect(hpaOf({ scaleTarget: 50, autoScaling: { metrics: [external] } }).metrics).toBeUndefined();
+      expect(hpaOf({ scaleTarget: 50, autoScaling: {} }).metrics).toBeUndefined();
+      expect(hpaOf({ scaleTarget: 50 }).metrics).toEqual([resource('cpu', { type: 'Utilization', averageUtilization: 50 })]);
+    });
+
+    it('a memory target the API server would refuse in an HPA (Value; a type without its value) gives none', () => {
+      const metrics = [
+        resource('memory', { type: 'Value', value: '1Gi' }),
+        resource('memory', { type: 'Utilization' }),
+        resource('memory', { type: 'AverageValue' }),
+      ];
+      expect(hpaOf({ autoScaling: { metrics } }).metrics).toBeUndefined();
+    });
+
+    it('is acted on, so not named in IgnoredFields', () => {
+      const out = runSync(inferenceservice, { parent: isvc({ predictor: { ...sklearn.predictor, autoScaling: { metrics: [] } } }), config });
+      expect(out.condition('IgnoredFields')).toBeUndefined();
+    });
+  });
+
   it('INFERENCE_SERVICE_NAME before MODEL_INIT_MODE on the server, none on the model car (buildPredictorResources runs before pkg/utils/storage.go ConfigureModelcarToContainer)', () => {
     const out = runSync(inferenceservice, { parent: isvc({ predictor: { sklearn: { storageUri: 'oci://quay.io/m:1' } } }), config });
     const containers = child(out, 'Deployment', 'demo-predictor').spec.template.spec.containers as Obj[];
