@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing/index.js';
+import { converge, ready, runSync } from '../../hooks/testing/index.js';
 
 /*
  * What KServe v0.20.0 writes on the children that modelhooks used to write otherwise (issue 31):
@@ -31,12 +31,14 @@ describe("the defaulting webhook's metadata (pkg/apis/serving/v1beta1/inference_
   });
 
   it('modelFormat: the model format on the Ingress only (setPredictorModelDefaults; the disallowed list keeps it off the workloads), a user value kept', () => {
-    const out = runSync(inferenceservice, { parent: isvc(sklearn), config });
+    // Converged: the Ingress is made once the predictor is ready (kube_ingress_reconciler.go createRawIngress).
+    const settled = (parent: KubeObject) => converge(inferenceservice, { parent, config }).result;
+    const out = settled(isvc(sklearn));
     expect(child(out, 'Ingress', 'demo').metadata.annotations.modelFormat).toBe('sklearn');
     expect(child(out, 'Deployment', 'demo-predictor').metadata.annotations.modelFormat).toBeUndefined();
-    const own = runSync(inferenceservice, { parent: isvc(sklearn, { annotations: { modelFormat: 'mine' } }), config });
+    const own = settled(isvc(sklearn, { annotations: { modelFormat: 'mine' } }));
     expect(child(own, 'Ingress', 'demo').metadata.annotations.modelFormat).toBe('mine');
-    const custom = runSync(inferenceservice, { parent: isvc({ predictor: { containers: [{ image: 'me/s:1' }] } }), config });
+    const custom = settled(isvc({ predictor: { containers: [{ image: 'me/s:1' }] } }));
     expect(child(custom, 'Ingress', 'demo').metadata.annotations.modelFormat).toBeUndefined();
   });
 });
@@ -207,7 +209,7 @@ describe('the pod template name and the Ingress rules in KServe order', () => {
   it('rules: top, explainer, predictor; with a transformer: explainer, top, transformer, predictor (kube_ingress_reconciler.go createRawIngress)', () => {
     const explainer = { containers: [{ image: 'me/e:1' }] };
     const hostsOf = (spec: Record<string, unknown>) =>
-      (child(runSync(inferenceservice, { parent: isvc(spec), config }), 'Ingress', 'demo').spec.rules as Obj[]).map((r) => r.host.split('.')[0]);
+      (child(converge(inferenceservice, { parent: isvc(spec), config }).result, 'Ingress', 'demo').spec.rules as Obj[]).map((r) => r.host.split('.')[0]);
     expect(hostsOf({ ...sklearn, explainer })).toEqual(['demo-ml', 'demo-explainer-ml', 'demo-predictor-ml']);
     expect(hostsOf({ ...sklearn, explainer, transformer: { containers: [{ image: 'me/t:1' }] } })).toEqual([
       'demo-explainer-ml',
@@ -215,5 +217,51 @@ describe('the pod template name and the Ingress rules in KServe order', () => {
       'demo-transformer-ml',
       'demo-predictor-ml',
     ]);
+  });
+});
+
+describe('the Ingress once the components callers enter through are ready (reconcilers/ingress/kube_ingress_reconciler.go createRawIngress)', () => {
+  const explainer = { containers: [{ image: 'me/e:1' }] };
+  const transformer = { containers: [{ image: 'me/t:1' }] };
+  /** A sync with these of the first sync's children observed, made ready. */
+  const syncWith = (spec: Record<string, unknown>, readyNames: string[], meta: Parameters<typeof isvc>[1] = {}) => {
+    const first = runSync(inferenceservice, { parent: isvc(spec, meta), config });
+    const observed = first.children.filter((c) => readyNames.includes(c.metadata.name) || c.kind !== 'Deployment').map((c) => ready(c));
+    return runSync(inferenceservice, { parent: isvc(spec, meta), config, observed });
+  };
+  const ingressReady = (out: ReturnType<typeof runSync>) => {
+    const c = out.condition('IngressReady');
+    return [c?.status, c?.reason];
+  };
+
+  it('none before the predictor is ready: IngressReady False PredictorNotReady ("Predictor ingress not created"), no url', () => {
+    const out = runSync(inferenceservice, { parent: isvc(sklearn), config });
+    expect(out.child('Ingress', 'demo')).toBeUndefined();
+    expect(ingressReady(out)).toEqual(['False', 'PredictorNotReady']);
+    expect(out.condition('IngressReady')?.message).toContain('Predictor ingress not created');
+    expect(out.status.url).toBeUndefined();
+    expect(syncWith(sklearn, ['demo-predictor']).child('Ingress', 'demo')).toBeDefined();
+  });
+
+  it('with a transformer, it waits for the transformer too (TransformerNotReady); with an explainer and no transformer, for the explainer', () => {
+    const withTransformer = { ...sklearn, transformer, explainer };
+    expect(syncWith(withTransformer, ['demo-predictor']).child('Ingress', 'demo')).toBeUndefined();
+    expect(ingressReady(syncWith(withTransformer, ['demo-predictor']))).toEqual(['False', 'TransformerNotReady']);
+    // KServe does not wait for the explainer once there is a transformer.
+    expect(syncWith(withTransformer, ['demo-predictor', 'demo-transformer']).child('Ingress', 'demo')).toBeDefined();
+    const withExplainer = { ...sklearn, explainer };
+    expect(ingressReady(syncWith(withExplainer, ['demo-predictor']))).toEqual(['False', 'ExplainerNotReady']);
+    expect(syncWith(withExplainer, ['demo-predictor', 'demo-explainer']).child('Ingress', 'demo')).toBeDefined();
+  });
+
+  it('once made it stays when the predictor is no longer ready (KServe never deletes it for that); cluster-local: none, IngressReady True', () => {
+    const made = converge(inferenceservice, { parent: isvc(sklearn), config }).result;
+    const ingress = made.child('Ingress', 'demo') as KubeObject;
+    const unready = made.children.filter((c) => c.kind !== 'Deployment' && c.kind !== 'Ingress').map((c) => ready(c));
+    const out = runSync(inferenceservice, { parent: isvc(sklearn), config, observed: [...unready, ready(ingress)] });
+    expect(out.child('Ingress', 'demo')).toEqual(ingress);
+    expect(out.condition('IngressReady')?.status).toBe('True');
+    const local = runSync(inferenceservice, { parent: isvc(sklearn, { labels: { 'networking.kserve.io/visibility': 'cluster-local' } }), config });
+    expect(ingressReady(local)).toEqual(['True', 'ClusterLocal']);
   });
 });
