@@ -15,7 +15,7 @@ import {
 import { hostConflicts, hostRules, HTTP_ROUTE } from '../kserve/host-conflicts.js';
 import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js';
 import { kserveConfigMap, kserveConfigObject, kserveSettings } from './input/kserve-config.js';
-import { keptExposure } from './children/exposure.js';
+import { ingressWaitsFor, keptExposure } from './children/exposure.js';
 import { hostSourcesFor } from './children/hosts.js';
 import { credentialRules } from './storage/credentials/rules.js';
 import { credentialsBlock } from './storage/credentials/status.js';
@@ -24,8 +24,8 @@ import { planFor, type Plan, type PlannedChildren } from './plan.js';
 import type { Input } from './sync-input.js';
 import { specProblems } from './input/spec-problems.js';
 import { levelOf } from './input/pod-security-standards.js';
-import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type InferenceServiceSpec } from './spec.js';
-import { noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
+import { componentsOf, inferenceserviceSpec, inferenceserviceStatus, type ComponentName, type InferenceServiceSpec } from './spec.js';
+import { componentReadiness, noRuntimeStatus, statusFrom, stoppedStatus, unsupportedModeStatus, type Observed } from './status.js';
 import { isStopped } from './stop.js';
 import { componentBlocker, workloadPodRules } from './pod/workload-pods.js';
 import { stableKept } from './children/workloads.js';
@@ -126,11 +126,14 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
     // Credentials that are missing, or a storage spec they cannot serve: keep what runs, say why.
     if (credentialsBlock(plan)) return { status: statusFrom(input, plan, observed), children: keepObserved(input) };
 
+    // The Ingress waits for the components callers enter through, as KServe's does (exposure.ts ingressWaitsFor).
+    const waiting = ingressWaiting(input, plan, observed);
+
     // 3. Desired children, less the Deployment changes the API server would refuse.
-    const { children, refused } = childrenFor(input, plan);
+    const { children, refused } = childrenFor(input, plan, waiting);
 
     // 4. Status from what was observed and what could not be applied.
-    return { status: statusOf(input, plan, observed, refused), children };
+    return { status: statusOf(input, plan, observed, refused, waiting), children };
   },
 });
 
@@ -149,12 +152,12 @@ function observe(input: Input, plan: Plan): Observed {
 }
 
 /**
- * The plan's children, the Ingress or HTTPRoutes kept as observed where the host is invalid,
+ * The plan's children (no Ingress while it waits for a component), the Ingress or HTTPRoutes kept as observed where the host is invalid,
  * and each spec.canary[] entry's Deployment, Service and HPA (canary-variants.ts); a
  * Deployment's selector is immutable, so a changed one is never asked for: `refused` says so,
  * for the role the plan handed its Deployment out with.
  */
-function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused: Partial<Record<Role, Refusal[]>> } {
+function childrenFor(input: Input, plan: Plan, waiting: ComponentName | undefined): { children: Composed[]; refused: Partial<Record<Role, Refusal[]>> } {
   const refused: Partial<Record<Role, Refusal[]>> = {};
   const checked = ({ role, children }: { role?: Role; children: readonly Composed[] }): Composed[] =>
     children.map((child) => {
@@ -169,7 +172,7 @@ function childrenFor(input: Input, plan: Plan): { children: Composed[]; refused:
   const observed = (apiVersion: string, kind: string, name: string) => input.observed.get(apiVersion, kind, name);
   const children = [
     ...workloads.flatMap(checked),
-    ...exposure,
+    ...(waiting ? [] : exposure),
     ...(plan.exposure.kind === 'none' && plan.exposure.why === 'invalid-host' ? keptExposure(input) : []),
     ...plan.variants.flatMap((v) => checked({ children: variantWorkloads(input.parent, v, observed) })),
     ...plan.unserved.flatMap(({ role }) => checked({ role, children: keptWorkload(input, role) })),
@@ -203,7 +206,13 @@ function settledChildrenOf(input: Input, plan: Plan): PlannedChildren {
 }
 
 /** statusFrom, with the runtime, why pods do not run, the hosts another parent routes, and the canary variants as its inputs. */
-function statusOf(input: Input, plan: Plan, observed: Observed, refused: Partial<Record<Role, Refusal[]>>): Record<string, unknown> {
+function statusOf(
+  input: Input,
+  plan: Plan,
+  observed: Observed,
+  refused: Partial<Record<Role, Refusal[]>>,
+  waiting: ComponentName | undefined,
+): Record<string, unknown> {
   const hosts = plan.exposure.kind === 'none' ? [] : [plan.hosts.service, ...Object.values(plan.hosts.components)];
   return statusFrom(input, plan, observed, {
     refused,
@@ -211,5 +220,17 @@ function statusOf(input: Input, plan: Plan, observed: Observed, refused: Partial
     blocker: componentBlocker(input, observed.deployments),
     conflicts: hostConflicts(input.parent, hosts, input.related),
     variants: plan.variants,
+    ...(waiting ? { ingressWaitsFor: waiting } : {}),
   });
+}
+
+/** With an Ingress to make and none observed yet: the component it waits for, if one is not Ready. */
+function ingressWaiting(input: Input, plan: Plan, observed: Observed): ComponentName | undefined {
+  if (plan.exposure.kind !== 'ingress' || observed.ingress) return undefined;
+  const ready = (role: ComponentName) => componentReadiness(observed.deployments[role]).status === 'True';
+  return ingressWaitsFor(
+    input.parent.spec,
+    plan.unserved.map((u) => u.role),
+    ready,
+  );
 }

@@ -67,9 +67,14 @@ export const conditionTree = readyConditions(
     },
     {
       type: INGRESS_READY,
-      means: 'the Ingress exists or the HTTPRoutes are accepted; True when cluster-local; False when another parent routes a host',
+      means:
+        'the Ingress exists or the HTTPRoutes are accepted; True when cluster-local; False while the Ingress waits for the predictor ' +
+        '(and the transformer, else the explainer) to be ready, and when another parent routes a host',
       reasons: {
         ingress: 'IngressCreated',
+        predictorNotReady: 'PredictorNotReady',
+        transformerNotReady: 'TransformerNotReady',
+        explainerNotReady: 'ExplainerNotReady',
         routes: 'HTTPRoutesAccepted',
         clusterLocal: 'ClusterLocal',
         invalidHost: 'InvalidHost',
@@ -142,6 +147,16 @@ export function ingressCondition(ingress: KubeObject | undefined): Cond {
     : condition.unknown(INGRESS_READY, 'IngressNotFound', 'the Ingress has not been created yet');
 }
 
+/**
+ * IngressReady while the Ingress waits for a component: False, as KServe sets it ("Predictor
+ * ingress not created", "Transformer …", "Explainer …": kube_ingress_reconciler.go createRawIngress),
+ * with a reason of the form a condition's reason takes.
+ */
+export function ingressWaitingCondition(role: ComponentName): Cond {
+  const name = `${role[0]?.toUpperCase()}${role.slice(1)}`;
+  return condition.false(INGRESS_READY, `${name}NotReady`, `${name} ingress not created: the Ingress is made once the ${role} is ready, as KServe makes it`);
+}
+
 /** IngressReady with Gateway API: every HTTPRoute accepted by its gateway (the least ready wins). */
 export function routesCondition(routes: Array<KubeObject | undefined>): Cond {
   const states = routes.map(httpRouteReadiness);
@@ -174,6 +189,8 @@ export interface StatusInputs {
   conflicts?: readonly HostConflict[];
   /** spec.canary[] as planned: status.canaryStatuses, and CanaryPredictorReady beside the tree (canary-variants.ts). */
   variants?: readonly CanaryVariant[];
+  /** The component not Ready yet that the Ingress, not made yet, waits for (exposure.ts ingressWaitsFor): IngressReady False. */
+  ingressWaitsFor?: ComponentName;
 }
 
 export function statusFrom(input: Input, plan: Plan, observed: Observed, inputs: StatusInputs = {}): Record<string, unknown> {
@@ -183,7 +200,10 @@ export function statusFrom(input: Input, plan: Plan, observed: Observed, inputs:
   const roles: Role[] = [...plan.components.map((c) => c.role), ...(plan.canary.canary ? ['canary' as const] : [])];
   const readiness = new Map(roles.map((role) => [role, componentReadiness(observed.deployments[role])]));
   const byRole = (role: Role) => fromReadiness(READY_TYPE[role], readiness.get(role) as Readiness);
-  const decided = [...roles.map((role) => refusedCondition(READY_TYPE[role], refused[role] ?? []) ?? byRole(role)), exposureCondition(plan, observed)];
+  const decided = [
+    ...roles.map((role) => refusedCondition(READY_TYPE[role], refused[role] ?? []) ?? byRole(role)),
+    exposureCondition(plan, observed, inputs.ingressWaitsFor),
+  ];
   // A component modelhooks cannot serve: False, saying why; the others are judged as usual.
   for (const u of plan.unserved) decided.push(condition.false(READY_TYPE[u.role], u.reason, u.message));
   const credentials = credentialsCondition(input, plan);
@@ -262,8 +282,8 @@ const READY_TYPE: Record<Role, string> = {
 /** v0.20 writes the normalised mode (constants.ParseDeploymentMode: RawDeployment → Standard). */
 const RAW_DEPLOYMENT = 'Standard';
 
-function exposureCondition(plan: Plan, observed: Observed): Cond {
-  if (plan.exposure.kind === 'ingress') return ingressCondition(observed.ingress);
+function exposureCondition(plan: Plan, observed: Observed, waitsFor: ComponentName | undefined): Cond {
+  if (plan.exposure.kind === 'ingress') return waitsFor ? ingressWaitingCondition(waitsFor) : ingressCondition(observed.ingress);
   if (plan.exposure.kind === 'httproutes') return routesCondition(observed.routes);
   if (plan.exposure.why === 'disabled') {
     return condition.true(INGRESS_READY, 'IngressCreationDisabled', 'inferenceservice-config ingress.disableIngressCreation: no Ingress or HTTPRoute is made');

@@ -13,7 +13,7 @@ import {
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { InferenceServiceSpec, PredictorSpec } from '../../hooks/inferenceservice/spec.js';
 import type { KubeObject, Parent } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing/index.js';
+import { converge, runSync } from '../../hooks/testing/index.js';
 
 /*
  * spec.canary[] as KServe v0.20.0 raw mode serves it. Field by field:
@@ -118,12 +118,14 @@ describe('spec.canary[] in a sync', () => {
   });
 
   it('runs the canary beside the stable predictor and drops it with its entry', () => {
-    const out = runSync(inferenceservice, { parent: parentOf(spec), config });
+    // Converged: the Ingress is made once the predictor is ready (kube_ingress_reconciler.go createRawIngress).
+    const out = converge(inferenceservice, { parent: parentOf(spec), config }).result;
     const names = (kind: string) => out.children.filter((c) => c.kind === kind).map((c) => c.metadata.name);
     expect(names('Deployment')).toEqual(['iris-predictor', 'iris-v2-predictor']);
     expect(names('Service')).toEqual(['iris-predictor', 'iris-v2-predictor']);
-    const ingress = JSON.stringify(out.children.find((c) => c.kind === 'Ingress'));
-    expect(ingress).not.toContain('iris-v2-predictor');
+    const ingress = out.children.find((c) => c.kind === 'Ingress');
+    expect(ingress).toBeDefined();
+    expect(JSON.stringify(ingress)).not.toContain('iris-v2-predictor');
     const later = runSync(inferenceservice, { parent: parentOf({ predictor: spec.predictor }), config, observed: out.children as KubeObject[] });
     expect(later.children.map((c) => c.metadata.name)).not.toContain('iris-v2-predictor');
     expect(later.condition('CanaryPredictorReady')).toBeUndefined();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing/index.js';
+import { converge, runSync } from '../../hooks/testing/index.js';
 import { expectValid } from '../support/validate.js';
 
 // Behaviour a real cluster exposed (review against KServe, and the run with real Metacontroller).
@@ -102,7 +102,8 @@ describe('containers', () => {
 
 describe('exposure', () => {
   it('a domain template that makes the host invalid keeps the live Ingress, and says why', () => {
-    const first = runSync(inferenceservice, { parent: isvc(sklearn), config });
+    // Converged: the Ingress is made once the predictor is ready (kube_ingress_reconciler.go createRawIngress).
+    const first = converge(inferenceservice, { parent: isvc(sklearn), config }).result;
     const ingress = first.child('Ingress', 'demo');
     expect(ingress).toBeDefined();
     const isvcConfig = config.inferenceservice;

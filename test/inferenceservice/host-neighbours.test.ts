@@ -3,7 +3,7 @@ import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { KubeObject, RelatedRule } from '../../hooks/kit/index.js';
 import { NAMED_CONFLICTS } from '../../hooks/kserve/host-conflicts.js';
-import { runCustomize, runSync, syncRequest } from '../../hooks/testing/index.js';
+import { converge, runCustomize, runSync, syncRequest } from '../../hooks/testing/index.js';
 import { selectRelated, wakes } from '../support/metacontroller-select.js';
 import { ownedBy } from '../support/two-parents.js';
 
@@ -24,7 +24,8 @@ const isvc = (name: string, extra: Record<string, unknown> = {}): KubeObject =>
   }) as KubeObject;
 
 /** A parent's children as the API server holds them once Metacontroller created them. */
-const childrenOf = (parent: KubeObject): KubeObject[] => runSync(inferenceservice, { parent, config }).children.map((c) => ownedBy(parent, c));
+// Converged: each Ingress is made once its predictor is ready (kube_ingress_reconciler.go createRawIngress).
+const childrenOf = (parent: KubeObject): KubeObject[] => converge(inferenceservice, { parent, config }).result.children.map((c) => ownedBy(parent, c));
 const ingressOf = (parent: KubeObject) => childrenOf(parent).find((c) => c.kind === 'Ingress') as KubeObject;
 /** An Ingress a user wrote by hand (or another controller made): no modelhooks labels. */
 const foreign = (name: string, host: string): KubeObject =>

@@ -174,10 +174,11 @@ const ROWS: Row[] = [
     field: 'ingress.disableIngressCreation',
     cite: 'pkg/controller/v1beta1/inferenceservice/reconcilers/ingress/kube_ingress_reconciler.go Reconcile (no createRawIngress; createRawURL as ever)',
     data: { ingress: { disableIngressCreation: true } },
-    // Nothing is Ready yet: without an Ingress to wait for, the URL is there at once.
+    // Nothing is Ready yet: KServe's Ingress waits for the predictor (IngressReady False, createRawIngress);
+    // without an Ingress to wait for, the URL is there at once.
     read: (out) => ({ ingresses: out.childrenOf('Ingress').length, url: out.status.url, ingressReady: out.condition('IngressReady')?.status }),
     fromConfigMap: { ingresses: 0, url: 'http://demo-ml.example.com', ingressReady: 'True' },
-    kserveDefault: { ingresses: 1, url: undefined, ingressReady: 'Unknown' },
+    kserveDefault: { ingresses: 0, url: undefined, ingressReady: 'False' },
   },
   {
     field: 'deploy.deploymentRolloutStrategy',

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runCustomize, runSync } from '../../hooks/testing/index.js';
+import { converge, runCustomize, type ConvergeOptions } from '../../hooks/testing/index.js';
+
+// Each sync converged: the Ingress, whose hosts these tests read, is made once the predictor is ready (kube_ingress_reconciler.go createRawIngress).
+const runSync = (composition: typeof inferenceservice, options: ConvergeOptions<HookConfig>) => converge(composition, options).result;
 
 /*
  * KServe's inferenceservice-config read as data from KServe's namespace. Keys and fields as

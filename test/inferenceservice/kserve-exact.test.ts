@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing/index.js';
+import { converge, ready, runSync } from '../../hooks/testing/index.js';
 
 /*
  * What KServe v0.20.0 writes on the children that modelhooks used to write otherwise (issue 31):
@@ -31,12 +31,14 @@ describe("the defaulting webhook's metadata (pkg/apis/serving/v1beta1/inference_
   });
 
   it('modelFormat: the model format on the Ingress only (setPredictorModelDefaults; the disallowed list keeps it off the workloads), a user value kept', () => {
-    const out = runSync(inferenceservice, { parent: isvc(sklearn), config });
+    // Converged: the Ingress is made once the predictor is ready (kube_ingress_reconciler.go createRawIngress).
+    const settled = (parent: KubeObject) => converge(inferenceservice, { parent, config }).result;
+    const out = settled(isvc(sklearn));
     expect(child(out, 'Ingress', 'demo').metadata.annotations.modelFormat).toBe('sklearn');
     expect(child(out, 'Deployment', 'demo-predictor').metadata.annotations.modelFormat).toBeUndefined();
-    const own = runSync(inferenceservice, { parent: isvc(sklearn, { annotations: { modelFormat: 'mine' } }), config });
+    const own = settled(isvc(sklearn, { annotations: { modelFormat: 'mine' } }));
     expect(child(own, 'Ingress', 'demo').metadata.annotations.modelFormat).toBe('mine');
-    const custom = runSync(inferenceservice, { parent: isvc({ predictor: { containers: [{ image: 'me/s:1' }] } }), config });
+    const custom = settled(isvc({ predictor: { containers: [{ image: 'me/s:1' }] } }));
     expect(child(custom, 'Ingress', 'demo').metadata.annotations.modelFormat).toBeUndefined();
   });
 });
@@ -133,6 +135,64 @@ describe('HPA and model car as KServe writes them', () => {
     expect(child(runSync(inferenceservice, { parent: isvc(sklearn), config }), 'HorizontalPodAutoscaler', 'demo-predictor').spec.behavior).toEqual({});
   });
 
+  it('minReplicas equal to maxReplicas: still an HPA (min = max), no replicas on the Deployment; autoscalerClass none: replicas = minReplicas, no HPA (deployment_reconciler.go createRawDefaultDeployment, hpa_reconciler.go createHPA, shouldCreateHPA)', () => {
+    const pinned = runSync(inferenceservice, { parent: isvc({ predictor: { ...sklearn.predictor, minReplicas: 3, maxReplicas: 3 } }), config });
+    expect(child(pinned, 'Deployment', 'demo-predictor').spec.replicas).toBeUndefined();
+    expect(child(pinned, 'HorizontalPodAutoscaler', 'demo-predictor').spec).toMatchObject({ minReplicas: 3, maxReplicas: 3 });
+    const none = runSync(inferenceservice, {
+      parent: isvc({ predictor: { ...sklearn.predictor, minReplicas: 3, maxReplicas: 3 } }, { annotations: { 'serving.kserve.io/autoscalerClass': 'none' } }),
+      config,
+    });
+    expect(child(none, 'Deployment', 'demo-predictor').spec.replicas).toBe(3);
+    expect(none.child('HorizontalPodAutoscaler', 'demo-predictor')).toBeUndefined();
+  });
+
+  describe('autoScaling.metrics, as getHPAMetrics reads them (reconcilers/hpa/hpa_reconciler.go)', () => {
+    const hpaOf = (predictor: Record<string, unknown>) =>
+      child(
+        runSync(inferenceservice, { parent: isvc({ predictor: { ...sklearn.predictor, ...predictor } }), config }),
+        'HorizontalPodAutoscaler',
+        'demo-predictor',
+      ).spec;
+    const resource = (name: string, target: Record<string, unknown>) => ({ type: 'Resource', resource: { name, target } });
+
+    it('memory AverageValue and Utilization, cpu at its utilization or 80 whatever its type, in order; scaleMetric and scaleTarget no longer read', () => {
+      const metrics = [
+        resource('memory', { type: 'AverageValue', averageValue: '1Gi' }),
+        resource('cpu', { type: 'AverageValue', averageValue: '2' }),
+        resource('memory', { type: 'Utilization', averageUtilization: 70 }),
+        resource('cpu', { type: 'Utilization', averageUtilization: 60 }),
+      ];
+      expect(hpaOf({ minReplicas: 1, maxReplicas: 3, scaleMetric: 'cpu', scaleTarget: 50, autoScaling: { metrics } }).metrics).toEqual([
+        resource('memory', { type: 'AverageValue', averageValue: '1Gi' }),
+        resource('cpu', { type: 'Utilization', averageUtilization: 80 }),
+        resource('memory', { type: 'Utilization', averageUtilization: 70 }),
+        resource('cpu', { type: 'Utilization', averageUtilization: 60 }),
+      ]);
+    });
+
+    it("External and PodMetric (KEDA's) give no HPA metric; none left: no metrics, the API server's cpu 80 %, not scaleTarget", () => {
+      const external = { type: 'External', external: { metric: { backend: 'prometheus', query: 'q' }, target: { type: 'Value', value: '10' } } };
+      expect(hpaOf({ scaleTarget: 50, autoScaling: { metrics: [external] } }).metrics).toBeUndefined();
+      expect(hpaOf({ scaleTarget: 50, autoScaling: {} }).metrics).toBeUndefined();
+      expect(hpaOf({ scaleTarget: 50 }).metrics).toEqual([resource('cpu', { type: 'Utilization', averageUtilization: 50 })]);
+    });
+
+    it('a memory target the API server would refuse in an HPA (Value; a type without its value) gives none', () => {
+      const metrics = [
+        resource('memory', { type: 'Value', value: '1Gi' }),
+        resource('memory', { type: 'Utilization' }),
+        resource('memory', { type: 'AverageValue' }),
+      ];
+      expect(hpaOf({ autoScaling: { metrics } }).metrics).toBeUndefined();
+    });
+
+    it('is acted on, so not named in IgnoredFields', () => {
+      const out = runSync(inferenceservice, { parent: isvc({ predictor: { ...sklearn.predictor, autoScaling: { metrics: [] } } }), config });
+      expect(out.condition('IgnoredFields')).toBeUndefined();
+    });
+  });
+
   it('INFERENCE_SERVICE_NAME before MODEL_INIT_MODE on the server, none on the model car (buildPredictorResources runs before pkg/utils/storage.go ConfigureModelcarToContainer)', () => {
     const out = runSync(inferenceservice, { parent: isvc({ predictor: { sklearn: { storageUri: 'oci://quay.io/m:1' } } }), config });
     const containers = child(out, 'Deployment', 'demo-predictor').spec.template.spec.containers as Obj[];
@@ -149,7 +209,7 @@ describe('the pod template name and the Ingress rules in KServe order', () => {
   it('rules: top, explainer, predictor; with a transformer: explainer, top, transformer, predictor (kube_ingress_reconciler.go createRawIngress)', () => {
     const explainer = { containers: [{ image: 'me/e:1' }] };
     const hostsOf = (spec: Record<string, unknown>) =>
-      (child(runSync(inferenceservice, { parent: isvc(spec), config }), 'Ingress', 'demo').spec.rules as Obj[]).map((r) => r.host.split('.')[0]);
+      (child(converge(inferenceservice, { parent: isvc(spec), config }).result, 'Ingress', 'demo').spec.rules as Obj[]).map((r) => r.host.split('.')[0]);
     expect(hostsOf({ ...sklearn, explainer })).toEqual(['demo-ml', 'demo-explainer-ml', 'demo-predictor-ml']);
     expect(hostsOf({ ...sklearn, explainer, transformer: { containers: [{ image: 'me/t:1' }] } })).toEqual([
       'demo-explainer-ml',
@@ -157,5 +217,51 @@ describe('the pod template name and the Ingress rules in KServe order', () => {
       'demo-transformer-ml',
       'demo-predictor-ml',
     ]);
+  });
+});
+
+describe('the Ingress once the components callers enter through are ready (reconcilers/ingress/kube_ingress_reconciler.go createRawIngress)', () => {
+  const explainer = { containers: [{ image: 'me/e:1' }] };
+  const transformer = { containers: [{ image: 'me/t:1' }] };
+  /** A sync with these of the first sync's children observed, made ready. */
+  const syncWith = (spec: Record<string, unknown>, readyNames: string[], meta: Parameters<typeof isvc>[1] = {}) => {
+    const first = runSync(inferenceservice, { parent: isvc(spec, meta), config });
+    const observed = first.children.filter((c) => readyNames.includes(c.metadata.name) || c.kind !== 'Deployment').map((c) => ready(c));
+    return runSync(inferenceservice, { parent: isvc(spec, meta), config, observed });
+  };
+  const ingressReady = (out: ReturnType<typeof runSync>) => {
+    const c = out.condition('IngressReady');
+    return [c?.status, c?.reason];
+  };
+
+  it('none before the predictor is ready: IngressReady False PredictorNotReady ("Predictor ingress not created"), no url', () => {
+    const out = runSync(inferenceservice, { parent: isvc(sklearn), config });
+    expect(out.child('Ingress', 'demo')).toBeUndefined();
+    expect(ingressReady(out)).toEqual(['False', 'PredictorNotReady']);
+    expect(out.condition('IngressReady')?.message).toContain('Predictor ingress not created');
+    expect(out.status.url).toBeUndefined();
+    expect(syncWith(sklearn, ['demo-predictor']).child('Ingress', 'demo')).toBeDefined();
+  });
+
+  it('with a transformer, it waits for the transformer too (TransformerNotReady); with an explainer and no transformer, for the explainer', () => {
+    const withTransformer = { ...sklearn, transformer, explainer };
+    expect(syncWith(withTransformer, ['demo-predictor']).child('Ingress', 'demo')).toBeUndefined();
+    expect(ingressReady(syncWith(withTransformer, ['demo-predictor']))).toEqual(['False', 'TransformerNotReady']);
+    // KServe does not wait for the explainer once there is a transformer.
+    expect(syncWith(withTransformer, ['demo-predictor', 'demo-transformer']).child('Ingress', 'demo')).toBeDefined();
+    const withExplainer = { ...sklearn, explainer };
+    expect(ingressReady(syncWith(withExplainer, ['demo-predictor']))).toEqual(['False', 'ExplainerNotReady']);
+    expect(syncWith(withExplainer, ['demo-predictor', 'demo-explainer']).child('Ingress', 'demo')).toBeDefined();
+  });
+
+  it('once made it stays when the predictor is no longer ready (KServe never deletes it for that); cluster-local: none, IngressReady True', () => {
+    const made = converge(inferenceservice, { parent: isvc(sklearn), config }).result;
+    const ingress = made.child('Ingress', 'demo') as KubeObject;
+    const unready = made.children.filter((c) => c.kind !== 'Deployment' && c.kind !== 'Ingress').map((c) => ready(c));
+    const out = runSync(inferenceservice, { parent: isvc(sklearn), config, observed: [...unready, ready(ingress)] });
+    expect(out.child('Ingress', 'demo')).toEqual(ingress);
+    expect(out.condition('IngressReady')?.status).toBe('True');
+    const local = runSync(inferenceservice, { parent: isvc(sklearn, { labels: { 'networking.kserve.io/visibility': 'cluster-local' } }), config });
+    expect(ingressReady(local)).toEqual(['True', 'ClusterLocal']);
   });
 });

@@ -282,9 +282,12 @@ describe('status as KServe v0.20 writes it', () => {
   it('url only once the Ingress exists and the predictor is Ready (kube_ingress_reconciler.go createRawIngress)', () => {
     const first = runSync(inferenceservice, { parent: parent(), config });
     expect(first.status.url).toBeUndefined();
+    expect(first.child('Ingress', 'demo')).toBeUndefined();
+    // The predictor ready: the Ingress is made in this sync, the URL comes once it is observed.
     const deploymentOnly = runSync(inferenceservice, { parent: parent(), config, observed: [ready(first, 'demo-predictor')] });
     expect(deploymentOnly.status.url).toBeUndefined();
-    const ingress = first.child('Ingress', 'demo') as KubeObject;
+    const ingress = deploymentOnly.child('Ingress', 'demo') as KubeObject;
+    expect(ingress).toBeDefined();
     const both = runSync(inferenceservice, { parent: parent(), config, observed: [ready(first, 'demo-predictor'), ingress] });
     expect(both.status.url).toBe('http://demo-ml.example.com');
     // KServe never clears it: a predictor going unready keeps the URL written before.
@@ -302,7 +305,7 @@ describe('status as KServe v0.20 writes it', () => {
     const both = runSync(inferenceservice, {
       parent: parent(),
       config,
-      observed: [ready(first, 'demo-predictor', 3), first.child('Ingress', 'demo') as KubeObject],
+      observed: [ready(first, 'demo-predictor', 3), { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'demo', namespace: 'ml' } }],
     });
     expect(both.status.modelStatus).toEqual({
       transitionStatus: 'UpToDate',

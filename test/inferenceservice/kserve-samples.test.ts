@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runSync } from '../../hooks/testing/index.js';
+import { converge } from '../../hooks/testing/index.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { goldenCases, readYamlDocs } from '../support/golden.js';
 import { loadYamlFile, vendorDir } from '../support/reference.js';
@@ -54,7 +54,8 @@ describe('KServe docs samples: every fidelity row holds', () => {
   });
   describe.each(cases)('$name', (c) => {
     const rows = fidelityOf(c.dir);
-    const out = runSync(inferenceservice, c.options);
+    // Converged: the Ingress, whose hosts some rows read, is made once the components are ready (kube_ingress_reconciler.go createRawIngress).
+    const out = converge(inferenceservice, c.options).result;
     const children = out.children as unknown as Child[];
     const parentName = (c.options.parent as { metadata: { name: string } }).metadata.name;
     const serverOf = (component = 'predictor') => {

@@ -58,7 +58,8 @@ describe('serving.kserve.io/stop', () => {
 
   it('a stop/start cycle: everything deleted and reported Stopped, then the same children again', () => {
     const first = runSync(inferenceservice, { parent: running, config });
-    const serving = next(running, first);
+    // The predictor ready, then the Ingress made then (kube_ingress_reconciler.go createRawIngress) observed.
+    const serving = next(running, next(running, first));
     expect(serving.condition('Ready')?.status).toBe('True');
     expect(serving.condition('Stopped')).toBeUndefined();
 
@@ -75,7 +76,7 @@ describe('serving.kserve.io/stop', () => {
     expect(start.children).toEqual(first.children);
     expect(start.condition('Stopped')).toMatchObject({ status: 'False', reason: 'Serving' });
     expect(start.condition('PredictorReady')).toMatchObject({ status: 'Unknown', reason: 'DeploymentNotFound' });
-    const again = next(running, start);
+    const again = next(running, next(running, start));
     expect(again.condition('Ready')?.status).toBe('True');
     expect(again.condition('Stopped')?.status).toBe('False');
   });
@@ -120,7 +121,8 @@ describe('canaryTrafficPercent: promote and roll back', () => {
   const v1at20 = isvc(sklearn('gs://b/v1', { canaryTrafficPercent: 20 }));
 
   it('behind an Ingress: rolls out in place, never a -canary, and says so', () => {
-    const first = runSync(inferenceservice, { parent: v1, config });
+    // Once the predictor is ready and the Ingress made.
+    const first = next(v1, runSync(inferenceservice, { parent: v1, config }));
     const canary = next(v2at20, first);
     expect(kinds(canary)).toEqual(kinds(first));
     expect(storageUriOf(canary.child('Deployment', 'demo-predictor'))).toBe('gs://b/v2');

@@ -146,7 +146,9 @@ function sync(c: Case, m: Modules = { inferenceservice, runSync }): Record<strin
     metadata: { name: c.name ?? 'demo', namespace, generation: 1, labels: c.labels ?? { team: 'a' }, annotations: c.annotations ?? { note: 'x' } },
     spec: c.spec ?? spec,
   };
-  const observed = c.observed?.(namespace) ?? [];
+  // The Ingress exists already, so it is in every answer (it waits for nothing then: exposure.ts ingressWaitsFor).
+  const ingress: KubeObject = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: parent.metadata.name, namespace } };
+  const observed = [...(c.observed?.(namespace) ?? []), ingress];
   return m.runSync(m.inferenceservice, {
     parent,
     observed,

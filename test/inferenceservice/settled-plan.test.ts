@@ -39,6 +39,7 @@ const secret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name:
 const sa: KubeObject = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: NS }, secrets: [{ name: 'hf' }] } as KubeObject;
 const deployment = (ready: number): KubeObject =>
   ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'demo-predictor', namespace: NS }, status: { readyReplicas: ready } }) as KubeObject;
+const ingress = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'demo', namespace: NS } } as KubeObject;
 const pod = (phase: string): KubeObject =>
   ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'demo-predictor-1', namespace: NS }, status: { phase } }) as KubeObject;
 
@@ -127,7 +128,8 @@ describe('the settled children', () => {
   it('are the same frozen plain data from one sync of an unchanged InferenceService to the next (answerJson writes them once)', () => {
     const children = (generation: number, ready: number) => {
       const body = JSON.parse(
-        JSON.stringify(syncRequest(inferenceservice, { parent: parent(generation), observed: [deployment(ready)], related: [sa, secret] })),
+        // The Ingress observed: it stays whether or not the predictor is ready (exposure.ts ingressWaitsFor).
+        JSON.stringify(syncRequest(inferenceservice, { parent: parent(generation), observed: [deployment(ready), ingress], related: [sa, secret] })),
       );
       const answer = runHook(inferenceservice, 'sync', parseHookRequest(body), { now: '2026-01-01T00:00:00Z' });
       return answer.children as KubeObject[];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shortHash, type KubeObject } from '../../hooks/kit/index.js';
 import { compositeControllerFor, crdFor } from '../../hooks/engine/manifests.js';
 import { LAST_APPLIED_ANNOTATION } from '../../hooks/kit/children/keep.js';
-import { runCustomize, runSync } from '../../hooks/testing/index.js';
+import { converge, runCustomize, runSync } from '../../hooks/testing/index.js';
 import { defaultHookConfig, type HookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { loadYamlFile, referenceSamples, repoRoot, sampleCredentials } from '../support/reference.js';
@@ -60,7 +60,8 @@ describe('InferenceService CompositeController', () => {
   ])('$variant declares every kind it emits and exposes with $exposure', ({ variant, exposure, declared }) => {
     const controller = compositeControllerFor(inferenceservice, variant, { hookBaseUrl: 'http://x' }) as any;
     expect(controller.spec.childResources.map((r: { apiVersion: string; resource: string }) => `${r.apiVersion}/${r.resource}`)).toEqual(declared);
-    const out = runSync(inferenceservice, { parent: isvc({ ...sklearn(), transformer: { containers: [{ image: 't:1' }] } }), config, variant });
+    // Converged: the Ingress waits for the predictor and transformer to be ready (kube_ingress_reconciler.go createRawIngress).
+    const out = converge(inferenceservice, { parent: isvc({ ...sklearn(), transformer: { containers: [{ image: 't:1' }] } }), config, variant }).result;
     const kinds = new Set(out.children.map((c) => c.kind));
     expect(kinds).toContain(exposure);
     expect(kinds.has(exposure === 'Ingress' ? 'HTTPRoute' : 'Ingress')).toBe(false);

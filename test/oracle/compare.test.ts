@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../e2e/support/kube.js';
-import { type Difference, diffObjects, flatten, type KeptDifference, keyOf, matcher, normalise } from './support/compare.js';
+import { type Difference, diffObjects, flatten, type KeptDifference, keyOf, matcher, normalise, scaledByHpa } from './support/compare.js';
 import { loadCorpus } from './support/corpus.js';
 import { configWith } from './support/kserve.js';
 
@@ -135,6 +135,40 @@ describe('flatten and diffObjects', () => {
     expect(diffs).toEqual([
       { spec: 's', kind: 'Ingress', object: 'x', path: '(object)', kserve: undefined, modelhooks: 'present' },
       { spec: 's', kind: 'Pod', object: 'x', path: 'spec.serviceAccountName', kserve: undefined, modelhooks: 'sa' },
+    ]);
+  });
+});
+
+describe("an HPA's replicas (kube-controller-manager's HPA controller, not KServe's or modelhooks' write)", () => {
+  const deployment = (name: string, replicas?: number): KubeObject => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name },
+    spec: { ...(replicas !== undefined ? { replicas } : {}), template: { spec: { containers: [] } } },
+  });
+  const hpa = (target: string, minReplicas: number, maxReplicas: number): KubeObject => ({
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: target },
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, minReplicas, maxReplicas },
+  });
+  const side = (...objects: KubeObject[]) => new Map(objects.map((o) => [keyOf(o.kind, o.metadata.name), o]));
+  const replicasOf = (m: Map<string, KubeObject>, name: string) => (m.get(keyOf('Deployment', name))?.spec as { replicas?: number }).replicas;
+
+  it('a Deployment an HPA scales is held within its bounds, as the HPA controller does at once; one without an HPA keeps its replicas', () => {
+    const out = scaledByHpa(
+      side(deployment('pinned', 1), hpa('pinned', 3, 3), deployment('wide', 4), hpa('wide', 2, 5), deployment('over', 9), hpa('over', 1, 2)),
+    );
+    expect([replicasOf(out, 'pinned'), replicasOf(out, 'wide'), replicasOf(out, 'over')]).toEqual([3, 4, 2]);
+    expect(replicasOf(scaledByHpa(side(deployment('fixed', 2))), 'fixed')).toBe(2);
+  });
+
+  it("KServe's Deployment as its HPA left it (minReplicas 3) and modelhooks' dry-run one (1) do not differ; without the HPA they do", () => {
+    const theirs = side(deployment('pinned', 3), hpa('pinned', 3, 3));
+    expect(diffObjects('s', theirs, side(deployment('pinned', 1), hpa('pinned', 3, 3)))).toEqual([]);
+    expect(diffObjects('s', theirs, side(deployment('pinned', 1)))).toEqual([
+      { spec: 's', kind: 'Deployment', object: 'pinned', path: 'spec.replicas', kserve: 3, modelhooks: 1 },
+      { spec: 's', kind: 'HorizontalPodAutoscaler', object: 'pinned', path: '(object)', kserve: 'present', modelhooks: undefined },
     ]);
   });
 });

@@ -18,7 +18,7 @@ import { builtinCompositions } from '../../hooks/compositions.js';
 import { createApp } from '../../hooks/server/app.js';
 import { loadConfig } from '../../hooks/server/config.js';
 import type { RelatedRule } from '../../hooks/kit/index.js';
-import { syncRequest } from '../../hooks/testing/index.js';
+import { ready, syncRequest } from '../../hooks/testing/index.js';
 import { postHook } from '../e2e/support/hook-post.js';
 import { fromRoot } from '../e2e/support/files.js';
 import { ourCrds, schemaFor, crdFor, type Schema } from '../e2e/support/install.js';
@@ -267,7 +267,8 @@ async function newestPod(kube: Kube, ns: string, deployment: KubeObject): Promis
 /**
  * The parent as a modelhooks cluster stores it: the spec as written, with modelhooks' own CRD
  * defaults (crds/), in KServe's namespace (so hosts and names match; the children are then
- * created in modelhooks' namespace); then the sync hook's children, with the related objects
+ * created in modelhooks' namespace); then the sync hook's children once the first sync's are
+ * observed ready (hooks/testing `ready`: KServe's are read once it is Ready), with the related objects
  * read from the API server as Metacontroller would (ConfigMap, runtimes, Secrets, ServiceAccounts,
  * an InferenceGraph's InferenceServices), KServe's children left out.
  */
@@ -285,7 +286,11 @@ async function modelhooksChildren(kube: Kube, ns: { kserve: string }, spec: Spec
   const related = (await relatedOf(kube, customize.relatedResources as RelatedRule[])).filter(
     (o) => !((o.metadata.ownerReferences ?? []) as Array<{ kind: string; controller?: boolean }>).some((r) => r.controller && PARENT_KINDS.has(r.kind)),
   );
-  const answer = await postHook(app, `/hooks/${composition.name}/sync`, syncRequest(composition, { parent, related, variant }));
+  const first = await postHook(app, `/hooks/${composition.name}/sync`, syncRequest(composition, { parent, related, variant }));
+  // Once its children are ready, as KServe's are read once Ready: the Ingress waits for the components, as KServe's does.
+  const observed = ((first.children ?? []) as KubeObject[]).map((c) => ready(c));
+  const settled = { ...parent, status: first.status ?? {} };
+  const answer = await postHook(app, `/hooks/${composition.name}/sync`, syncRequest(composition, { parent: settled, related, variant, observed }));
   const children = (answer.children ?? []) as KubeObject[];
   if (children.length === 0) {
     const ready = conditions({ ...parent, status: answer.status }).find((c) => c.type === 'Ready');

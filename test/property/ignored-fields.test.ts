@@ -18,12 +18,11 @@ const podSpec = (openapi as unknown as { components: { schemas: Record<string, {
 ]!.properties;
 // The container list is the model's own; everything else a user may write.
 const POD_FIELDS = Object.keys(podSpec).filter((f) => f !== 'containers');
-/** KServe fields (component.go, predictor.go @v0.20.0) nothing here acts on, and names nobody defined. */
+/** KServe fields (component.go, predictor.go @v0.20.0) nothing here acts on, and names nobody defined (autoScaling is the HPA's: hpa.ts). */
 const OTHER_FIELDS = [
   'workerSpec',
   'storageUris',
   'storageContainerName',
-  'autoScaling',
   'containerConcurrency',
   'scaleMetricType',
   'metrics',

@@ -21,7 +21,7 @@ export interface SimulateOptions {
   now?: string;
   config?: CompositionConfigs;
   compositions?: AnyComposition[];
-  /** Sync rounds (each parent once per round); children and status settle in two or three. */
+  /** Sync rounds (each parent once per round); children and status settle in three or four (an InferenceService's Ingress waits for its ready predictor). */
   rounds?: number;
 }
 
@@ -53,7 +53,7 @@ export function simulateCluster(parents: KubeObject[], others: KubeObject[], opt
     }
     return map;
   };
-  for (let round = 0; round < (options.rounds ?? 3); round++) {
+  for (let round = 0; round < (options.rounds ?? 4); round++) {
     const index = byNamespace();
     for (const start of ps) {
       const parent = cluster.get(keyOf(start)) as KubeObject;

@@ -31,6 +31,25 @@ export function predictorBackends(canaryPercent: number | undefined): Backend[] 
     : [{ role: 'predictor' }];
 }
 
+/**
+ * The component KServe waits for before it makes the Ingress, if any (KServe v0.20
+ * pkg/controller/v1beta1/inferenceservice/reconcilers/ingress/kube_ingress_reconciler.go
+ * createRawIngress): the predictor; then, with a transformer, the transformer, else, with an
+ * explainer, the explainer. An explainer modelhooks cannot serve does not hold it back (it holds
+ * back no URL either: status.ts topUrl). Once it exists the Ingress stays, ready or not, as KServe
+ * never deletes it for that.
+ */
+export function ingressWaitsFor(
+  spec: { transformer?: unknown; explainer?: unknown },
+  unserved: readonly ComponentName[],
+  ready: (role: ComponentName) => boolean,
+): ComponentName | undefined {
+  if (!ready('predictor')) return 'predictor';
+  if (spec.transformer !== undefined) return ready('transformer') ? undefined : 'transformer';
+  if (spec.explainer !== undefined && !unserved.includes('explainer')) return ready('explainer') ? undefined : 'explainer';
+  return undefined;
+}
+
 /** Where the domain template made a host invalid: the live Ingress and HTTPRoutes as last applied, not taken down. */
 export function keptExposure(input: Input): KubeObject[] {
   const { observed } = input;

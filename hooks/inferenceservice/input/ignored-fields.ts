@@ -24,6 +24,8 @@ const COMPONENT_FIELDS = [
   'maxReplicas',
   'scaleTarget',
   'scaleMetric',
+  // its Resource metrics (hpa.ts autoScalingMetrics)
+  'autoScaling',
   // canary (canary.ts), request timeout (httproute.ts)
   'canaryTrafficPercent',
   'timeout',

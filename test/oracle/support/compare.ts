@@ -97,11 +97,39 @@ export function flatten(value: unknown, prefix = '', out = new Map<string, Json>
 export const keyOf = (kind: string, name: string) => `${kind}/${name}`;
 
 /**
+ * A side's objects with each Deployment an HPA of that side scales at the replicas that HPA
+ * gives it at once: its current replicas (1 when unset) held within minReplicas and
+ * maxReplicas. kube-controller-manager's HPA controller does this on its first pass, without
+ * metrics (pkg/controller/podautoscaler/horizontal.go: below Spec.MinReplicas → minReplicas).
+ * Neither controller writes those replicas: KServe leaves them unset under an HPA, also when
+ * minReplicas equals maxReplicas (reconcilers/deployment/deployment_reconciler.go
+ * createRawDefaultDeployment sets them for autoscalerClass none only; hpa_reconciler.go makes the
+ * HPA), and so does modelhooks; KServe's Deployment is read after its HPA acted, modelhooks'
+ * is a dry-run no HPA has seen. A Deployment without an HPA keeps its replicas as written.
+ */
+export function scaledByHpa(objects: Map<string, KubeObject>): Map<string, KubeObject> {
+  const out = new Map(objects);
+  for (const hpa of objects.values()) {
+    if (hpa.kind !== 'HorizontalPodAutoscaler') continue;
+    const spec = hpa.spec as { scaleTargetRef?: { kind?: string; name?: string }; minReplicas?: number; maxReplicas?: number };
+    if (spec.scaleTargetRef?.kind !== 'Deployment' || !spec.scaleTargetRef.name) continue;
+    const key = keyOf('Deployment', spec.scaleTargetRef.name);
+    const deployment = out.get(key);
+    if (!deployment) continue;
+    const current = ((deployment.spec as Obj | undefined)?.replicas as number | undefined) ?? 1;
+    const replicas = Math.min(Math.max(current, spec.minReplicas ?? 1), spec.maxReplicas ?? current);
+    out.set(key, { ...deployment, spec: { ...(deployment.spec as Obj), replicas } });
+  }
+  return out;
+}
+
+/**
  * Field-by-field differences between KServe's objects and modelhooks' (each already as the
  * API server made it). An object on one side only is one difference at path `(object)`.
  */
-export function diffObjects(spec: string, kserve: Map<string, KubeObject>, modelhooks: Map<string, KubeObject>): Difference[] {
+export function diffObjects(spec: string, kserveSide: Map<string, KubeObject>, modelhooksSide: Map<string, KubeObject>): Difference[] {
   const out: Difference[] = [];
+  const [kserve, modelhooks] = [scaledByHpa(kserveSide), scaledByHpa(modelhooksSide)];
   const keys = [...new Set([...kserve.keys(), ...modelhooks.keys()])].sort();
   for (const key of keys) {
     const [kind = '', object = ''] = key.split(/\/(.*)/s);
