@@ -166,7 +166,7 @@ describe("first syncs are complete: KServe's ServiceAccount setups in every orde
     expect(rotated.map((o) => o.metadata.name)).toEqual(['sa']);
     expect(rotated.some((o) => wakes(rules, o))).toBe(true);
     // A new value under the same keys, another Secret, or one of Helm's release records: no summary changes, nothing is written.
-    expect(after({ ...s3Secret, data: { ...s3Secret.data, AWS_SECRET_ACCESS_KEY: b64('rotated') } } as KubeObject)).toEqual([]);
+    expect(after({ ...s3Secret, data: { ...(s3Secret.data as Record<string, string>), AWS_SECRET_ACCESS_KEY: b64('rotated') } } as KubeObject)).toEqual([]);
     expect(after({ ...s3Secret, metadata: { name: 'unrelated', namespace: NS } } as KubeObject)).toEqual([]);
     expect(after({ ...s3Secret, metadata: { name: 'sh.helm.release.v1.a.v1', namespace: NS, labels: { owner: 'helm' } } } as KubeObject)).toEqual([]);
     // Another ServiceAccount wakes nothing.

@@ -1,4 +1,5 @@
-import type { KubeObject } from '../../hooks/kit/index.js';
+import type { AnyComposition, KubeObject } from '../../hooks/kit/index.js';
+import { runSync, type RunOptions, type SyncResult } from '../../hooks/testing/index.js';
 import { ObjectIndex } from '../../hooks/kit/observed.js';
 import { STORAGE_SECRET_ANNOTATION } from '../../hooks/inferenceservice/names.js';
 import { credentialsDecorator, downloadsModel, HELM_RELEASE_LABEL } from '../../hooks/inferenceservice/storage/credentials/rules.js';
@@ -9,7 +10,8 @@ import type { InferenceServiceSpec } from '../../hooks/inferenceservice/spec.js'
  * ServiceAccount with the summary the credentials DecoratorController writes on it (its sync run
  * over the namespace's non-Helm Secrets, as its customize asks), and no Secret — but where the
  * parent is annotated serving.kserve.io/storageSecretName and downloads a model, whose
- * customize still asks for the namespace's non-Helm Secrets (credentials/rules.ts).
+ * customize still asks for the namespace's non-Helm Secrets (credentials/rules.ts). The
+ * namespace's `default` ServiceAccount is there if `cluster` lacks it, as in every namespace.
  */
 export function credentialsSent(parent: KubeObject, cluster: KubeObject[]): KubeObject[] {
   const namespace = parent.metadata?.namespace ?? 'default';
@@ -18,7 +20,10 @@ export function credentialsSent(parent: KubeObject, cluster: KubeObject[]): Kube
   const index = new ObjectIndex(secrets, namespace);
   const spec = (parent as { spec?: InferenceServiceSpec }).spec;
   const keepSecrets = parent.metadata?.annotations?.[STORAGE_SECRET_ANNOTATION] !== undefined && spec !== undefined && safeDownloads(spec);
-  return cluster.flatMap((o) => {
+  // Every namespace has its `default` ServiceAccount (kube-controller-manager's serviceaccount controller).
+  const hasDefault = cluster.some((o) => o.kind === 'ServiceAccount' && o.metadata.name === 'default' && inNamespace(o));
+  const all = hasDefault ? cluster : [...cluster, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace } } as KubeObject];
+  return all.flatMap((o) => {
     if (o.kind === 'Secret') return keepSecrets ? [o] : [];
     if (o.kind !== 'ServiceAccount' || !inNamespace(o)) return [o];
     const { annotations } = credentialsDecorator.sync({ ...o, metadata: { ...o.metadata, namespace } }, index);
@@ -60,4 +65,10 @@ export function decorate(cluster: KubeObject[], namespace: string): KubeObject[]
     }
   }
   return written;
+}
+
+/** runSync with `related` as Metacontroller sends it to an InferenceService (credentialsSent): what the cluster holds, decorated. */
+export function runSyncSent(composition: AnyComposition, options: RunOptions<unknown>): SyncResult {
+  const parent = options.parent as KubeObject;
+  return runSync(composition, composition.name === 'inferenceservice' ? { ...options, related: credentialsSent(parent, options.related ?? []) } : options);
 }
