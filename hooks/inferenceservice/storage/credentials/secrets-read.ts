@@ -2,9 +2,8 @@ import { isRecord, type KubeObject, type ObjectIndex, type Parent } from '../../
 import { STORAGE_SECRET_ANNOTATION } from '../../names.js';
 import { COMPONENTS, modelOf, type InferenceServiceSpec } from '../../spec.js';
 import { DEFAULT_SERVICE_ACCOUNT } from './service-account.js';
-import { STORAGE_CONFIG_SECRET, summaryOn, summaryPending, type SecretSummary } from './summary.js';
+import { STORAGE_CONFIG_SECRET, summaryOn, summaryPending, typeIn, type SecretSummary } from './summary.js';
 import { secretKeys } from './env.js';
-import { typeIn } from './storage-spec.js';
 
 /**
  * The Secrets a plan may read, as it reads them: name, namespace, KServe's annotations and key

@@ -1,6 +1,5 @@
 import { isRecord, type KubeObject, type ObjectIndex } from '../../../kit/index.js';
 import { secretKeys } from './env.js';
-import { typeIn } from './storage-spec.js';
 
 /*
  * The credentials summary: what the InferenceService hook reads of a namespace's Secrets, kept
@@ -121,4 +120,28 @@ export function secretNamesOf(sa: KubeObject): string[] {
   if (!Array.isArray(list)) return [];
   const names = list.flatMap((s) => (s && typeof s === 'object' && typeof (s as { name?: unknown }).name === 'string' ? [(s as { name: string }).name] : []));
   return [...new Set(names)].filter((n) => n !== '');
+}
+
+/** SupportedStorageSpecTypes (service_account_credentials.go). */
+export const STORAGE_TYPES = ['s3', 'hdfs', 'webhdfs'];
+
+/**
+ * The storage type named in a storage-config JSON, only when it is one KServe supports: the
+ * answer then holds one of three fixed words, never the Secret's text.
+ */
+export function typeIn(secret: KubeObject, key: string): string | undefined | 'invalid' {
+  const raw =
+    isRecord(secret.stringData) && typeof secret.stringData[key] === 'string'
+      ? secret.stringData[key]
+      : isRecord(secret.data) && typeof secret.data[key] === 'string'
+        ? Buffer.from(secret.data[key], 'base64').toString('utf8')
+        : undefined;
+  if (raw === undefined) return undefined;
+  try {
+    const json: unknown = JSON.parse(raw);
+    const type = isRecord(json) ? json.type : undefined;
+    return typeof type === 'string' && STORAGE_TYPES.includes(type) ? type : undefined;
+  } catch {
+    return 'invalid';
+  }
 }
