@@ -73,3 +73,27 @@ function decoratedObject(value: unknown, field: string, decorator: Decorator): K
   if (meta) throw new RequestShapeError(meta.field, meta.message);
   return value as KubeObject;
 }
+
+/**
+ * `objects` with what the composition's DecoratorController would have written on those it
+ * decorates (their annotations), its related objects found by `relatedOf` for each of its
+ * rules: for `modelhooks render` (the files given) and `modelhooks plan` (a dump of a cluster
+ * where it may not run yet, e.g. KServe's), so that they answer as the cluster will.
+ */
+export function decorated(composition: AnyComposition, objects: KubeObject[], namespace: string, relatedOf: (rule: RelatedRule) => KubeObject[]): KubeObject[] {
+  const d = composition.decorator;
+  if (d === undefined) return objects;
+  return objects.map((o) => {
+    if (o.apiVersion !== d.resource.apiVersion || o.kind !== d.resource.kind) return o;
+    const ns = o.metadata.namespace ?? namespace;
+    const object = { ...o, metadata: { ...o.metadata, namespace: ns } };
+    const related = new ObjectIndex([namespaceRule(ns), ...d.customize(object)].flatMap(relatedOf), ns);
+    const merged: Record<string, string> = { ...(o.metadata.annotations ?? {}) };
+    for (const [k, v] of Object.entries(d.sync(object, related).annotations)) {
+      if (v === null) delete merged[k];
+      else merged[k] = v;
+    }
+    const { annotations: _old, ...metadata } = o.metadata;
+    return { ...o, metadata: { ...metadata, ...(Object.keys(merged).length > 0 ? { annotations: merged } : {}) } };
+  });
+}

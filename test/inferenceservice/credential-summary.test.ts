@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { render } from '../../hooks/cli/render.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { credentialsDecorator } from '../../hooks/inferenceservice/storage/credentials/rules.js';
 import { SUMMARY_ANNOTATION, summarize, summaryOn, summaryPending } from '../../hooks/inferenceservice/storage/credentials/summary.js';
@@ -231,5 +234,26 @@ describe('the DecoratorController over the wire (engine/decorator.ts)', () => {
     expect(dc.spec.resources).toEqual([{ apiVersion: 'v1', resource: 'serviceaccounts' }]);
     expect(dc.spec.hooks.sync.webhook.url).toBe('http://h/hooks/inferenceservice/decorator-sync');
     expect(dc.spec.hooks.customize.webhook.url).toBe('http://h/hooks/inferenceservice/decorator-customize');
+  });
+});
+
+describe('modelhooks render and plan answer as the cluster will, the decorator installed (engine/decorator.ts decorated)', () => {
+  it("render: the docs' S3 ServiceAccount and Secret as files give the Deployment its credentials", () => {
+    const dir = path.join(import.meta.dirname, '../fixtures/inferenceservice/docs-s3-service-account');
+    const source = (f: string) => ({ name: f, text: readFileSync(path.join(dir, f), 'utf8') });
+    const out = render(
+      [inferenceservice],
+      { inferenceservice: defaultHookConfig().inferenceservice },
+      {
+        parent: source('parent.yaml'),
+        observed: [],
+        related: [source('related.yaml')],
+        now: '2026-01-01T00:00:00Z',
+        childrenOnly: true,
+      },
+    );
+    expect(out).toContain('secretKeyRef');
+    expect(out).toContain('name: mysecret');
+    expect(out).not.toContain('not summarized yet');
   });
 });
