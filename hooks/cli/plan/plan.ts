@@ -171,7 +171,7 @@ function relatedObjects(c: AnyComposition, parent: KubeObject, controller: Recor
   const found = new Set<KubeObject>();
   for (const rule of rules) for (const o of select(rule, ctx)) found.add(o);
   // What the composition's DecoratorController writes (the credentials summary on ServiceAccounts), as it will once installed.
-  return decorated(c, [...found], parent.metadata.namespace ?? 'default', (rule) => select(rule, ctx));
+  return decorated(c, [...found], parent.metadata.namespace ?? DEFAULT_NAMESPACE, (rule) => select(rule, ctx));
 }
 
 function select(rule: RelatedRule & { namespaceSelector?: LabelSelector }, ctx: PlanContext): KubeObject[] {

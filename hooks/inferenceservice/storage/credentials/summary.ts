@@ -67,7 +67,12 @@ function summaryOf(secret: KubeObject, storageConfig: boolean): SecretSummary {
         .filter(([k, v]) => k.startsWith(KSERVE_PREFIX) && typeof v === 'string')
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     : [];
-  const types = storageConfig ? keys.flatMap((k) => (typeIn(secret, k) === undefined ? [] : [[k, typeIn(secret, k) as string] as const])) : [];
+  const types = storageConfig
+    ? keys.flatMap((k) => {
+        const type = typeIn(secret, k);
+        return type === undefined ? [] : [[k, type] as const];
+      })
+    : [];
   return {
     keys,
     ...(annotations.length > 0 ? { annotations: Object.fromEntries(annotations) as Record<string, string> } : {}),
