@@ -335,6 +335,8 @@ async function main() {
       await settle();
       const unrelated = {
         inferenceServiceSyncs: syncsIn(sent, editAt, Date.now()).length,
+        // The credentials DecoratorController's syncs (one per ServiceAccount of the namespace) and their bytes.
+        decoratorSyncs: sent.filter((s) => s.at >= editAt && s.path.includes('/decorator-sync')).map((s) => s.bytes),
         metacontrollerCpu: +((totals(pids).metacontroller?.cpu ?? 0) - (cpuEdit.metacontroller?.cpu ?? 0)).toFixed(2),
       };
       // A rotation that the children show: the S3 endpoint annotation (it becomes the Deployments' S3_ENDPOINT).

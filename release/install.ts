@@ -25,7 +25,10 @@ const LAST = 'CompositeController';
 
 type Meta = { name: string; namespace?: string };
 const metaOf = (o: KubeObject) => o.metadata as Meta;
-const rank = (o: KubeObject) => (o.kind === LAST ? ORDER.length + 1 : ORDER.includes(String(o.kind)) ? ORDER.indexOf(String(o.kind)) : ORDER.length);
+/** Metacontroller's kinds last: they need its CRDs, and they call the hook server. */
+const METACONTROLLER_KINDS = new Set([LAST, 'DecoratorController']);
+const rank = (o: KubeObject) =>
+  METACONTROLLER_KINDS.has(String(o.kind)) ? ORDER.length + 1 : ORDER.includes(String(o.kind)) ? ORDER.indexOf(String(o.kind)) : ORDER.length;
 
 /** The file's text: a header, then every object once, in applying order (kind, then name). */
 export function installManifest(objects: KubeObject[], version: string): string {

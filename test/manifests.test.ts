@@ -7,6 +7,7 @@ import { defineComposition } from '../hooks/kit/index.js';
 import {
   childTypesFor,
   compositeControllerFor,
+  decoratorControllerFor,
   crdFor,
   DEFAULT_VARIANT,
   METACONTROLLER_RELIST_SECONDS,
@@ -93,10 +94,19 @@ describe('compositions/ as installed', () => {
   const baseDir = path.join(root, 'compositions', 'base');
   const generated = readdirSync(baseDir)
     .filter((f) => f !== 'kustomization.yaml')
-    .flatMap((f) => loadYamlFile(path.join(baseDir, f)).map((o) => ({ file: f, cc: o as { spec: Record<string, any> } })));
+    .flatMap((f) => loadYamlFile(path.join(baseDir, f)).map((o) => ({ file: f, cc: o as { kind: string; spec: Record<string, any> } })));
 
-  it('holds one default CompositeController per composition', () => {
-    expect(generated.map((g) => g.file).sort()).toEqual(builtinCompositions.map((c) => `${c.name}.yaml`).sort());
+  it('holds one default CompositeController per composition, and its DecoratorController beside it where it has one', () => {
+    const of = (kind: string) =>
+      generated
+        .filter((g) => g.cc.kind === kind)
+        .map((g) => g.file)
+        .sort();
+    expect(of('CompositeController')).toEqual(builtinCompositions.map((c) => `${c.name}.yaml`).sort());
+    expect(of('DecoratorController')).toEqual(builtinCompositions.filter((c) => c.decorator).map((c) => `${c.name}.yaml`));
+    expect(generated.filter((g) => g.cc.kind === 'DecoratorController').map((g) => g.cc)).toEqual(
+      builtinCompositions.flatMap((c) => decoratorControllerFor(c, { hookBaseUrl: IN_CLUSTER_HOOK_URL }) ?? []),
+    );
   });
 
   // Metacontroller stores a hook answer with its ETag on a 200 and does not extend it on a 304
@@ -187,6 +197,14 @@ describe('variant names', () => {
         value: h.webhook.url.replace('http://', 'https://'),
       }));
     });
+    // Then the DecoratorControllers' hooks.
+    for (const c of builtinCompositions) {
+      const dc = decoratorControllerFor(c, { hookBaseUrl: IN_CLUSTER_HOOK_URL }) as
+        | { metadata: { name: string }; spec: { hooks: Record<string, { webhook: { url: string } }> } }
+        | undefined;
+      for (const [hook, h] of Object.entries(dc?.spec.hooks ?? {}))
+        expected.push({ name: dc?.metadata.name ?? '', path: `/spec/hooks/${hook}/webhook/url`, value: h.webhook.url.replace('http://', 'https://') });
+    }
     const patched = component.patches.flatMap((p) =>
       (parseYaml(p.patch) as { op: string; path: string; value: string }[]).map((op) => {
         expect(op.op).toBe('replace');

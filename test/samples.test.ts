@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../hooks/compositions.js';
 import { defaultHookConfig } from '../hooks/server/config.js';
 import { crdFor } from '../hooks/engine/manifests.js';
-import { runSync } from '../hooks/testing/index.js';
+import { runSyncSent as runSync } from './support/credentials.js';
 import { readYamlDocs } from './support/golden.js';
 import { referenceSamples, sampleCredentials } from './support/reference.js';
 import { validateAgainstCrd, expectValid } from './support/validate.js';

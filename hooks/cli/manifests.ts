@@ -5,6 +5,7 @@ import type { AnyComposition } from '../kit/composition.js';
 import {
   compositeControllerFor,
   compositeControllerName,
+  decoratorControllerFor,
   crdFor,
   DEFAULT_VARIANT,
   variantNames,
@@ -76,6 +77,21 @@ function httpsComponent(compositions: AnyComposition[], hookBaseUrl: string, hea
     const target = { group: 'metacontroller.k8s.io', version: 'v1alpha1', kind: 'CompositeController', name: compositeControllerName(c) };
     return { target, patch: yaml(ops).trimEnd() };
   });
+  for (const c of compositions) {
+    const dc = decoratorControllerFor(c, { hookBaseUrl }) as
+      | { metadata: { name: string }; spec: { hooks: Record<string, { webhook: { url: string } }> } }
+      | undefined;
+    if (!dc) continue;
+    const ops = Object.entries(dc.spec.hooks).map(([hook, h]) => ({
+      op: 'replace',
+      path: `/spec/hooks/${hook}/webhook/url`,
+      value: IN_CLUSTER_HTTPS_HOOK_URL + h.webhook.url.slice(hookBaseUrl.length),
+    }));
+    patches.push({
+      target: { group: 'metacontroller.k8s.io', version: 'v1alpha1', kind: 'DecoratorController', name: dc.metadata.name },
+      patch: yaml(ops).trimEnd(),
+    });
+  }
   const intro = [
     `# Every hook URL moved to ${IN_CLUSTER_HTTPS_HOOK_URL} (the Service's HTTPS port) as a kustomize Component.`,
     '# deploy/components/tls-cert-manager and tls-openshift-service-ca include it, and add how Metacontroller',
@@ -105,7 +121,8 @@ export function manifestFiles(compositions: AnyComposition[], hookBaseUrl = IN_C
   files.set('crds/kustomization.yaml', kustomization(crdFiles));
   // The default CompositeControllers, and each variant as a Component that adds its children.
   const names = compositions.map((c) => {
-    files.set(`compositions/base/${c.name}.yaml`, yamlOf([compositeControllerFor(c, DEFAULT_VARIANT, { hookBaseUrl })]));
+    const decorator = decoratorControllerFor(c, { hookBaseUrl });
+    files.set(`compositions/base/${c.name}.yaml`, yamlOf([compositeControllerFor(c, DEFAULT_VARIANT, { hookBaseUrl }), ...(decorator ? [decorator] : [])]));
     return `${c.name}.yaml`;
   });
   files.set('compositions/base/kustomization.yaml', kustomization(names));

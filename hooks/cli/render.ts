@@ -9,6 +9,8 @@ import { isKubeObject } from '../kit/observed.js';
 import { DEFAULT_NAMESPACE, INVALID_SPEC } from '../engine/protocol.js';
 import { RequestShapeError } from '../engine/request.js';
 import { runOverWire } from '../engine/run.js';
+import { decorated } from '../engine/decorator.js';
+import { labelsMatch } from './plan/plan.js';
 import { isRecord, type KubeObject } from '../kit/types.js';
 import { describeUnknown, unknownFields } from '../engine/fields/unknown-fields.js';
 
@@ -121,7 +123,19 @@ export function render(compositions: AnyComposition[], config: CompositionConfig
   if (previous) parent.status = previous.status;
   let answer: Record<string, unknown>;
   try {
-    answer = runOverWire(composition, 'sync', { parent, observed, related: opts.related.flatMap(parseObjects), variant }, { now: opts.now, config });
+    const files = opts.related.flatMap(parseObjects);
+    // What a DecoratorController would have written on the related objects (the credentials summary on ServiceAccounts).
+    const related = decorated(composition, files, namespace, (rule) =>
+      files.filter(
+        (o) =>
+          o.apiVersion === rule.apiVersion &&
+          `${o.kind.toLowerCase()}s` === rule.resource &&
+          (rule.namespace === undefined || (o.metadata.namespace ?? namespace) === rule.namespace) &&
+          (rule.names === undefined || rule.names.includes(o.metadata.name)) &&
+          labelsMatch(rule.labelSelector, o.metadata.labels),
+      ),
+    );
+    answer = runOverWire(composition, 'sync', { parent, observed, related, variant }, { now: opts.now, config });
   } catch (err) {
     if (err instanceof RequestShapeError) throw new UsageError(`${opts.parent.name}: ${err.message}`);
     throw err;

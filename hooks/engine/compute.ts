@@ -11,6 +11,8 @@ import { answerJson } from './answer-json.js';
 import { INVALID_SPEC, runHook, type HookContext } from './protocol.js';
 import { parseHookRequest, RequestShapeError, type HookName } from './request.js';
 import { parseRequestJson } from './request-json.js';
+import { isDecoratorHook, runDecoratorHook } from './decorator.js';
+import type { DecoratorHookName } from './request.js';
 
 export type Computed =
   /** The answer's JSON; `parent` is `namespace/name`; `invalidSpec` the Ready message of an InvalidSpec answer. */
@@ -32,6 +34,7 @@ export function computeAnswer(composition: AnyComposition, hook: HookName, raw: 
   } catch (err) {
     return { kind: 'refused', message: `body: malformed JSON (${(err as Error).message})` };
   }
+  if (isDecoratorHook(hook)) return computeDecorator(composition, hook, body, ctx);
   let request: ReturnType<typeof parseHookRequest>;
   try {
     request = parseHookRequest(body);
@@ -58,4 +61,16 @@ export function invalidSpecMessage(result: Record<string, unknown>): string | un
   if (!isRecord(status) || !Array.isArray(status.conditions)) return undefined;
   const ready = status.conditions.find((c) => isRecord(c) && c.type === READY);
   return isRecord(ready) && ready.reason === INVALID_SPEC ? String(ready.message ?? '') : undefined;
+}
+
+/** A DecoratorController's request (engine/decorator.ts): a bad envelope is a 400, a throw a 500. */
+function computeDecorator(composition: AnyComposition, hook: DecoratorHookName, body: unknown, ctx: HookContext): Computed {
+  let ran: ReturnType<typeof runDecoratorHook>;
+  try {
+    ran = runDecoratorHook(composition, hook, body, ctx.namespaceSelector);
+  } catch (error) {
+    if (error instanceof RequestShapeError) return { kind: 'refused', message: error.message };
+    return { kind: 'error', error, parent: '' };
+  }
+  return { kind: 'answer', text: JSON.stringify(ran.answer), parent: ran.parent, invalidSpec: undefined };
 }

@@ -2,6 +2,7 @@ import type { AnyComposition, ChildType, Composition } from '../kit/composition.
 import { crdSchemaOf, type JsonSchema } from './schema.js';
 import { MANAGED_BY } from '../kit/children/labels.js';
 import { DNS1123_LABEL } from '../kit/children/names.js';
+import { decoratorControllerName } from './decorator.js';
 
 /** The name of no variant: a CompositeController with the required children only. */
 export const DEFAULT_VARIANT = 'default';
@@ -141,6 +142,34 @@ export function compositeControllerFor(c: AnyComposition, variant: VariantSelect
 }
 
 export const compositeControllerName = (c: AnyComposition) => `modelhooks-${c.name}`;
+
+/**
+ * The composition's DecoratorController (kit/composition.ts Decorator), if it has one: its
+ * resource with no selector, its customize and sync hooks (v2, with ETags as the
+ * CompositeController's), no attachments. Metacontroller's ClusterRole must let it update that
+ * resource (its production one allows everything).
+ */
+export function decoratorControllerFor(c: AnyComposition, options: ManifestOptions): Record<string, unknown> | undefined {
+  const d = c.decorator;
+  if (d === undefined) return undefined;
+  const webhook = (hook: string) => ({
+    url: `${options.hookBaseUrl}/hooks/${c.name}/${hook}`,
+    timeout: options.hookTimeout ?? '10s',
+    etag: { enabled: true, cacheTimeoutSeconds: etagCacheTimeoutSeconds(c), cacheCleanupSeconds: 300 },
+  });
+  return {
+    apiVersion: 'metacontroller.k8s.io/v1alpha1',
+    kind: 'DecoratorController',
+    metadata: { name: decoratorControllerName(c, d), labels: { 'app.kubernetes.io/managed-by': MANAGED_BY } },
+    spec: {
+      resources: [{ apiVersion: d.resource.apiVersion, resource: d.resource.resource }],
+      hooks: {
+        sync: { version: 'v2', webhook: webhook('decorator-sync') },
+        customize: { version: 'v2', webhook: webhook('decorator-customize') },
+      },
+    },
+  };
+}
 
 const childResource = (t: ChildType) => ({ apiVersion: t.apiVersion, resource: t.resource, updateStrategy: { method: t.updateStrategy ?? 'InPlace' } });
 

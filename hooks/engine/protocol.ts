@@ -32,6 +32,7 @@ export const DEFAULT_NAMESPACE = 'default';
 export function runHook<Config>(composition: AnyComposition<Config>, hook: HookName, request: HookRequest, ctx: HookContext): Record<string, unknown> {
   // Nothing below recurses deeper than MAX_DEPTH (engine/depth.ts); a spec deeper than that is an InvalidSpec (specOf).
   cutRequestDepth(request);
+  if (hook === 'decorator-sync' || hook === 'decorator-customize') throw new HookContractError(`${hook} is a DecoratorController's hook (engine/decorator.ts)`);
   if (hook === 'customize') return { relatedResources: runCustomize(composition, request, ctx) };
   const serverInput = syncInput(composition, request, ctx);
   // No composition declares a finalize hook: children are owned and garbage-collected. An

@@ -2,8 +2,10 @@ import { isDns1123Label } from '../kit/children/names.js';
 import { metadataProblem } from './object-meta.js';
 import { isRecord, type KubeObject } from '../kit/types.js';
 
-export type HookName = 'sync' | 'customize' | 'finalize';
-export const HOOK_NAMES: readonly HookName[] = ['sync', 'customize', 'finalize'];
+/** A CompositeController's hooks, then a composition's DecoratorController's (engine/decorator.ts). */
+export type HookName = 'sync' | 'customize' | 'finalize' | DecoratorHookName;
+export type DecoratorHookName = 'decorator-sync' | 'decorator-customize';
+export const HOOK_NAMES: readonly HookName[] = ['sync', 'customize', 'finalize', 'decorator-sync', 'decorator-customize'];
 
 /** A request body that passed the envelope check: still raw JSON inside. */
 export interface HookRequest {

@@ -17,7 +17,7 @@ import { inferenceserviceConfig, type InferenceServiceConfig } from './config.js
 import { kserveConfigMap, kserveConfigObject, kserveSettings } from './input/kserve-config.js';
 import { ingressWaitsFor, keptExposure } from './children/exposure.js';
 import { hostSourcesFor } from './children/hosts.js';
-import { credentialRules } from './storage/credentials/rules.js';
+import { credentialRules, credentialsDecorator } from './storage/credentials/rules.js';
 import { credentialsBlock } from './storage/credentials/status.js';
 import { DEPLOYMENT_MODE_ANNOTATION, ingressName, routeName, serviceName, workloadName, type Role } from './names.js';
 import { planFor, type Plan, type PlannedChildren } from './plan.js';
@@ -72,6 +72,8 @@ export const inferenceservice = defineComposition<InferenceServiceSpec, Inferenc
 
   // Its own status write asks for no sync: no answer waits for it (test/inferenceservice/status-echo.test.ts).
   ignoreStatusChanges: true,
+  // Keeps the summary of its Secrets on each ServiceAccount, which customize asks for by name (credentials/summary.ts).
+  decorator: credentialsDecorator,
 
   customize(parent, _config, declares) {
     // Storage credentials: ServiceAccounts and Secrets by name, in the parent's namespace (credentials/rules.ts).

@@ -95,6 +95,27 @@ export interface Variant {
   optionalChildren: string[];
 }
 
+/**
+ * A DecoratorController beside the composition's CompositeController: it watches objects the
+ * composition does not own (e.g. ServiceAccounts), asks for what its customize names, and writes
+ * only labels and annotations onto each watched object — a summary that parents then read where
+ * they already ask for that object. Metacontroller writes the object only when a value changes
+ * (decorator/controller.go syncParentObject, updateStringMap), so an answer that stays the same
+ * wakes no parent. Its hooks are `/hooks/<composition>/decorator-customize` and `decorator-sync`;
+ * `modelhooks manifests` writes it as `modelhooks-<composition>-<name>` beside the composition's
+ * CompositeController.
+ */
+export interface Decorator {
+  /** e.g. `credentials`: lower-case letters, digits and `-`. */
+  name: string;
+  /** The decorated resource, e.g. `{ apiVersion: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount' }`. */
+  resource: { apiVersion: string; resource: string; kind: string };
+  /** The related objects the sync reads, from the decorated object alone (cached per uid and generation, as a composition's). */
+  customize(object: KubeObject): RelatedRule[];
+  /** The annotations to set on the object (`null` removes one), from it and the related objects. Pure. */
+  sync(object: KubeObject, related: ObjectIndex): { annotations: Record<string, string | null> };
+}
+
 /** What `sync` is given: the parsed parent, its observed children, the related objects and the configuration. */
 export interface SyncInput<Spec, Config = unknown> {
   parent: Parent<Spec>;
@@ -147,6 +168,8 @@ export interface Composition<Spec = unknown, Config = unknown> {
    * the parent's so that a cluster without their operator can hold such objects.
    */
   upstreamCrds?: KubeObject[];
+  /** A DecoratorController of the composition's (see Decorator). */
+  decorator?: Decorator;
   /** Seconds between full resyncs, written to the CompositeController. */
   resyncPeriodSeconds?: number;
   /**

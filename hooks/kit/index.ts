@@ -13,6 +13,7 @@ export type {
   ChildNames,
   ChildType,
   Composition,
+  Decorator,
   LabelSelector,
   LabelSelectorRequirement,
   ParentType,

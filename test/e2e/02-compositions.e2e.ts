@@ -52,9 +52,10 @@ describe('compositions/', () => {
     (_name, enabled, i) => {
       const manifests = build(enabled, i);
 
-      it('builds one CompositeController per composition', () => {
+      it('builds one CompositeController per composition, and the DecoratorControllers beside them', () => {
         expect(manifests.length).toBeGreaterThan(0);
-        expect(manifests.every((m) => m.kind === 'CompositeController')).toBe(true);
+        expect(manifests.every((m) => m.kind === 'CompositeController' || m.kind === 'DecoratorController')).toBe(true);
+        expect(manifests.filter((m) => m.kind === 'DecoratorController').map((m) => m.metadata.name)).toEqual(['modelhooks-inferenceservice-credentials']);
       });
 
       it(`calls every hook over ${enabled.includes('https') ? 'https' : 'http'}`, () => {
@@ -73,8 +74,9 @@ describe('compositions/', () => {
 
       // A resource the cluster does not serve makes Metacontroller skip the controller at runtime.
       it.each(manifests.map((m) => [m.metadata.name, m] as const))('names only resources the API server serves, each once: %s', async (_, obj) => {
-        const spec = obj.spec as { parentResource: ResourceRef; childResources?: ResourceRef[] };
-        for (const ref of [spec.parentResource, ...(spec.childResources ?? [])]) {
+        const spec = obj.spec as { parentResource?: ResourceRef; childResources?: ResourceRef[]; resources?: ResourceRef[] };
+        // A DecoratorController names `resources` (and no children here).
+        for (const ref of [...(spec.parentResource ? [spec.parentResource] : []), ...(spec.resources ?? []), ...(spec.childResources ?? [])]) {
           expect(await k.kindOf(ref.apiVersion, ref.resource), `${ref.apiVersion} ${ref.resource}`).toBeTruthy();
         }
         const children = (spec.childResources ?? []).map((r) => `${r.apiVersion}/${r.resource}`);

@@ -79,7 +79,7 @@ describe('deploy/ (kustomize)', () => {
       // With a TLS component, the API server (Metacontroller's CRD, strict field validation) keeps
       // the https URLs and the endpointConfigs entry Metacontroller needs to call them.
       const tls = enabled.find((c) => tlsComponents.includes(c));
-      for (const cc of objects.filter((o) => o.kind === 'CompositeController')) {
+      for (const cc of objects.filter((o) => o.kind === 'CompositeController' || o.kind === 'DecoratorController')) {
         const spec = cc.spec as { hooks: Record<string, { webhook: { url: string } }>; endpointConfigs?: Record<string, unknown>[] };
         for (const hook of Object.values(spec.hooks)) expect(hook.webhook.url.startsWith('https://')).toBe(Boolean(tls));
         const entry = spec.endpointConfigs?.[0];

@@ -149,7 +149,12 @@ describe('refusals: plain text, one log line each', () => {
       404,
       'unknown composition "trusty%61i"; known: trustyai, tfserv, mlmodel, inferenceservice, inferencegraph',
     ],
-    ['an unknown hook', { path: '/hooks/trustyai/nope', body: sync }, 404, 'unknown hook "nope"; hooks are sync, customize, finalize'],
+    [
+      'an unknown hook',
+      { path: '/hooks/trustyai/nope', body: sync },
+      404,
+      'unknown hook "nope"; hooks are sync, customize, finalize, decorator-sync, decorator-customize',
+    ],
     ['another path', { method: 'GET', path: '/nope' }, 404, 'not found'],
     ['POST on a health route', { path: '/healthz', body: '{}' }, 404, 'not found'],
     ['OPTIONS', { method: 'OPTIONS', path: '/healthz' }, 404, 'not found'],

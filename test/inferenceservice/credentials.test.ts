@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runCustomize, runSync } from '../../hooks/testing/index.js';
+import { runCustomize } from '../../hooks/testing/index.js';
+import { runSyncSent as runSync } from '../support/credentials.js';
 import { compositionRules } from '../support/rules.js';
 import { loadYamlFile, vendorDir } from '../support/reference.js';
 import { expectValid } from '../support/validate.js';
@@ -204,7 +205,7 @@ describe('credential builders (pkg/credentials/*, v0.20.0)', () => {
   });
 });
 
-describe("customize: the ServiceAccounts by name, every Secret of the namespace but Helm's releases", () => {
+describe("customize: the ServiceAccounts by name (which carry their Secrets' summary); the namespace's Secrets only for the storageSecretName annotation", () => {
   // Only the credential rules (the TrustyAIService rule is trustyai-logger.ts's).
   const rules = (parent: KubeObject) =>
     compositionRules(runCustomize(inferenceservice, { parent, config })).filter((r) => r.resource === 'serviceaccounts' || r.resource === 'secrets');
@@ -215,29 +216,31 @@ describe("customize: the ServiceAccounts by name, every Secret of the namespace 
     labelSelector: { matchExpressions: [{ key: 'owner', operator: 'NotIn', values: ['helm'] }] },
   };
 
-  it("asks for each component's ServiceAccount by name and the namespace's Secrets by a selector that leaves out Helm's release records", () => {
+  it("asks for each component's ServiceAccount by name and for no Secret: the ServiceAccount carries their summary (credentials/summary.ts)", () => {
     const spec = {
       predictor: { sklearn: { storage: { key: 'k', path: 'p', parameters: { type: 's3', bucket: 'b' } } } },
       transformer: { serviceAccountName: 't-sa', containers: [{ image: 't:1' }] },
     };
-    expect(rules(isvc(spec))).toEqual([{ apiVersion: 'v1', resource: 'serviceaccounts', namespace: NS, names: ['default', 't-sa'] }, secretsRule]);
-    expect(rules(isvc(s3Model({ serviceAccountName: 'sa' })))).toEqual([
-      { apiVersion: 'v1', resource: 'serviceaccounts', namespace: NS, names: ['sa'] },
-      secretsRule,
-    ]);
+    expect(rules(isvc(spec))).toEqual([{ apiVersion: 'v1', resource: 'serviceaccounts', namespace: NS, names: ['default', 't-sa'] }]);
+    expect(rules(isvc(s3Model({ serviceAccountName: 'sa' })))).toEqual([{ apiVersion: 'v1', resource: 'serviceaccounts', namespace: NS, names: ['sa'] }]);
   });
 
-  it('the same with the storageSecretName annotation (an annotation edit bumps no generation, so no by-name rule could follow it)', () => {
+  it("with the storageSecretName annotation, the namespace's Secrets but Helm's release records (an annotation edit bumps no generation, so no by-name rule could follow it)", () => {
     expect(rules(isvc(s3Model(), { annotations: { 'serving.kserve.io/storageSecretName': 'x' } }))).toContainEqual(secretsRule);
   });
 
-  it('asks for no Secret where nothing is downloaded: pvc://, oci://, no storage (credentials go to the storage initializer only)', () => {
+  it('asks for no Secret with the annotation where nothing is downloaded: pvc://, oci://, no storage (credentials go to the storage initializer only)', () => {
+    const annotated = { annotations: { 'serving.kserve.io/storageSecretName': 'x' } };
     for (const storageUri of ['pvc://claim/m', 'oci://registry/m:1'])
-      expect(rules(isvc({ predictor: { sklearn: { storageUri } } })), storageUri).not.toContainEqual(secretsRule);
-    expect(rules(isvc({ predictor: { containers: [{ image: 'x:1' }] } }))).not.toContainEqual(secretsRule);
+      expect(rules(isvc({ predictor: { sklearn: { storageUri } } }, annotated)), storageUri).not.toContainEqual(secretsRule);
+    expect(rules(isvc({ predictor: { containers: [{ image: 'x:1' }] } }, annotated))).not.toContainEqual(secretsRule);
     // A custom container's STORAGE_URI, and storageUris, are downloads.
-    expect(rules(isvc({ predictor: { containers: [{ image: 'x:1', env: [{ name: 'STORAGE_URI', value: 'gs://b/m' }] }] } }))).toContainEqual(secretsRule);
-    expect(rules(isvc({ predictor: { model: { modelFormat: { name: 'sklearn' } }, storageUris: [{ uri: 'hf://o/m' }] } }))).toContainEqual(secretsRule);
+    expect(rules(isvc({ predictor: { containers: [{ image: 'x:1', env: [{ name: 'STORAGE_URI', value: 'gs://b/m' }] }] } }, annotated))).toContainEqual(
+      secretsRule,
+    );
+    expect(rules(isvc({ predictor: { model: { modelFormat: { name: 'sklearn' } }, storageUris: [{ uri: 'hf://o/m' }] } }, annotated))).toContainEqual(
+      secretsRule,
+    );
   });
 
   it('reads no status field: an old status.serviceAccountSecrets changes nothing', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { runSync } from '../../hooks/testing/index.js';
+import { runSyncSent as runSync } from '../support/credentials.js';
 
 /*
  * Each inferenceservice-config field honoured, key by key, as KServe v0.20.0 reads and uses it

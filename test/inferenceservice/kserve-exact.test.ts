@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultHookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { KubeObject } from '../../hooks/kit/index.js';
-import { converge, ready, runSync } from '../../hooks/testing/index.js';
+import { converge, ready } from '../../hooks/testing/index.js';
+import { runSyncSent as runSync } from '../support/credentials.js';
 
 /*
  * What KServe v0.20.0 writes on the children that modelhooks used to write otherwise (issue 31):

@@ -3,6 +3,7 @@ import type { KubeObject } from '../../hooks/kit/index.js';
 import { runSync } from '../../hooks/testing/index.js';
 import { defaultHookConfig, type HookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
+import { credentialsSent } from '../support/credentials.js';
 
 /**
  * The InferenceService remembers, per parsed spec, the runtime it resolves, the problems
@@ -152,7 +153,8 @@ function sync(c: Case, m: Modules = { inferenceservice, runSync }): Record<strin
   return m.runSync(m.inferenceservice, {
     parent,
     observed,
-    related: (c.related ?? templated)(namespace),
+    // As Metacontroller sends them: the ServiceAccounts with their Secrets' summary (support/credentials.ts).
+    related: credentialsSent(parent, (c.related ?? templated)(namespace)),
     config: c.config ?? baseline(),
     ...(c.variant ? { variant: c.variant } : {}),
   }).response;

@@ -5,6 +5,7 @@ import { isFrozenData } from '../../hooks/kit/spec-memo.js';
 import { parseHookRequest } from '../../hooks/engine/request.js';
 import { runHook } from '../../hooks/engine/protocol.js';
 import { syncRequest } from '../../hooks/engine/run.js';
+import { credentialsSent } from '../support/credentials.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import type { InferenceServiceConfig } from '../../hooks/inferenceservice/config.js';
 import { settledInputs, settledKey } from '../../hooks/inferenceservice/plan.js';
@@ -47,7 +48,8 @@ function input(p: Input['parent'], observed: KubeObject[], related: KubeObject[]
   return {
     parent: p,
     observed: new ObjectIndex(observed, NS),
-    related: new ObjectIndex(related, NS),
+    // As Metacontroller sends them: the ServiceAccounts with their Secrets' summary, no Secret (support/credentials.ts).
+    related: new ObjectIndex(credentialsSent(p as unknown as KubeObject, related), NS),
     declares: (_apiVersion, kind) => httpRoutes || kind !== 'HTTPRoute',
     now: '2026-01-01T00:00:00Z',
     config: configFor(inferenceservice, undefined) as InferenceServiceConfig,
@@ -129,7 +131,13 @@ describe('the settled children', () => {
     const children = (generation: number, ready: number) => {
       const body = JSON.parse(
         // The Ingress observed: it stays whether or not the predictor is ready (exposure.ts ingressWaitsFor).
-        JSON.stringify(syncRequest(inferenceservice, { parent: parent(generation), observed: [deployment(ready), ingress], related: [sa, secret] })),
+        JSON.stringify(
+          syncRequest(inferenceservice, {
+            parent: parent(generation),
+            observed: [deployment(ready), ingress],
+            related: credentialsSent(parent(generation) as unknown as KubeObject, [sa, secret]),
+          }),
+        ),
       );
       const answer = runHook(inferenceservice, 'sync', parseHookRequest(body), { now: '2026-01-01T00:00:00Z' });
       return answer.children as KubeObject[];
@@ -146,7 +154,11 @@ describe('the settled children', () => {
     const children = (value: string) => {
       const body = JSON.parse(
         JSON.stringify(
-          syncRequest(inferenceservice, { parent: parent(1), observed: [deployment(1)], related: [sa, { ...secret, data: { HF_TOKEN: value } }] }),
+          syncRequest(inferenceservice, {
+            parent: parent(1),
+            observed: [deployment(1)],
+            related: credentialsSent(parent(1) as unknown as KubeObject, [sa, { ...secret, data: { HF_TOKEN: value } }]),
+          }),
         ),
       );
       return runHook(inferenceservice, 'sync', parseHookRequest(body), { now: '2026-01-01T00:00:00Z' }).children as KubeObject[];

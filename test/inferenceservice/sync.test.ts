@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { shortHash, type KubeObject } from '../../hooks/kit/index.js';
 import { compositeControllerFor, crdFor } from '../../hooks/engine/manifests.js';
 import { LAST_APPLIED_ANNOTATION } from '../../hooks/kit/children/keep.js';
-import { converge, runCustomize, runSync } from '../../hooks/testing/index.js';
+import { converge, runCustomize } from '../../hooks/testing/index.js';
+import { runSyncSent as runSync } from '../support/credentials.js';
 import { defaultHookConfig, type HookConfig } from '../../hooks/server/config.js';
 import { inferenceservice } from '../../hooks/inferenceservice/index.js';
 import { loadYamlFile, referenceSamples, repoRoot, sampleCredentials } from '../support/reference.js';
@@ -161,7 +162,7 @@ describe('InferenceService predictor', () => {
     }
   });
 
-  it('asks Metacontroller for the ServiceAccount (default when none is named) by name and the Secrets of its own namespace only (credentials/rules.ts)', () => {
+  it('asks Metacontroller for the ServiceAccount (default when none is named) by name, and for the Secrets of its own namespace only with the storageSecretName annotation (credentials/rules.ts)', () => {
     const credentialRules = (rules: ReturnType<typeof runCustomize>) =>
       compositionRules(rules).filter((r) => r.resource === 'secrets' || r.resource === 'serviceaccounts');
     const account = (name: string) => ({ apiVersion: 'v1', resource: 'serviceaccounts', namespace: 'ml', names: [name] });
@@ -171,7 +172,7 @@ describe('InferenceService predictor', () => {
       namespace: 'ml',
       labelSelector: { matchExpressions: [{ key: 'owner', operator: 'NotIn', values: ['helm'] }] },
     };
-    expect(credentialRules(runCustomize(inferenceservice, { parent: isvc(sklearn()), config }))).toEqual([account('default'), secrets]);
+    expect(credentialRules(runCustomize(inferenceservice, { parent: isvc(sklearn()), config }))).toEqual([account('default')]);
     expect(
       credentialRules(
         runCustomize(inferenceservice, {

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { fromRoot, readObjects } from '../e2e/support/files.js';
 import type { KubeObject } from '../e2e/support/kube.js';
-import { kube, printLogsOnFailure } from './support/context.js';
+import { kube, live, printLogsOnFailure } from './support/context.js';
 import { getOrNone, within } from './support/wait.js';
 
 /*
@@ -122,5 +124,120 @@ describe.each(SETUPS)('$name ServiceAccount credentials on the first sync', (set
     const { ms } = await credentialsWithin(ns, pieces.InferenceService.metadata.name, credentialEnv, created);
     console.log(`${setup.name} late Secret: used ${(ms / 1000).toFixed(1)}s after its creation`);
     expect(ms).toBeLessThanOrEqual(BOUND_MS);
+  });
+});
+
+/** The hook server's sync requests for one parent so far (its debug log: one line per request, globalSetup sets the level). */
+function syncsOf(namespace: string, name: string): number {
+  const text = readFileSync(path.join(live().dir, 'hooks.log'), 'utf8');
+  const parent = `"parent":"${namespace}/${name}"`;
+  return text.split('\n').filter((l) => l.includes('"composition":"inferenceservice"') && l.includes('"hook":"sync"') && l.includes(parent)).length;
+}
+
+/** The S3 endpoint the Deployment's storage initializer gets, and from which Secret its keys come. */
+async function s3Of(namespace: string, isvc: string) {
+  const d = await getOrNone(kube(), 'apps/v1', 'Deployment', `${isvc}-predictor`, namespace);
+  const env = storageEnv(d);
+  return {
+    endpoint: env.find((e) => e.name === 'S3_ENDPOINT')?.value,
+    keysFrom: env.find((e) => e.name === 'AWS_SECRET_ACCESS_KEY')?.valueFrom?.secretKeyRef?.name,
+  };
+}
+
+const CROWD = 200;
+const QUIET_MS = 15_000;
+
+/*
+ * Issue 32 item 7: the InferenceService asks for its ServiceAccount by name, which the
+ * DecoratorController modelhooks-inferenceservice-credentials keeps a summary of its Secrets on
+ * (credentials/summary.ts), and for no Secret. In a namespace of 200 other Secrets: editing one
+ * of them syncs no InferenceService (the summary is unchanged, so nothing is written); a
+ * rotation — a Secret's annotation, or the ServiceAccount listing another Secret — reaches the
+ * Deployment within 15 s.
+ */
+describe('Secrets cost what they are worth: the credentials summary on the ServiceAccount', () => {
+  const k = kube();
+
+  it(`beside ${CROWD} Secrets: an unrelated Secret's edit syncs no InferenceService, a rotation reaches the Deployment ≤ 15 s`, async () => {
+    const ns = 'live-cred-summary';
+    await k.ensureNamespace(ns);
+    const { pieces, credentialEnv } = load(SETUPS[0] as Setup, ns);
+    const isvc = pieces.InferenceService.metadata.name;
+    for (let i = 0; i < CROWD; i += 20) {
+      await Promise.all(
+        Array.from({ length: Math.min(20, CROWD - i) }, (_, j) =>
+          k.apply({
+            apiVersion: 'v1',
+            kind: 'Secret',
+            metadata: { name: `unrelated-${i + j}`, namespace: ns },
+            stringData: { blob: 'x'.repeat(1024) },
+          } as KubeObject),
+        ),
+      );
+    }
+    for (const piece of ['Secret', 'ServiceAccount', 'InferenceService'] as Piece[]) await k.apply(pieces[piece]);
+    const last = Date.now();
+    const first = await credentialsWithin(ns, isvc, credentialEnv, last);
+    console.log(`summary: first sync with credentials ${(first.ms / 1000).toFixed(1)}s after the last apply`);
+    expect(first.ms).toBeLessThanOrEqual(BOUND_MS);
+
+    // Settled: no sync of this parent for 20 s, longer than kube-controller-manager's HPA cycle
+    // (15 s), whose first status writes of the new HPA sync the parent as a child's change.
+    await within(`${ns}/${isvc} quiet`, 180_000, async () => {
+      const before = syncsOf(ns, isvc);
+      await sleep(20_000);
+      return syncsOf(ns, isvc) === before ? true : { pending: 'still syncing' };
+    });
+    const before = syncsOf(ns, isvc);
+    await k.call('PATCH', `/api/v1/namespaces/${ns}/secrets/unrelated-7`, { stringData: { blob: 'edited' } }, 'application/merge-patch+json');
+    await k.call('PATCH', `/api/v1/namespaces/${ns}/secrets/unrelated-8`, { metadata: { annotations: { note: 'edited' } } }, 'application/merge-patch+json');
+    await sleep(QUIET_MS);
+    const unrelated = syncsOf(ns, isvc) - before;
+    console.log(`summary: ${unrelated} InferenceService syncs in ${QUIET_MS / 1000}s after two unrelated Secret edits beside ${CROWD}`);
+    expect(unrelated).toBe(0);
+
+    // Rotation 1: the Secret's endpoint annotation (KServe copies it into S3_ENDPOINT).
+    const rotateAt = Date.now();
+    await k.call(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/secrets/mysecret`,
+      { metadata: { annotations: { 'serving.kserve.io/s3-endpoint': 'minio.rotated.example:9000' } } },
+      'application/merge-patch+json',
+    );
+    const rotated = await within(
+      `${ns}/${isvc} with the rotated endpoint`,
+      BOUND_MS,
+      async () => {
+        const s = await s3Of(ns, isvc);
+        return s.endpoint === 'minio.rotated.example:9000' ? s : { pending: `S3_ENDPOINT ${s.endpoint}` };
+      },
+      rotateAt,
+    );
+    console.log(`summary: an annotation rotation reached the Deployment ${(rotated.ms / 1000).toFixed(1)}s after the edit`);
+
+    // Rotation 2: the ServiceAccount lists another Secret (its `secrets` list: no generation, so the decorator's namespace-wide rule sees it).
+    const second = { ...pieces.Secret, metadata: { ...pieces.Secret.metadata, name: 'mysecret-2' } } as KubeObject;
+    await k.apply(second);
+    const listAt = Date.now();
+    await k.apply({ ...pieces.ServiceAccount, secrets: [{ name: 'mysecret-2' }] } as KubeObject);
+    const relisted = await within(
+      `${ns}/${isvc} with the keys of mysecret-2`,
+      BOUND_MS,
+      async () => {
+        const s = await s3Of(ns, isvc);
+        return s.keysFrom === 'mysecret-2' ? s : { pending: `AWS_SECRET_ACCESS_KEY from ${s.keysFrom}` };
+      },
+      listAt,
+    );
+    console.log(`summary: a ServiceAccount listing another Secret reached the Deployment ${(relisted.ms / 1000).toFixed(1)}s after the edit`);
+
+    // The summary on the ServiceAccount holds no Secret value.
+    const sa = (await k.get('v1', 'ServiceAccount', 'sa', ns)) as { metadata: { annotations?: Record<string, string> } };
+    const summary = sa.metadata.annotations?.['modelhooks.dev/credentials'] ?? '';
+    expect(JSON.parse(summary).listed).toEqual(['mysecret-2']);
+    for (const v of Object.values((pieces.Secret as unknown as { data: Record<string, string> }).data)) {
+      expect(summary).not.toContain(v);
+      expect(summary).not.toContain(Buffer.from(v, 'base64').toString());
+    }
   });
 });

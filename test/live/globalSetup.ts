@@ -18,6 +18,8 @@ export default async function setup(project: TestProject) {
     metacontrollerSrc: build.metacontrollerSrc,
     metacontrollerLogLevel: process.env.LIVE_METACONTROLLER_LOG_LEVEL,
     keep: Boolean(process.env.LIVE_KEEP_TMP),
+    // One log line per hook request with its parent: credentials.live.ts counts a parent's syncs.
+    hookEnv: { MODELHOOKS_LOG_LEVEL: process.env.MODELHOOKS_LOG_LEVEL ?? 'debug' },
   });
   const startSeconds = (Date.now() - started) / 1000;
 

@@ -42,13 +42,14 @@ describe('dist/install.yaml', () => {
     expect(deployment.spec.template.spec.containers[0].image).toMatch(/^ghcr\.io\/modelhooks\/modelhooks:\d+\.\d+\.\d+$/);
   });
 
-  it('applies in one pass: the Namespace first, CRDs before anything namespaced, the CompositeControllers last', () => {
+  it('applies in one pass: the Namespace first, CRDs before anything namespaced, the Composite- and DecoratorControllers last', () => {
     const kinds = docs.map((d) => d.kind);
     expect(kinds[0]).toBe('Namespace');
     const lastCrd = kinds.lastIndexOf('CustomResourceDefinition');
     expect(kinds.slice(0, lastCrd + 1).filter((k) => k !== 'CustomResourceDefinition')).toEqual(['Namespace']);
     const firstCc = kinds.indexOf('CompositeController');
-    expect(kinds.slice(firstCc).every((k) => k === 'CompositeController')).toBe(true);
+    expect(kinds.slice(firstCc).every((k) => k === 'CompositeController' || k === 'DecoratorController')).toBe(true);
+    expect(kinds).toContain('DecoratorController');
     expect(kinds.indexOf('Deployment')).toBeLessThan(firstCc);
   });
 

@@ -4,6 +4,7 @@ import { parseAllDocuments, stringify } from 'yaml';
 import type { KubeObject } from '../../hooks/kit/index.js';
 import type { RunOptions, SyncResult } from '../../hooks/testing/index.js';
 import { defaultHookConfig, loadConfig, type HookConfig } from '../../hooks/server/config.js';
+import { credentialsSent } from './credentials.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 
@@ -47,7 +48,7 @@ export function goldenCases(composition: string): GoldenCase[] {
       const options: RunOptions<HookConfig> = {
         parent,
         observed: readYamlDocs(path.join(dir, 'observed.yaml')) as KubeObject[],
-        related: readYamlDocs(path.join(dir, 'related.yaml')) as KubeObject[],
+        related: asSent(composition, parent as KubeObject, readYamlDocs(path.join(dir, 'related.yaml')) as KubeObject[]),
         config: meta.env ? loadConfig(meta.env).hooks : defaultHookConfig(),
       };
       if (meta.variant) options.variant = meta.variant;
@@ -55,6 +56,15 @@ export function goldenCases(composition: string): GoldenCase[] {
       if (meta.hookVersion === 'v1' || meta.hookVersion === 'v2') options.hookVersion = meta.hookVersion;
       return { composition, name, dir, reason: meta.reason ?? name, options, ...(meta.refusedByCrd ? { refusedByCrd: meta.refusedByCrd } : {}) };
     });
+}
+
+/**
+ * related.yaml describes the cluster (the e2e and oracle tiers apply it); what Metacontroller
+ * sends an InferenceService is that less its Secrets, with the credentials DecoratorController's
+ * summary on each ServiceAccount (support/credentials.ts).
+ */
+function asSent(composition: string, parent: KubeObject, related: KubeObject[]): KubeObject[] {
+  return composition === 'inferenceservice' ? credentialsSent(parent, related) : related;
 }
 
 /** The render format: each child a document, then the parent's status. */

@@ -14,6 +14,7 @@ import { compositeControllerFor } from '../../engine/manifests.js';
 import type { NamespaceSelector } from '../../engine/namespace-selector.js';
 import { DEFAULT_NAMESPACE, INVALID_SPEC } from '../../engine/protocol.js';
 import { runOverWire } from '../../engine/run.js';
+import { decorated } from '../../engine/decorator.js';
 import { applyOutcome, stripLastApplied } from './apply.js';
 import { fieldChanges, type FieldChange } from './diff.js';
 import { CONTROLLER_UID, type Dump } from './dump.js';
@@ -169,7 +170,8 @@ function relatedObjects(c: AnyComposition, parent: KubeObject, controller: Recor
   const rules = (Array.isArray(answer.relatedResources) ? answer.relatedResources : []) as Array<RelatedRule & { namespaceSelector?: LabelSelector }>;
   const found = new Set<KubeObject>();
   for (const rule of rules) for (const o of select(rule, ctx)) found.add(o);
-  return [...found];
+  // What the composition's DecoratorController writes (the credentials summary on ServiceAccounts), as it will once installed.
+  return decorated(c, [...found], parent.metadata.namespace ?? DEFAULT_NAMESPACE, (rule) => select(rule, ctx));
 }
 
 function select(rule: RelatedRule & { namespaceSelector?: LabelSelector }, ctx: PlanContext): KubeObject[] {

@@ -1,7 +1,9 @@
-import type { Parent, RelatedRule } from '../../../kit/index.js';
+import type { Decorator, Parent, RelatedRule } from '../../../kit/index.js';
+import { STORAGE_SECRET_ANNOTATION } from '../../names.js';
 import { COMPONENTS, modelOf, type ComponentSpec, type InferenceServiceSpec } from '../../spec.js';
 import { storageUrisOf } from '../source.js';
 import { DEFAULT_SERVICE_ACCOUNT } from './service-account.js';
+import { SUMMARY_ANNOTATION, summarize } from './summary.js';
 
 /**
  * Helm keeps each release in a Secret labelled `owner: helm` (type helm.sh/release.v1, up to
@@ -11,30 +13,41 @@ export const HELM_RELEASE_LABEL = { key: 'owner', value: 'helm' } as const;
 
 /**
  * The customize rules for storage credentials, in the parent's namespace: each component's
- * ServiceAccount by name (`default` when it names none, as KServe reads it), and — where a
- * component downloads a model — every Secret of the namespace but Helm's release records.
+ * ServiceAccount by name (`default` when it names none, as KServe reads it), which carries the
+ * summary of its Secrets (summary.ts) — no Secret, so a sync holds no Secret data, does not
+ * grow with the namespace's Secrets, and an unrelated Secret's edit wakes no InferenceService;
+ * a Secret the ServiceAccount lists that changes what is read (keys, s3 annotations, a storage
+ * type) changes the summary, whose write wakes the parents that ask for that ServiceAccount.
  *
- * Why every Secret: customize sees only the parent (Metacontroller v4.17 customize/api/v1
- * hooks.go: CustomizeHookRequest{Controller, Parent}) and caches its answer per uid and
- * generation for 20 minutes (customize/manager.go newResponseCache), while KServe v0.20.0
- * reads the Secrets the ServiceAccount lists by name at once (pkg/credentials/
- * service_account_credentials.go CreateSecretVolumeAndEnvFromServiceAccount, mountSecretCredential).
- * Names cannot be known before the ServiceAccount is read, and a rule cannot combine names
- * with a selector (determineSelectionType), so a `namespace` + `labelSelector` rule lists the
- * namespace's Secrets (selectByNamespaceAndLabels): the first sync sees every Secret the
- * ServiceAccount lists, and a Secret created or changed later matches the cached rule and wakes
- * the parent (findRelatedParents). The same rule serves the storageSecretName annotation and a
- * storage spec's `storage-config`: an annotation edit bumps no generation, so a by-name rule
- * for it would wait for the cache to expire. Sync reads only key names and annotations of the
- * Secrets it uses (never values, but a storage-config JSON's `type`: storage-spec.ts).
+ * The one exception: a parent annotated serving.kserve.io/storageSecretName, where a download
+ * is needed, still asks for every Secret of the namespace but Helm's release records, as it
+ * did before the summary. The annotation names any Secret, which no ServiceAccount lists, and
+ * customize sees only the parent (Metacontroller v4.17 customize/api/v1 hooks.go) and caches
+ * its answer per uid and generation for 20 minutes (customize/manager.go newResponseCache),
+ * while an annotation edit bumps no generation: a by-name rule would miss a renamed Secret for
+ * that long. Sync still reads only key names and annotations of it (secrets-read.ts).
  */
 export function credentialRules(parent: Parent<InferenceServiceSpec>): RelatedRule[] {
   const namespace = parent.metadata.namespace;
   const accounts = new Set(COMPONENTS.flatMap((c) => (parent.spec[c] ? [parent.spec[c]?.serviceAccountName || DEFAULT_SERVICE_ACCOUNT] : [])));
   const rules: RelatedRule[] = [{ apiVersion: 'v1', resource: 'serviceaccounts', namespace, names: [...accounts].sort() }];
-  if (downloadsModel(parent.spec)) rules.push(secretsRule(namespace));
+  if (parent.metadata.annotations?.[STORAGE_SECRET_ANNOTATION] !== undefined && downloadsModel(parent.spec)) rules.push(secretsRule(namespace));
   return rules;
 }
+
+/**
+ * The DecoratorController on ServiceAccounts (summary.ts): every non-Helm Secret of the
+ * namespace in, the summary out as one annotation (removed when there is nothing to say).
+ */
+export const credentialsDecorator: Decorator = {
+  name: 'credentials',
+  resource: { apiVersion: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount' },
+  customize: (sa) => [secretsRule(sa.metadata.namespace as string)],
+  sync(sa, related) {
+    const summary = summarize(sa, related);
+    return { annotations: { [SUMMARY_ANNOTATION]: summary === undefined ? null : JSON.stringify(summary) } };
+  },
+};
 
 /** Every Secret of the namespace but Helm's release records (NotIn also matches Secrets without the label). */
 export const secretsRule = (namespace: string): RelatedRule => ({

@@ -5,6 +5,7 @@ import { GCS_KEY, gcsCredentials } from './gcs.js';
 import { HF_TOKEN_KEY, hfEnv } from './hf.js';
 import { HTTPS_HOST_KEY, httpsHeadersEnv } from './https.js';
 import { IRSA_ANNOTATION, s3KeysOf, s3SecretEnv, s3ServiceAccountEnv } from './s3.js';
+import { secretNamesOf, summaryPending } from './summary.js';
 
 /*
  * KServe v0.20.0 pkg/credentials/service_account_credentials.go: CreateSecretVolumeAndEnv,
@@ -58,7 +59,7 @@ export function credentialsFor(src: CredentialSource): CredentialLookup {
   const listed = secretNamesOf(sa);
   const refs: Array<{ name: string; via: string }> = src.annotatedSecret
     ? [{ name: src.annotatedSecret, via: `annotation ${src.annotation}` }]
-    : listed.map((name) => ({ name, via: `ServiceAccount ${saName}` }));
+    : listed.map((name) => ({ name, via: summaryPending(sa) ? `ServiceAccount ${saName}, whose Secrets are not summarized yet` : `ServiceAccount ${saName}` }));
   const used: string[] = [];
   for (const ref of refs) {
     const secret = src.related.get('v1', 'Secret', ref.name);
@@ -76,14 +77,6 @@ export function credentialsFor(src: CredentialSource): CredentialLookup {
     };
   }
   return { credentials, missing, used };
-}
-
-/** The Secret names a ServiceAccount lists under `secrets` (imagePullSecrets are for the kubelet, not read). */
-export function secretNamesOf(sa: KubeObject): string[] {
-  const list = (sa as { secrets?: unknown }).secrets;
-  if (!Array.isArray(list)) return [];
-  const names = list.flatMap((s) => (s && typeof s === 'object' && typeof (s as { name?: unknown }).name === 'string' ? [(s as { name: string }).name] : []));
-  return [...new Set(names)].filter((n) => n !== '');
 }
 
 /** mountSecretCredential: the first kind of credentials the Secret's keys announce, in KServe's order. */

@@ -11,8 +11,8 @@ export const credentialsBlock = (plan: Plan) => plan.credentials.missing.length 
 
 /**
  * What the lookups found, in words that say what happens next. Customize asks for the
- * ServiceAccounts by name and for every Secret of the namespace but Helm's release records
- * (credentials/rules.ts), so an object created or changed later wakes the parent at once.
+ * ServiceAccounts by name, which carry the summary of their Secrets (credentials/summary.ts),
+ * so a Secret created or changed later wakes the parent once the summary is rewritten.
  */
 export function credentialsCondition(input: Input, plan: Plan): Cond | undefined {
   const ns = input.parent.metadata.namespace;

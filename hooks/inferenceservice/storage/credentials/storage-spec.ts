@@ -1,8 +1,8 @@
 import type { V1EnvVar } from '@kubernetes/client-node';
-import { isRecord, type KubeObject } from '../../../kit/index.js';
 import type { StorageContext } from '../storage-plan.js';
 import { secretKeys, secretRef, type Credentials } from './env.js';
 import { NO_FINDINGS, type CredentialFindings } from './findings.js';
+import { STORAGE_TYPES, typeIn } from './summary.js';
 
 /*
  * `storage:` (key, path, parameters) as KServe v0.20.0 builds it: components/component.go
@@ -19,7 +19,6 @@ export interface ModelStorageSpec {
 
 export const PLACEHOLDER = '<scheme-placeholder>';
 const DEFAULT_SECRET = 'storage-config';
-const TYPES = ['s3', 'hdfs', 'webhdfs'];
 
 /** The storage initializer's URI for a storage spec: the placeholder until the type is known. */
 export const storageSpecUri = (spec: ModelStorageSpec): string | undefined =>
@@ -61,7 +60,8 @@ export function storageSpecCredentials(
     }
   }
   if (!type) return problem('parameters.type', `cannot tell the storage type: set it here or as "type" in the Secret ${name}'s JSON`);
-  if (!TYPES.includes(type)) return problem('parameters.type', `storage type must be one of [${TYPES.join(', ')}]. storage type [${type}] is not supported`);
+  if (!STORAGE_TYPES.includes(type))
+    return problem('parameters.type', `storage type must be one of [${STORAGE_TYPES.join(', ')}]. storage type [${type}] is not supported`);
   const bucket = params.bucket ?? '';
   const resolved = args.map((a, i) => {
     if (i % 2 !== 0 || !a.startsWith(`${PLACEHOLDER}://`)) return a;
@@ -77,25 +77,4 @@ export function storageSpecCredentials(
     env.push({ name: 'STORAGE_OVERRIDE_CONFIG', value: JSON.stringify(sorted) });
   }
   return { ...none, env, args: resolved, found: { ...NO_FINDINGS, used } };
-}
-
-/**
- * The storage type named in a storage-config JSON, only when it is one KServe supports: the
- * answer then holds one of three fixed words, never the Secret's text.
- */
-export function typeIn(secret: KubeObject, key: string): string | undefined | 'invalid' {
-  const raw =
-    isRecord(secret.stringData) && typeof secret.stringData[key] === 'string'
-      ? secret.stringData[key]
-      : isRecord(secret.data) && typeof secret.data[key] === 'string'
-        ? Buffer.from(secret.data[key], 'base64').toString('utf8')
-        : undefined;
-  if (raw === undefined) return undefined;
-  try {
-    const json: unknown = JSON.parse(raw);
-    const type = isRecord(json) ? json.type : undefined;
-    return typeof type === 'string' && TYPES.includes(type) ? type : undefined;
-  } catch {
-    return 'invalid';
-  }
 }
