@@ -46,6 +46,7 @@ const variables: Array<{
   // `namespace`: the Namespace's pod-security.kubernetes.io/enforce label decides (engine/namespace-settings.ts), as KServe adds no security field.
   { name: 'MODELHOOKS_POD_SECURITY', unset: 'namespace', set: 'baseline', want: 'baseline', read: (c) => c.hooks.inferenceservice.podSecurity },
   { name: 'MODELHOOKS_MODEL_READINESS', unset: false, set: 'true', want: true, read: (c) => c.hooks.inferenceservice.modelReadiness },
+  { name: 'MODELHOOKS_POD_INJECTION', unset: 'template', set: 'webhook', want: 'webhook', read: (c) => c.hooks.inferenceservice.podInjection },
   {
     name: 'MODELHOOKS_LOGGER_DEFAULT_URL',
     unset: 'http://default-broker',
