@@ -106,6 +106,14 @@ const variables: Array<{
     read: (c) => c.tls?.clientCaFile,
     with: { MODELHOOKS_TLS_CERT_FILE: '/t/tls.crt', MODELHOOKS_TLS_KEY_FILE: '/t/tls.key', MODELHOOKS_METRICS_PORT: '9090' },
   },
+  {
+    name: 'MODELHOOKS_WEBHOOK_PORT',
+    unset: 0,
+    set: '9443',
+    want: 9443,
+    read: (c) => c.webhookPort,
+    with: { MODELHOOKS_TLS_CERT_FILE: '/t/tls.crt', MODELHOOKS_TLS_KEY_FILE: '/t/tls.key' },
+  },
   { name: 'MODELHOOKS_MODELMESH_NAMESPACE', unset: 'modelmesh-serving', set: 'mm', want: 'mm', read: (c) => c.hooks.trustyai.modelMeshNamespace },
   // Read by the CLI before loadConfig (which compositions to serve: cli/load-compositions.ts, test/cli-first-contact.test.ts).
   { name: 'MODELHOOKS_COMPOSITIONS_DIR', unset: '', set: '/compositions', want: '/compositions', read: (c) => c.compositionsDir },
@@ -241,6 +249,10 @@ describe('server settings', () => {
       /MODELHOOKS_CLIENT_CA_FILE needs MODELHOOKS_METRICS_PORT/,
     );
     expect(() => loadConfig({ MODELHOOKS_METRICS_PORT: '8080' })).toThrow(/MODELHOOKS_METRICS_PORT must differ from PORT/);
+    expect(() => loadConfig({ MODELHOOKS_WEBHOOK_PORT: '9443' })).toThrow(/MODELHOOKS_WEBHOOK_PORT needs MODELHOOKS_TLS_CERT_FILE/);
+    expect(() => loadConfig({ MODELHOOKS_TLS_CERT_FILE: 'c', MODELHOOKS_TLS_KEY_FILE: 'k', MODELHOOKS_WEBHOOK_PORT: '8080' })).toThrow(
+      /MODELHOOKS_WEBHOOK_PORT must differ from PORT/,
+    );
     expect(() => loadConfig({ MODELHOOKS_HEADERS_TIMEOUT_SECONDS: '60' })).toThrow(/MODELHOOKS_HEADERS_TIMEOUT_SECONDS must not exceed/);
     expect(() => loadConfig({ MODELHOOKS_CACHE_BYTES: 'lots' })).toThrow(/MODELHOOKS_CACHE_BYTES/);
     expect(() => loadConfig({ MODELHOOKS_MAX_CONNECTIONS: '0' })).toThrow(/MODELHOOKS_MAX_CONNECTIONS/);

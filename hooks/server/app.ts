@@ -94,6 +94,11 @@ export function createApp(options: AppOptions): HookApp {
     hooks(req, res, pathOf(req));
   });
   app.post('/mutate-pods', (req, res) => podWebhook(req, res, injections, sizeInBytes(config.bodyLimit), logger));
+  // MODELHOOKS_WEBHOOK_PORT (listen.ts): /mutate-pods alone, for the API server, which presents no client certificate.
+  const webhookApp = routingOnly();
+  webhookApp.post('/mutate-pods', (req, res) => podWebhook(req, res, injections, sizeInBytes(config.bodyLimit), logger));
+  webhookApp.use((_req: Request, res: Response) => sendText(res, 404, 'not found'));
+  app.locals.podWebhook = webhookApp;
   // With MODELHOOKS_METRICS_PORT set, the probes and /metrics are served there alone: the hook port serves only the hooks.
   if (config.metricsPort === 0) healthRoutes(app, metrics, state, logger);
   app.use((req: Request, res: Response) => {
