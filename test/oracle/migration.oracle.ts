@@ -334,6 +334,12 @@ describe('KServe → modelhooks → KServe, live', () => {
     procs.push(mc);
     // 4. Until modelhooks has synced every InferenceService: each Deployment carries its pod injection, each parent is Ready.
     const t0 = Date.now();
+    const stuck = async () =>
+      (await isvcs())
+        .map(
+          (i) => `${i.metadata.name}: ${JSON.stringify(((i.status as { conditions?: Cond[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready'))}`,
+        )
+        .join('\n');
     await waitFor(
       async () => {
         const ds = (await oc.kube.call<{ items: KubeObject[] }>('GET', `/apis/apps/v1/namespaces/${NS}/deployments`)).items;
@@ -345,7 +351,9 @@ describe('KServe → modelhooks → KServe, live', () => {
       },
       READY_MS,
       () => (mc.exitCode !== null ? logTail(oc.dir, 'metacontroller') : hooks.exitCode !== null ? logTail(oc.dir, 'hooks') : ''),
-    );
+    ).catch(async (e: unknown) => {
+      throw new Error(`${String(e)}; the InferenceServices' Ready:\n${await stuck()}`);
+    });
     console.log(`migration: modelhooks synced every InferenceService ${((Date.now() - t0) / 1000).toFixed(1)} s after Metacontroller started`);
     underModelhooks = await settled(10_000, 90_000);
     const f = measure(underKServe, underModelhooks, TAKEOVER_WRITES, 'KServe → modelhooks');
@@ -360,6 +368,7 @@ describe('KServe → modelhooks → KServe, live', () => {
   });
 
   it("a Pod created after the takeover gets from modelhooks' webhook what KServe's gave its Pod", async () => {
+    expect(underModelhooks, 'the takeover was measured').toBeDefined();
     const before = of(underModelhooks, 'Pod');
     for (const p of before) await oc.kube.delete(p);
     const shape = (p: KubeObject) => {
@@ -398,6 +407,7 @@ describe('KServe → modelhooks → KServe, live', () => {
   });
 
   it('back to KServe: 0 Pods restarted, 0 pod templates changed', async () => {
+    expect(underModelhooks, 'the takeover was measured').toBeDefined();
     // modelhooks stopped (Metacontroller first: nothing syncs any more), its pod webhook deleted.
     for (const p of procs.splice(0).reverse()) await terminate(p);
     proxy?.close();
