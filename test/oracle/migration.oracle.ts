@@ -38,7 +38,7 @@ const READY_MS = 180_000;
 const TAKEOVER_WRITES: KeptDifference[] = [
   {
     kind: '*',
-    path: 'metadata.labels[controller-uid]',
+    path: 'metadata.labels.controller-uid',
     reason: "docs/migration.md step: the children are labelled with the InferenceService's uid, Metacontroller's selector, so that it adopts them",
     upstream: 'metacontroller pkg/controller/composite/controller.go (claimChildren)',
   },
@@ -47,6 +47,12 @@ const TAKEOVER_WRITES: KeptDifference[] = [
     path: 'metadata.labels[app.kubernetes.io/*]',
     reason: "modelhooks' descriptive labels on the Deployments', Services', HPAs' metadata (never on the pod template)",
     upstream: 'pkg/controller/v1beta1/inferenceservice/components/predictor.go',
+  },
+  {
+    kind: 'Ingress',
+    path: 'metadata.labels',
+    reason: "KServe's Ingress has no label: modelhooks' descriptive labels, the controller-uid label of the adoption and its host labels are its first",
+    upstream: 'pkg/controller/v1beta1/inferenceservice/reconcilers/ingress/kube_ingress_reconciler.go',
   },
   {
     kind: 'Ingress',
@@ -117,7 +123,10 @@ type Snapshot = Map<string, KubeObject>;
 async function snapshot(kube: Kube): Promise<Snapshot> {
   const out: Snapshot = new Map();
   for (const k of KINDS) {
-    const list = await kube.call<{ items: KubeObject[] }>('GET', `${k.base}/namespaces/${NS}/${k.resource}`);
+    const url = `${k.base}/namespaces/${NS}/${k.resource}`;
+    const res = await kube.request('GET', url);
+    if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${res.text.slice(0, 300)}`);
+    const list = JSON.parse(res.text) as { items: KubeObject[] };
     for (const item of list.items) out.set(keyOf(k.kind, item.metadata.name), { ...item, apiVersion: k.apiVersion, kind: k.kind });
   }
   return out;
@@ -174,7 +183,7 @@ function print(step: string, f: Figures, listed: KeptDifference[]): void {
   const lines = [
     '',
     `migration ${step}`,
-    `  Deployments:        ${f.deployments}, pod template changed: ${f.templatesChanged.length}, generation changed: ${f.generationsChanged.length}, new ReplicaSets: ${f.newReplicaSets.length}`,
+    `  Deployments:        ${f.deployments}, pod template changed: ${f.templatesChanged.length}, new ReplicaSets: ${f.newReplicaSets.length}, generation changed: ${f.generationsChanged.length} (their annotations: Deployment generation counts them, strategy.go PrepareForUpdate)`,
     `  Pods:               ${f.pods}, replaced: ${f.podsReplaced.length}, restarted: ${f.podsRestarted.length}`,
     `  other fields written (${f.writes.length}):`,
     ...f.writes.map(
@@ -358,11 +367,8 @@ describe('KServe → modelhooks → KServe, live', () => {
     underModelhooks = await settled(10_000, 90_000);
     const f = measure(underKServe, underModelhooks, TAKEOVER_WRITES, 'KServe → modelhooks');
     print('KServe → modelhooks', f, TAKEOVER_WRITES);
-    expect({ templates: f.templatesChanged, generations: f.generationsChanged, replicaSets: f.newReplicaSets }).toEqual({
-      templates: [],
-      generations: [],
-      replicaSets: [],
-    });
+    // A Deployment's generation counts changes of its annotations too (pkg/registry/apps/deployment/strategy.go PrepareForUpdate): printed, not a roll.
+    expect({ templates: f.templatesChanged, replicaSets: f.newReplicaSets }).toEqual({ templates: [], replicaSets: [] });
     expect({ replaced: f.podsReplaced, restarted: f.podsRestarted }).toEqual({ replaced: [], restarted: [] });
     expect(f.unlisted.map((d) => `${d.kind}/${d.object} ${d.path}: ${JSON.stringify(d.kserve)} -> ${JSON.stringify(d.modelhooks)}`)).toEqual([]);
   });
@@ -388,7 +394,15 @@ describe('KServe → modelhooks → KServe, live', () => {
           ),
         ),
         init: (spec.initContainers ?? []).map((c) => ({ name: c.name, image: c.image, args: c.args, env: c.env })),
-        containers: spec.containers.map((c) => ({ name: c.name, image: c.image, args: c.args, env: c.env, mounts: mounts(c) })),
+        // The agent's --source-uri: KServe passes the Pod's name at admission (empty: the ReplicaSet's Pods have a generateName
+        // only), modelhooks $(POD_NAME) from the downward API (test/oracle/differences.yaml, agent_injector.go): not compared.
+        containers: spec.containers.map((c) => ({
+          name: c.name,
+          image: c.image,
+          args: c.name === 'agent' ? c.args?.map((a, i, all) => (all[i - 1] === '--source-uri' ? '<the pod>' : a)) : c.args,
+          env: c.name === 'agent' ? (c.env as Array<{ name: string }> | undefined)?.filter((e) => e.name !== 'POD_NAME') : c.env,
+          mounts: mounts(c),
+        })),
         volumes: (spec.volumes ?? [])
           .map((v) => v.name)
           .filter((n) => !n.startsWith('kube-api-access'))
@@ -411,7 +425,8 @@ describe('KServe → modelhooks → KServe, live', () => {
     // modelhooks stopped (Metacontroller first: nothing syncs any more), its pod webhook deleted.
     for (const p of procs.splice(0).reverse()) await terminate(p);
     proxy?.close();
-    await oc.kube.call('DELETE', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/modelhooks-pod-webhook');
+    const gone = await oc.kube.request('DELETE', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/modelhooks-pod-webhook');
+    expect(gone.status, gone.text.slice(0, 300)).toBe(200);
     // Metacontroller's finalizers, if any, would stay on the parents with nothing to remove them.
     for (const isvc of await isvcs())
       if (((isvc.metadata.finalizers as string[] | undefined) ?? []).some((f) => f.startsWith('metacontroller')))
@@ -427,20 +442,30 @@ describe('KServe → modelhooks → KServe, live', () => {
       const { resourceVersion: _r, uid: _u, creationTimestamp: _c, managedFields: _m, generation: _g, ...metadata } = w.metadata as Record<string, unknown>;
       await oc.kube.create({ ...w, metadata } as KubeObject);
     }
+    // modelhooks' status conditions cleared: KServe recomputes Ready (knative's condition manager) over every False condition
+    // of Error severity when a component condition changes, and modelhooks' Stopped=False (reason Serving) would then make it
+    // False (pkg/apis/serving/v1beta1/inference_service_status.go conditionSet; controller.go sets its own Stopped after).
+    for (const isvc of await isvcs())
+      await oc.kube.call(
+        'PATCH',
+        `/apis/serving.kserve.io/v1beta1/namespaces/${NS}/inferenceservices/${isvc.metadata.name}/status`,
+        { status: null },
+        'application/merge-patch+json',
+      );
     await oc.kserve.restart();
     const reconciled = Date.now();
     // KServe reconciles every InferenceService at start; then nothing more is written.
     await sleep(10_000);
     const back = await settled(15_000, 120_000);
     console.log(`migration: KServe settled ${((Date.now() - reconciled) / 1000).toFixed(1)} s after its manager started`);
-    expect((await isvcs()).every(ready)).toBe(true);
+    const notReady = (await isvcs())
+      .filter((i) => !ready(i))
+      .map((i) => `${i.metadata.name}: ${JSON.stringify((i.status as { conditions?: Cond[] } | undefined)?.conditions)}`);
+    expect(notReady).toEqual([]);
     const f = measure(underModelhooks, back, GIVEBACK_WRITES, 'modelhooks → KServe');
     print('modelhooks → KServe', f, GIVEBACK_WRITES);
-    expect({ templates: f.templatesChanged, generations: f.generationsChanged, replicaSets: f.newReplicaSets }).toEqual({
-      templates: [],
-      generations: [],
-      replicaSets: [],
-    });
+    // A Deployment's generation counts changes of its annotations too (pkg/registry/apps/deployment/strategy.go PrepareForUpdate): printed, not a roll.
+    expect({ templates: f.templatesChanged, replicaSets: f.newReplicaSets }).toEqual({ templates: [], replicaSets: [] });
     expect({ replaced: f.podsReplaced, restarted: f.podsRestarted }).toEqual({ replaced: [], restarted: [] });
     expect(f.unlisted.map((d) => `${d.kind}/${d.object} ${d.path}: ${JSON.stringify(d.kserve)} -> ${JSON.stringify(d.modelhooks)}`)).toEqual([]);
   });
