@@ -83,28 +83,17 @@ const TAKEOVER_WRITES: KeptDifference[] = [
 /** What KServe writes when it takes its children back. */
 const GIVEBACK_WRITES: KeptDifference[] = [
   {
-    kind: '*',
-    path: 'metadata.labels[app.kubernetes.io/*]',
-    reason: "KServe's reconcilers write their desired labels over the object's: modelhooks' descriptive labels go",
-    upstream: 'pkg/controller/v1beta1/inferenceservice/reconcilers/deployment/deployment_reconciler.go',
+    kind: 'HorizontalPodAutoscaler',
+    path: 'metadata.**',
+    reason:
+      "KServe's HPA reconciler writes the HPA's metadata as it makes it: modelhooks' labels, the controller-uid label and Metacontroller's annotation go (its Deployments and Services are compared by spec and left as they are)",
+    upstream: 'pkg/controller/v1beta1/inferenceservice/reconcilers/hpa/hpa_reconciler.go',
   },
   {
     kind: 'Ingress',
     path: '**',
-    reason: "KServe writes its Ingress back as it makes it (its rules and no label): the transformer's host routed to the predictor again",
+    reason: "KServe writes back an Ingress whose rules differ, as it makes it (no label): the transformer's host routed to the predictor again",
     upstream: 'pkg/controller/v1beta1/inferenceservice/reconcilers/ingress/kube_ingress_reconciler.go',
-  },
-  {
-    kind: 'Deployment',
-    path: 'metadata.annotations[modelhooks.dev/*]',
-    reason: "KServe's Deployment update writes its own annotations: modelhooks' spec hash and pod injection go",
-    upstream: 'pkg/controller/v1beta1/inferenceservice/reconcilers/deployment/deployment_reconciler.go',
-  },
-  {
-    kind: '*',
-    path: 'metadata.annotations[metacontroller.k8s.io/last-applied-configuration]',
-    reason: "KServe's update writes its own annotations: Metacontroller's record goes",
-    upstream: 'pkg/controller/v1beta1/inferenceservice/reconcilers/deployment/deployment_reconciler.go',
   },
 ];
 
@@ -127,7 +116,9 @@ async function snapshot(kube: Kube): Promise<Snapshot> {
     const res = await kube.request('GET', url);
     if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${res.text.slice(0, 300)}`);
     const list = JSON.parse(res.text) as { items: KubeObject[] };
-    for (const item of list.items) out.set(keyOf(k.kind, item.metadata.name), { ...item, apiVersion: k.apiVersion, kind: k.kind });
+    // A deleted Pod stays until its kubelet confirms (the fake kubelet does not): not counted.
+    for (const item of list.items.filter((o) => !o.metadata.deletionTimestamp))
+      out.set(keyOf(k.kind, item.metadata.name), { ...item, apiVersion: k.apiVersion, kind: k.kind });
   }
   return out;
 }
