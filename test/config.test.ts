@@ -46,6 +46,7 @@ const variables: Array<{
   // `namespace`: the Namespace's pod-security.kubernetes.io/enforce label decides (engine/namespace-settings.ts), as KServe adds no security field.
   { name: 'MODELHOOKS_POD_SECURITY', unset: 'namespace', set: 'baseline', want: 'baseline', read: (c) => c.hooks.inferenceservice.podSecurity },
   { name: 'MODELHOOKS_MODEL_READINESS', unset: false, set: 'true', want: true, read: (c) => c.hooks.inferenceservice.modelReadiness },
+  { name: 'MODELHOOKS_POD_INJECTION', unset: 'template', set: 'webhook', want: 'webhook', read: (c) => c.hooks.inferenceservice.podInjection },
   {
     name: 'MODELHOOKS_LOGGER_DEFAULT_URL',
     unset: 'http://default-broker',
@@ -104,6 +105,14 @@ const variables: Array<{
     want: '/t/ca.crt',
     read: (c) => c.tls?.clientCaFile,
     with: { MODELHOOKS_TLS_CERT_FILE: '/t/tls.crt', MODELHOOKS_TLS_KEY_FILE: '/t/tls.key', MODELHOOKS_METRICS_PORT: '9090' },
+  },
+  {
+    name: 'MODELHOOKS_WEBHOOK_PORT',
+    unset: 0,
+    set: '9443',
+    want: 9443,
+    read: (c) => c.webhookPort,
+    with: { MODELHOOKS_TLS_CERT_FILE: '/t/tls.crt', MODELHOOKS_TLS_KEY_FILE: '/t/tls.key' },
   },
   { name: 'MODELHOOKS_MODELMESH_NAMESPACE', unset: 'modelmesh-serving', set: 'mm', want: 'mm', read: (c) => c.hooks.trustyai.modelMeshNamespace },
   // Read by the CLI before loadConfig (which compositions to serve: cli/load-compositions.ts, test/cli-first-contact.test.ts).
@@ -240,6 +249,10 @@ describe('server settings', () => {
       /MODELHOOKS_CLIENT_CA_FILE needs MODELHOOKS_METRICS_PORT/,
     );
     expect(() => loadConfig({ MODELHOOKS_METRICS_PORT: '8080' })).toThrow(/MODELHOOKS_METRICS_PORT must differ from PORT/);
+    expect(() => loadConfig({ MODELHOOKS_WEBHOOK_PORT: '9443' })).toThrow(/MODELHOOKS_WEBHOOK_PORT needs MODELHOOKS_TLS_CERT_FILE/);
+    expect(() => loadConfig({ MODELHOOKS_TLS_CERT_FILE: 'c', MODELHOOKS_TLS_KEY_FILE: 'k', MODELHOOKS_WEBHOOK_PORT: '8080' })).toThrow(
+      /MODELHOOKS_WEBHOOK_PORT must differ from PORT/,
+    );
     expect(() => loadConfig({ MODELHOOKS_HEADERS_TIMEOUT_SECONDS: '60' })).toThrow(/MODELHOOKS_HEADERS_TIMEOUT_SECONDS must not exceed/);
     expect(() => loadConfig({ MODELHOOKS_CACHE_BYTES: 'lots' })).toThrow(/MODELHOOKS_CACHE_BYTES/);
     expect(() => loadConfig({ MODELHOOKS_MAX_CONNECTIONS: '0' })).toThrow(/MODELHOOKS_MAX_CONNECTIONS/);

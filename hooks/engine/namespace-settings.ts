@@ -20,6 +20,7 @@ export const NAMESPACE_ANNOTATIONS = {
   allowedImages: `${PREFIX}allowed-images`,
   podSecurity: `${PREFIX}pod-security`,
   modelReadiness: `${PREFIX}model-readiness`,
+  podInjection: `${PREFIX}pod-injection`,
 } as const;
 
 /** The Pod Security Admission label of a Namespace: the level its pods must keep (k8s.io/pod-security-admission api/constants.go). */
@@ -43,6 +44,8 @@ export interface NamespaceSettings {
   podSecurity?: PodSecuritySetting;
   /** Readiness probes that ask the server for the model instead of KServe's TCP probe. */
   modelReadiness?: boolean;
+  /** Where KServe's pod webhook's additions go: the pod template, or each Pod by modelhooks' pod webhook. */
+  podInjection?: 'template' | 'webhook';
   /** The Namespace's `pod-security.kubernetes.io/enforce` level, where it names one. */
   enforced?: 'restricted' | 'baseline' | 'privileged';
 }
@@ -130,6 +133,11 @@ export function namespaceSettings(namespace: KubeObject | undefined): { settings
     (v) => (v === 'true' || v === 'false' ? undefined : 'not true or false'),
     (v) => (settings.modelReadiness = v === 'true'),
   );
+  read(
+    'podInjection',
+    (v) => (v === 'template' || v === 'webhook' ? undefined : 'not template or webhook'),
+    (v) => (settings.podInjection = v as 'template' | 'webhook'),
+  );
   return { settings, problems };
 }
 
@@ -191,6 +199,7 @@ export function withNamespaceSettings<Config>(config: Config, s: NamespaceSettin
   }
   if (s.gateway && isRecord(config.gateway)) out.gateway = { ...s.gateway };
   if (s.modelReadiness !== undefined && typeof config.modelReadiness === 'boolean') out.modelReadiness = s.modelReadiness;
+  if (s.podInjection !== undefined && typeof config.podInjection === 'string') out.podInjection = s.podInjection;
   // The pod security level: the annotation's, else the server's; `namespace` is the Namespace's
   // enforce label, and privileged (nothing added, nothing refused) where it has none.
   if (typeof config.podSecurity === 'string') {

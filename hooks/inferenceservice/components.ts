@@ -42,6 +42,8 @@ export interface ComponentPlan {
   credentials: CredentialFindings;
   /** KServe's raw-mode Deployment and Service settings (config.ts RawSettings), from the configuration. */
   raw?: RawSettings;
+  /** MODELHOOKS_POD_INJECTION (config.ts): where KServe's pod webhook's additions go. */
+  podInjection?: InferenceServiceConfig['podInjection'];
 }
 
 export type PredictorOutcome = { plan: ComponentPlan } | { failure: { reason: string; message: string } };
@@ -80,7 +82,7 @@ export function componentPlans(ctx: BuildContext): { plans: ComponentPlan[]; uns
     if (impl.kind === 'unsupported') unserved.push({ role, reason: impl.reason, message: impl.message });
     else plans.push(impl.kind === 'art' ? artPlan(ctx, spec, impl.art) : customPlan(ctx, role, spec));
   }
-  return { plans: plans.map((p) => ({ ...p, raw: ctx.config.raw })), unserved };
+  return { plans: plans.map((p) => ({ ...p, raw: ctx.config.raw, podInjection: ctx.config.podInjection })), unserved };
 }
 
 /**

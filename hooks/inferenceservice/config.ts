@@ -57,6 +57,13 @@ export type InferenceServiceConfig = {
    * changes the pod template of a Deployment KServe made (deployment_reconciler.go setDefaultPodSpec).
    */
   modelReadiness: boolean;
+  /**
+   * `template` (default): what KServe's pod webhook adds to each Pod (storage initializer, agent,
+   * model car, metrics annotations) is written into the Deployment's pod template. `webhook`: the
+   * template is KServe's controller's, and modelhooks' pod webhook (deploy/components/pod-webhook)
+   * adds the rest to each Pod, so a takeover from KServe rolls no pod (pod/injection.ts).
+   */
+  podInjection: 'template' | 'webhook';
   /** KServe's `logger` settings the agent sidecar gets (agent_injector.go LoggerConfig). */
   logger: LoggerSettings;
   /** KServe's `explainers` (v1beta1 ExplainersConfig): the ART explainer's image and default tag. */
@@ -131,6 +138,12 @@ export const inferenceserviceConfig = z
       .enum(['true', 'false'])
       .default('false')
       .describe("true: readiness asks the server for the model where its path and name are known, instead of KServe's TCP probe (rolls KServe's pods)"),
+    MODELHOOKS_POD_INJECTION: z
+      .enum(['template', 'webhook'])
+      .default('template')
+      .describe(
+        "webhook: pod templates as KServe's controller writes them, the storage initializer, agent and model car added to each Pod by modelhooks' pod webhook (deploy/components/pod-webhook) — a takeover from KServe rolls no pod",
+      ),
     // KServe's `logger` config defaults (config/configmap/inferenceservice.yaml, agent_injector.go).
     MODELHOOKS_LOGGER_DEFAULT_URL: z.string().default('http://default-broker').describe('where an InferenceService logger without url posts'),
     MODELHOOKS_LOGGER_CA_BUNDLE: z
@@ -160,6 +173,7 @@ export const inferenceserviceConfig = z
       gateway: { namespace, name },
       podSecurity: e.MODELHOOKS_POD_SECURITY,
       modelReadiness: e.MODELHOOKS_MODEL_READINESS === 'true',
+      podInjection: e.MODELHOOKS_POD_INJECTION,
       logger: {
         defaultUrl: e.MODELHOOKS_LOGGER_DEFAULT_URL,
         caBundle: e.MODELHOOKS_LOGGER_CA_BUNDLE,

@@ -288,7 +288,7 @@ export const inferenceserviceSpec = z
       (comp.containers ?? []).forEach((container, i) => {
         if (!container.image) ctx.addIssue({ code: 'custom', path: [c, 'containers', i, 'image'], message: 'required' });
         // Beside a model, containers run next to the runtime's kserve-container.
-        if (c === 'predictor' && chosen.length > 0 && (container.name ?? 'kserve-container') === 'kserve-container') {
+        if (c === 'predictor' && chosen.length > 0 && (container.name || 'kserve-container') === 'kserve-container') {
           ctx.addIssue({ code: 'custom', path: [c, 'containers', i, 'name'], message: 'a container beside a model needs a name other than kserve-container' });
         }
       });

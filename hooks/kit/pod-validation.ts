@@ -205,7 +205,8 @@ export function containerProblems(c: unknown, at: string, options: PodCheckOptio
   const container = objectItem(out, c, at);
   if (!container) return out;
   if (options.complete && (typeof container.name !== 'string' || container.name === '')) out.push({ path: `${at}.name`, message: 'required' });
-  else stringField(out, container, 'name', at, isDnsLabel, 'not a DNS-1123 label (a container name)');
+  // Not complete (a component's container, named by default): `name: ""` is unset, as KServe's webhook stores it.
+  else if (container.name !== '') stringField(out, container, 'name', at, isDnsLabel, 'not a DNS-1123 label (a container name)');
   if (options.complete && (typeof container.image !== 'string' || container.image === '')) out.push({ path: `${at}.image`, message: 'required' });
   stringField(out, container, 'image', at, (s) => s === s.trim(), 'must not have leading or trailing whitespace');
   // The decoder: fields of a Container that must be strings, lists of strings, booleans.

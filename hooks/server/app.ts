@@ -10,6 +10,7 @@ import { hookRoute } from './hook-route.js';
 import { expressObjects, type ServerState } from './listen.js';
 import type { AnyComposition } from '../kit/composition.js';
 import { bindHookMetrics, createMetrics, type HookMetrics } from './metrics.js';
+import { admitPod, InjectionRegistry } from '../inferenceservice/pod/pod-webhook.js';
 
 export type { ServerState } from './listen.js';
 
@@ -61,7 +62,9 @@ export function createApp(options: AppOptions): HookApp {
   const state = options.state ?? { draining: false };
   const token = options.token ?? (config.tokenFile ? watchedToken(config.tokenFile, logger) : undefined);
   const byName = new Map(compositions.map((c) => [c.name, c]));
-  const answerer = hookAnswerer({ config, metrics, logger, now });
+  // MODELHOOKS_POD_INJECTION=webhook: what each sync wrote for its pods, for /mutate-pods (inferenceservice/pod/pod-webhook.ts).
+  const injections = new InjectionRegistry();
+  const answerer = hookAnswerer({ config, metrics, logger, now, computed: (text) => injections.record(text) });
   const hooks = hookRoute({
     byName,
     answerer,
@@ -94,6 +97,12 @@ export function createApp(options: AppOptions): HookApp {
     if (state.draining) res.setHeader('Connection', 'close');
     hooks(req, res, path);
   });
+  app.post('/mutate-pods', (req, res) => podWebhook(req, res, injections, sizeInBytes(config.bodyLimit), logger));
+  // MODELHOOKS_WEBHOOK_PORT (listen.ts): /mutate-pods alone, for the API server, which presents no client certificate.
+  const webhookApp = routingOnly();
+  webhookApp.post('/mutate-pods', (req, res) => podWebhook(req, res, injections, sizeInBytes(config.bodyLimit), logger));
+  webhookApp.use((_req: Request, res: Response) => sendText(res, 404, 'not found'));
+  app.locals.podWebhook = webhookApp;
   // With MODELHOOKS_METRICS_PORT set, the probes and /metrics are served there alone: the hook port serves only the hooks.
   if (config.metricsPort === 0) healthRoutes(app, metrics, state, logger);
   app.use((req: Request, res: Response) => {
@@ -152,6 +161,31 @@ function internalError(logger: Logger): ErrorRequestHandler {
     if (res.headersSent) return next(err);
     sendText(res, 500, 'internal error; see the server log');
   };
+}
+
+/**
+ * POST /mutate-pods: the pod mutating webhook (deploy/components/pod-webhook), called by the API
+ * server, which sends no token: an AdmissionReview in, its answer out (pod-webhook.ts admitPod).
+ */
+function podWebhook(req: IncomingMessage, res: http.ServerResponse, injections: InjectionRegistry, limit: number, logger: Logger): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= limit) chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (size > limit) return sendText(res, 413, 'request body too large');
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return sendText(res, 400, 'not JSON');
+    }
+    const answer = admitPod(body, injections);
+    if (!answer.response.allowed) logger.info({ uid: answer.response.uid, status: answer.response.status }, 'pod refused');
+    sendText(res, 200, JSON.stringify(answer), 'application/json');
+  });
 }
 
 /** GET (and so HEAD) /healthz, /readyz and /metrics, with or without a trailing `/`. */

@@ -110,6 +110,11 @@ const envSchema = z.object({
     .max(65535)
     .default(0)
     .meta({ description: 'also serve only /metrics, /healthz and /readyz in plain HTTP on this port', unset: '(none)' }),
+  MODELHOOKS_WEBHOOK_PORT: z.coerce.number().int().min(0).max(65535).default(0).meta({
+    description:
+      'also serve only the pod webhook (POST /mutate-pods, MODELHOOKS_POD_INJECTION=webhook) on this port: HTTPS with the same certificate, no client certificate asked (the API server presents none)',
+    unset: '(/mutate-pods on PORT only)',
+  }),
   // Compositions of your own (docs/your-composition.md): read by every command before this schema (cli/load-compositions.ts).
   MODELHOOKS_COMPOSITIONS_DIR: z.string().default('').meta({
     description: 'serve the compositions every .js module at the top of this directory exports, too (the image sets /compositions)',
@@ -166,6 +171,8 @@ export interface ServerConfig {
   tokenFile?: string;
   /** A plain-HTTP port serving only /metrics, /healthz and /readyz; 0 for none. */
   metricsPort: number;
+  /** An HTTPS port serving only POST /mutate-pods, without asking for a client certificate; 0 for none. */
+  webhookPort: number;
   /** The namespaces whose parents are served (`MODELHOOKS_NAMESPACE_SELECTOR`; empty: every one). */
   namespaceSelector: NamespaceSelector;
   /** Where the served compositions of one's own were loaded from (`MODELHOOKS_COMPOSITIONS_DIR`, read by the CLI before the rest); empty: none. */
@@ -215,6 +222,7 @@ export function loadConfig(env: Env, compositions: ReadonlyArray<{ name: string;
       : {}),
     ...(e.MODELHOOKS_TOKEN_FILE ? { tokenFile: e.MODELHOOKS_TOKEN_FILE } : {}),
     metricsPort: e.MODELHOOKS_METRICS_PORT,
+    webhookPort: e.MODELHOOKS_WEBHOOK_PORT,
     namespaceSelector: parseNamespaceSelector(e.MODELHOOKS_NAMESPACE_SELECTOR),
     compositionsDir: e.MODELHOOKS_COMPOSITIONS_DIR,
     hooks: hooks.configs as HookConfig,
@@ -242,6 +250,12 @@ function serverProblems(e: z.infer<typeof envSchema>): string[] {
   }
   if (e.MODELHOOKS_METRICS_PORT !== 0 && e.MODELHOOKS_METRICS_PORT === e.PORT) {
     problems.push('MODELHOOKS_METRICS_PORT must differ from PORT');
+  }
+  if (e.MODELHOOKS_WEBHOOK_PORT !== 0 && !e.MODELHOOKS_TLS_CERT_FILE) {
+    problems.push('MODELHOOKS_WEBHOOK_PORT needs MODELHOOKS_TLS_CERT_FILE and MODELHOOKS_TLS_KEY_FILE (the API server calls admission webhooks over HTTPS)');
+  }
+  if (e.MODELHOOKS_WEBHOOK_PORT !== 0 && (e.MODELHOOKS_WEBHOOK_PORT === e.PORT || e.MODELHOOKS_WEBHOOK_PORT === e.MODELHOOKS_METRICS_PORT)) {
+    problems.push('MODELHOOKS_WEBHOOK_PORT must differ from PORT and MODELHOOKS_METRICS_PORT');
   }
   if (e.MODELHOOKS_INFLIGHT_BYTES !== '0' && sizeInBytes(e.MODELHOOKS_INFLIGHT_BYTES) < sizeInBytes(e.MODELHOOKS_BODY_LIMIT)) {
     problems.push('MODELHOOKS_INFLIGHT_BYTES must be at least MODELHOOKS_BODY_LIMIT (else the largest body could never be read)');

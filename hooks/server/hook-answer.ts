@@ -69,7 +69,14 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** The cache key of a request body: its SHA-256 (a one-shot hash, no Hash object left for the collector). */
 export const digestOf = (raw: Buffer): string => hash('sha256', raw, 'base64');
 
-export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; logger: Logger; now: () => string }): HookAnswerer {
+export function hookAnswerer(o: {
+  config: ServerConfig;
+  metrics: HookMetrics;
+  logger: Logger;
+  now: () => string;
+  /** Sees each answer computed (not those from the cache, seen when computed): the pod webhook's registry (app.ts). */
+  computed?: (text: string) => void;
+}): HookAnswerer {
   // Pays where the kit's memos do not (npm run bench, 4 runs: canary computed 1,248–1,730 µs/request, cached 186–289; memos held:
   // ~130–240 either way) and at the live tier's steady state (1,297 of 1,449 syncs answered from it: README "System figures").
   const cache = new AnswerCache<CachedAnswer>(o.config.cacheEntries, o.config.cacheBytes, answerBytes);
@@ -107,6 +114,7 @@ export function hookAnswerer(o: { config: ServerConfig; metrics: HookMetrics; lo
       return writeText(res, exchange, 500, 'error', 'internal error in the hook; see the server log');
     }
     const { text, parent, invalidSpec } = computed;
+    o.computed?.(text);
     // Its own memory, exactly its size: a small Buffer.from would share (and keep) an 8 KiB pool slab.
     const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     bytes.write(text);

@@ -44,7 +44,18 @@ export async function listen(
   const connections = limit(main, config, config.tls !== undefined);
   const health = healthApp && config.metricsPort ? http.createServer({ ...serverOptions, ...expressObjects(healthApp) }, healthApp) : undefined;
   const healthConnections = health ? limit(health, config, false) : undefined;
-  await Promise.all([bind(main, config.port, config.host), ...(health ? [bind(health, config.metricsPort, config.host)] : [])]);
+  // MODELHOOKS_WEBHOOK_PORT: the pod webhook alone (app.ts app.locals.podWebhook), HTTPS without a client certificate.
+  const webhookApp = (app as Partial<Express>).locals?.podWebhook as RequestListener | undefined;
+  const webhook =
+    config.webhookPort && config.tls && webhookApp
+      ? httpsServer(webhookApp, { ...config, tls: { certFile: config.tls.certFile, keyFile: config.tls.keyFile } }, logger, stopWatching, reloadMs)
+      : undefined;
+  const webhookConnections = webhook ? limit(webhook, { ...config, tls: undefined }, true) : undefined;
+  await Promise.all([
+    bind(main, config.port, config.host),
+    ...(health ? [bind(health, config.metricsPort, config.host)] : []),
+    ...(webhook ? [bind(webhook, config.webhookPort, config.host)] : []),
+  ]);
 
   let stopping: Promise<void> | undefined;
   const shutdown = () =>
@@ -60,13 +71,18 @@ export async function listen(
         health?.closeAllConnections();
         connections.closeAll();
         healthConnections?.closeAll();
+        webhook?.closeAllConnections();
+        webhookConnections?.closeAll();
       }, config.shutdownTimeoutSeconds * 1000);
       force.unref();
       // close() stops accepting and closes idle keep-alive connections; busy ones finish first.
       // Sockets that never got to a request (a handshake, a silent plain socket) are closed too.
       connections.closeUnproven();
       healthConnections?.closeUnproven();
-      await Promise.all([main, ...(health ? [health] : [])].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      webhookConnections?.closeUnproven();
+      await Promise.all(
+        [main, ...(health ? [health] : []), ...(webhook ? [webhook] : [])].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))),
+      );
       clearTimeout(force);
       logger.info('stopped');
     })());

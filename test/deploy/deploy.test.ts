@@ -31,7 +31,9 @@ const subdirs = (dir: string) =>
         .filter((d) => statSync(path.join(dir, d)).isDirectory())
         .sort()
     : [];
-const components = subdirs(componentsDir);
+/** modelhooks' pod webhook (MODELHOOKS_POD_INJECTION=webhook): added after a TLS component, tested on its own below. */
+const POD_WEBHOOK = 'pod-webhook';
+const components = subdirs(componentsDir).filter((c) => c !== POD_WEBHOOK);
 const variants = variantNames(builtinCompositions).filter((v) => v !== DEFAULT_VARIANT);
 /** The components that secure the hooks (deploy/components/tls-*): one at most, not variants. */
 const tlsComponents = components.filter((c) => c.startsWith('tls-'));
@@ -393,6 +395,61 @@ const kustomizeBin = [
 const kustomizeMissing = kustomizeBin ? undefined : 'no kustomize binary (`npm run test:e2e` builds one into .cache/e2e/bin; or put kustomize on PATH)';
 if (kustomizeMissing) process.stderr.write(`test/deploy/deploy.test.ts: skipping the checks against the real kustomize: ${kustomizeMissing}\n`);
 
+describe.each(tlsComponents.map((c) => [c]))(`deploy/ + %s + ${POD_WEBHOOK}`, (tls) => {
+  const objects = build(deployDir, { components: [`components/${tls}`, `components/${POD_WEBHOOK}`] });
+  const deployment = one(objects, 'Deployment', 'modelhooks');
+  const [server] = deployment.spec.template.spec.containers as any[];
+  const env = Object.fromEntries((server.env ?? []).map((e: { name: string; value?: string }) => [e.name, e.value]));
+  const config = loadConfig(env);
+  const webhook = one(objects, 'MutatingWebhookConfiguration', 'modelhooks-pod-webhook');
+  const [hook] = webhook.webhooks as any[];
+
+  it('needs a TLS component before it: the build stops without one (the API server calls webhooks over HTTPS only)', () => {
+    expect(() => build(deployDir, { components: [`components/${POD_WEBHOOK}`] })).toThrow(/\/spec\/ports\/0\/name/);
+    expect(config.tls).toBeDefined();
+  });
+
+  it('serves the webhook on MODELHOOKS_WEBHOOK_PORT, the Service port the MutatingWebhookConfiguration names, in webhook mode', () => {
+    expect(config.hooks.inferenceservice.podInjection).toBe('webhook');
+    const port = (server.ports as any[]).find((p) => p.name === 'webhook');
+    expect(port.containerPort).toBe(config.webhookPort);
+    const service = one(objects, 'Service', serviceName);
+    const servicePort = (service.spec.ports as any[]).find((p) => p.port === hook.clientConfig.service.port);
+    expect(servicePort.targetPort).toBe('webhook');
+    expect(hook.clientConfig.service).toMatchObject({ name: serviceName, namespace: serviceNamespace, path: '/mutate-pods' });
+    // The NetworkPolicy lets the API server (no selector names the control plane) reach that port only.
+    const rules = one(objects, 'NetworkPolicy').spec.ingress as any[];
+    expect(rules.filter((r) => r.from === undefined)).toEqual([{ ports: [{ port: config.webhookPort, protocol: 'TCP' }] }]);
+  });
+
+  it("selects what KServe v0.20.0's pod mutator selects, and fails closed (config/webhook/manifests.yaml)", () => {
+    expect(hook.objectSelector).toEqual({ matchExpressions: [{ key: 'serving.kserve.io/inferenceservice', operator: 'Exists' }] });
+    expect(hook.namespaceSelector).toEqual({ matchExpressions: [{ key: 'control-plane', operator: 'DoesNotExist' }] });
+    expect(hook.rules).toEqual([{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }]);
+    expect([hook.failurePolicy, hook.reinvocationPolicy, hook.sideEffects]).toEqual(['Fail', 'IfNeeded', 'None']);
+  });
+
+  it("has its CA injected by the TLS component's issuer (cert-manager from the serving Certificate, or the service CA)", () => {
+    const annotations = webhook.metadata.annotations ?? {};
+    if (tls === 'tls-cert-manager') {
+      const certificate = one(objects, 'Certificate', 'modelhooks-serving');
+      expect(annotations['cert-manager.io/inject-ca-from']).toBe(`${certificate.metadata.namespace}/${certificate.metadata.name}`);
+    } else expect(annotations['service.beta.openshift.io/inject-cabundle']).toBe('true');
+  });
+
+  it('runs one replica (a replica knows the injections of the syncs it answered), and resyncs InferenceServices every 30 s', () => {
+    expect(deployment.spec.replicas).toBe(1);
+    expect(one(objects, 'PodDisruptionBudget').spec).toMatchObject({ maxUnavailable: 1 });
+    expect(one(objects, 'CompositeController', 'modelhooks-inferenceservice').spec.resyncPeriodSeconds).toBe(30);
+  });
+
+  it('is valid, patches applied', () => {
+    // The vendored OpenAPI documents have no admissionregistration.k8s.io: the migration test (test/oracle) creates this one on a real API server.
+    for (const o of objects.filter((x) => !['CompositeController', 'CustomResourceDefinition', 'MutatingWebhookConfiguration'].includes(String(x.kind))))
+      expectValid(o);
+  });
+});
+
 describe.skipIf(kustomizeMissing !== undefined)(
   `test/deploy/kustomize.ts against the real kustomize${kustomizeMissing ? ` (skipped: ${kustomizeMissing})` : ''}`,
   () => {
@@ -453,7 +510,12 @@ describe.skipIf(kustomizeMissing !== undefined)(
 );
 
 describe('deploy/ files', () => {
-  it.each(deployFileObjects().map(({ file, object }) => [`${file}: ${String(object.kind)}`, object]))('%s is valid', (_name, object) => {
+  // A MutatingWebhookConfiguration has no vendored schema (the pod webhook's block above says where it is checked).
+  it.each(
+    deployFileObjects()
+      .filter(({ object }) => object.kind !== 'MutatingWebhookConfiguration')
+      .map(({ file, object }) => [`${file}: ${String(object.kind)}`, object]),
+  )('%s is valid', (_name, object) => {
     expectValid(object);
   });
 

@@ -52,7 +52,7 @@ describe('TLS with client certificates, a bearer token and a plain metrics port'
   let dir: string;
   let certs: ReturnType<typeof certificates>;
   let running: Listeners;
-  let ports: { main: number; metrics: number };
+  let ports: { main: number; metrics: number; webhook: number };
   const state = { draining: false };
   const body = JSON.stringify(
     syncRequest(trustyai, {
@@ -69,10 +69,11 @@ describe('TLS with client certificates, a bearer token and a plain metrics port'
     dir = mkdtempSync(path.join(tmpdir(), 'modelhooks-tls-'));
     certs = certificates(dir);
     writeFileSync(certs.file('token'), 'the-token\n');
-    ports = { main: await freePort(), metrics: await freePort() };
+    ports = { main: await freePort(), metrics: await freePort(), webhook: await freePort() };
     const config = loadConfig({
       PORT: String(ports.main),
       MODELHOOKS_METRICS_PORT: String(ports.metrics),
+      MODELHOOKS_WEBHOOK_PORT: String(ports.webhook),
       MODELHOOKS_HOST: '127.0.0.1',
       MODELHOOKS_TLS_CERT_FILE: certs.file('server.crt'),
       MODELHOOKS_TLS_KEY_FILE: certs.file('server.key'),
@@ -125,6 +126,18 @@ describe('TLS with client certificates, a bearer token and a plain metrics port'
         .end(body);
     });
     expect(hook).toBe(404);
+  });
+
+  it('serves the pod webhook alone on MODELHOOKS_WEBHOOK_PORT, over HTTPS without a client certificate (the API server presents none)', async () => {
+    const review = JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: { uid: 'u', namespace: 'ns', object: { metadata: {}, spec: { containers: [] } } },
+    });
+    const res = await post({ port: ports.webhook, ca: certs.ca, path: '/mutate-pods' }, review);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toEqual({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: 'u', allowed: true } });
+    expect((await post({ port: ports.webhook, ca: certs.ca }, body)).status).toBe(404);
   });
 
   it('sets the timeouts; the slots are shared by hooks/server/connections.ts, not refused by Node', () => {

@@ -266,3 +266,16 @@ describe('the Ingress once the components callers enter through are ready (recon
     expect(ingressReady(local)).toEqual(['True', 'ClusterLocal']);
   });
 });
+
+describe('an InferenceService as KServe v0.20.0 stored it (the takeover: test/oracle/migration.oracle.ts)', () => {
+  it('model.name "" is the default kserve-container: corev1.Container.Name has no omitempty, so KServe\'s defaulting webhook stores it (pkg/apis/serving/v1beta1/predictor_model.go)', () => {
+    const stored = isvc({
+      predictor: { model: { name: '', modelFormat: { name: 'sklearn' }, storageUri: 'gs://kfserving-examples/models/sklearn/1.0/model' } },
+    });
+    const out = runSync(inferenceservice, { parent: stored, config });
+    const d = out.children.find((o) => o.kind === 'Deployment') as KubeObject;
+    expect(d, JSON.stringify(out.status)).toBeDefined();
+    const containers = (d.spec as { template: { spec: { containers: Array<{ name: string }> } } }).template.spec.containers;
+    expect(containers[0]?.name).toBe('kserve-container');
+  });
+});

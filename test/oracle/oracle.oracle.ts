@@ -19,6 +19,8 @@ import { createApp } from '../../hooks/server/app.js';
 import { loadConfig } from '../../hooks/server/config.js';
 import type { RelatedRule } from '../../hooks/kit/index.js';
 import { ready, syncRequest } from '../../hooks/testing/index.js';
+import { applyInjection, POD_INJECTION_ANNOTATION, type PodInjection } from '../../hooks/inferenceservice/pod/injection.js';
+import type { V1PodSpec } from '@kubernetes/client-node';
 import { postHook } from '../e2e/support/hook-post.js';
 import { fromRoot } from '../e2e/support/files.js';
 import { ourCrds, schemaFor, crdFor, type Schema } from '../e2e/support/install.js';
@@ -45,7 +47,10 @@ const groups: Group[] = loadCorpus()
   .filter((g) => g.specs.length > 0);
 const READY_TIMEOUT_MS = Number(process.env.ORACLE_READY_TIMEOUT_MS ?? 90_000);
 
-const app = createApp({ compositions: builtinCompositions, config: loadConfig({}) });
+// ORACLE_POD_INJECTION=webhook: modelhooks' templates without what KServe's pod webhook adds, and each Pod made from one
+// completed by modelhooks' pod webhook function (hooks/inferenceservice/pod/pod-webhook.ts), as the API server would call it.
+const podInjection = process.env.ORACLE_POD_INJECTION === 'webhook' ? 'webhook' : 'template';
+const app = createApp({ compositions: builtinCompositions, config: loadConfig({ MODELHOOKS_POD_INJECTION: podInjection }) });
 const compositionOf = (kind: string) => builtinCompositions.find((c) => c.parent.kind === kind && c.parent.group === 'serving.kserve.io');
 
 /** The kinds read on KServe's side (everything its raw reconcilers make), by API path and kind. */
@@ -332,12 +337,14 @@ async function dryRun(kube: Kube, ns: string, parent: KubeObject, children: Kube
     out.set(keyOf(child.kind, child.metadata.name), await kube.dryRunCreate(obj));
     if (child.kind === 'Deployment') {
       const template = (child.spec as { template: { metadata?: Record<string, unknown>; spec: unknown } }).template;
-      const pod = {
+      const fromTemplate = {
         apiVersion: 'v1',
         kind: 'Pod',
         metadata: { ...(template.metadata ?? {}), name: `${child.metadata.name}-oracle`, namespace: ns },
-        spec: template.spec,
+        spec: template.spec as V1PodSpec,
       };
+      const injection = (child.metadata.annotations as Record<string, string> | undefined)?.[POD_INJECTION_ANNOTATION];
+      const pod = injection ? applyInjection(fromTemplate, JSON.parse(injection) as PodInjection) : fromTemplate;
       out.set(keyOf('Pod', child.metadata.name), await kube.dryRunCreate(pod as KubeObject));
     }
   }

@@ -81,7 +81,9 @@ describe('charts/modelhooks', () => {
       if (value === '' && unsetInDeploy.has(name)) return serverTakes('MODELHOOKS_LOG_LEVEL', 'info');
       try {
         // The one rule across two numbers (headers within the request timeout) kept out of the way.
-        loadConfig({ MODELHOOKS_HEADERS_TIMEOUT_SECONDS: '0.5', MODELHOOKS_REQUEST_TIMEOUT_SECONDS: '1000', [name]: String(value) });
+        // And the webhook port's need for TLS (a rule across variables too).
+        const tls = name === 'MODELHOOKS_WEBHOOK_PORT' ? { MODELHOOKS_TLS_CERT_FILE: 'c', MODELHOOKS_TLS_KEY_FILE: 'k' } : {};
+        loadConfig({ MODELHOOKS_HEADERS_TIMEOUT_SECONDS: '0.5', MODELHOOKS_REQUEST_TIMEOUT_SECONDS: '1000', ...tls, [name]: String(value) });
         return true;
       } catch {
         return false;

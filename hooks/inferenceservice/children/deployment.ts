@@ -2,6 +2,7 @@ import type { V1Deployment, V1DeploymentStrategy, V1PodSpec } from '@kubernetes/
 import { childMeta, type Parent } from '../../kit/index.js';
 import type { RawSettings } from '../config.js';
 import type { ComponentMeta } from './metadata.js';
+import { POD_INJECTION_ANNOTATION, splitInjection } from '../pod/injection.js';
 import { selectorFor, SPEC_HASH_ANNOTATION, workloadName, type Role } from '../names.js';
 import type { ComponentSpec } from '../spec.js';
 
@@ -17,11 +18,22 @@ export interface DeploymentOptions {
   meta: ComponentMeta;
   /** inferenceservice-config's `deploy.deploymentRolloutStrategy.defaultRollout`, for a spec without deploymentStrategy. */
   defaultRollout?: RawSettings['defaultRollout'];
+  /** `webhook`: the template as KServe's controller writes it, what its pod webhook adds kept apart for modelhooks' (pod/injection.ts). */
+  podInjection?: PodInjectionMode;
 }
+
+/** MODELHOOKS_POD_INJECTION: KServe's pod webhook's additions in the template (`template`) or added to each Pod by modelhooks' webhook. */
+export type PodInjectionMode = 'template' | 'webhook';
 
 export function deploymentFor(parent: Parent<unknown>, o: DeploymentOptions): V1Deployment {
   // KServe gives the Deployment and its pods the same labels and annotations (componentMeta).
-  const annotations = { ...o.meta.annotations, ...(o.specHash ? { [SPEC_HASH_ANNOTATION]: o.specHash } : {}) };
+  const split = o.podInjection === 'webhook' ? splitInjection({ annotations: o.meta.podAnnotations, spec: o.pod }, o.meta.annotations) : undefined;
+  const annotations = {
+    ...o.meta.annotations,
+    ...(o.specHash ? { [SPEC_HASH_ANNOTATION]: o.specHash } : {}),
+    ...(split ? { [POD_INJECTION_ANNOTATION]: JSON.stringify(split.injection) } : {}),
+  };
+  const podAnnotations = split ? split.template.annotations : o.meta.podAnnotations;
   // ComponentExtensionSpec.deploymentStrategy is copied as written, else the ConfigMap's rollout (deployment_reconciler.go createRawDefaultDeployment).
   const strategy = (o.spec.deploymentStrategy as V1DeploymentStrategy | undefined) ?? rolloutOf(o.defaultRollout);
   return {
@@ -37,9 +49,9 @@ export function deploymentFor(parent: Parent<unknown>, o: DeploymentOptions): V1
         metadata: {
           name: workloadName(parent, o.role),
           labels: o.meta.podLabels,
-          ...(Object.keys(o.meta.podAnnotations).length > 0 ? { annotations: o.meta.podAnnotations } : {}),
+          ...(Object.keys(podAnnotations).length > 0 ? { annotations: podAnnotations } : {}),
         },
-        spec: o.pod,
+        spec: split ? split.template.spec : o.pod,
       },
     },
   };

@@ -50,6 +50,7 @@ export function workloadFor(
     ...(replicas !== undefined ? { replicas } : {}),
     ...(specHash ? { specHash } : {}),
     ...(rollout ? { defaultRollout: rollout } : {}),
+    ...(plan.podInjection === 'webhook' ? { podInjection: plan.podInjection } : {}),
   });
   return [deployment, serviceFor(parent, role, plan, meta), ...(scaling === 'hpa' ? [hpaFor(parent, role, plan.spec, meta)] : [])];
 }

@@ -72,7 +72,8 @@ export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults):
   const startupProbe = c.startupProbe as V1Probe | undefined;
   const livenessProbe = c.livenessProbe as V1Probe | undefined;
   return {
-    name: own ?? name,
+    // KServe's defaulting webhook stores a predictor's unnamed model as `name: ""` (corev1.Container's name has no omitempty): the default name.
+    name: own || name,
     ...(fields as Omit<V1Container, 'name'>),
     imagePullPolicy: pullPolicyOf(c),
     ...(c.ports && c.ports.length > 0 ? { ports: portsOf(c) } : {}),
@@ -97,7 +98,8 @@ export function withDefaults(c: ContainerSpec, name: string, d: ServerDefaults):
 export function sidecarWithDefaults(c: ContainerSpec, name: string, restricted = false): V1Container {
   const { name: own, ...fields } = c;
   return {
-    name: own ?? name,
+    // KServe's defaulting webhook stores a predictor's unnamed model as `name: ""` (corev1.Container's name has no omitempty): the default name.
+    name: own || name,
     ...(fields as Omit<V1Container, 'name'>),
     imagePullPolicy: pullPolicyOf(c),
     ...(restricted ? { securityContext: mergedContainerSecurity(c.securityContext) } : {}),
@@ -179,4 +181,4 @@ export function mergeEnv(base: V1EnvVar[], over: V1EnvVar[]): V1EnvVar[] {
 }
 
 /** The server container is named kserve-container unless the user named it. */
-export const serverName = (c: ContainerSpec | undefined) => c?.name ?? SERVER_CONTAINER;
+export const serverName = (c: ContainerSpec | undefined) => c?.name || SERVER_CONTAINER;
