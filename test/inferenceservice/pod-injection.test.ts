@@ -180,6 +180,22 @@ describe(`admitPod: the AdmissionReview answer (${MUTATOR} Handle)`, () => {
     expect(registry.get(d.metadata.namespace as string, 'isvc.mnist-s3-predictor')).toEqual(injectionOf(d));
   });
 
+  it('is bounded by bytes: past the bound the least recently written entry goes, and its Pod is refused until the next sync writes it again', () => {
+    const injection = injectionOf(d);
+    const bytes = JSON.stringify(injection).length;
+    const small = new InjectionRegistry(bytes * 2 + 1);
+    small.set('a', 'x', injection);
+    small.set('a', 'y', injection);
+    small.set('a', 'x', injection); // rewritten: now the most recent
+    small.set('a', 'z', injection);
+    expect([small.get('a', 'x'), small.get('a', 'y'), small.get('a', 'z')].map((e) => e !== undefined)).toEqual([true, false, true]);
+    expect(small.bytes).toBe(bytes * 2);
+    // One entry larger than the whole bound is not kept.
+    const tiny = new InjectionRegistry(bytes - 1);
+    tiny.set('a', 'x', injection);
+    expect([tiny.size, tiny.bytes]).toEqual([0, 0]);
+  });
+
   it('answers a JSON Patch that makes the Pod the template-mode pod', () => {
     const pod = podOf(d);
     const answer = admitPod(review(pod), registry);

@@ -12,20 +12,50 @@ import { applyInjection, METRIC_AGGREGATION_ANNOTATION, POD_INJECTION_ANNOTATION
 /** The Deployment selector label of an InferenceService's pods (names.ts selectorFor). */
 const APP_LABEL = 'app';
 
-/** The injection of each InferenceService Deployment, by `namespace/app` (its selector). */
+/** The registry's default byte bound: some thousands of Deployments (an injection's JSON is 1-5 KB). */
+export const INJECTION_REGISTRY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The injection of each InferenceService Deployment, by `namespace/app` (its selector), bounded
+ * by bytes (the JSON text of each injection): past the bound the least recently written go
+ * first. A Deployment whose entry went (or was deleted long ago) reads as not synced: its next
+ * Pod is refused until the next sync writes it again (the CompositeController resyncs every
+ * 30 s in this mode), never admitted without its storage initializer.
+ */
 export class InjectionRegistry {
-  private readonly byPods = new Map<string, PodInjection>();
+  private readonly byPods = new Map<string, { injection: PodInjection; bytes: number }>();
+  private held = 0;
+
+  constructor(private readonly maxBytes = INJECTION_REGISTRY_BYTES) {}
 
   get size(): number {
     return this.byPods.size;
   }
 
-  get(namespace: string, app: string): PodInjection | undefined {
-    return this.byPods.get(`${namespace}/${app}`);
+  /** The bytes the entries hold (their JSON text). */
+  get bytes(): number {
+    return this.held;
   }
 
-  set(namespace: string, app: string, injection: PodInjection): void {
-    this.byPods.set(`${namespace}/${app}`, injection);
+  get(namespace: string, app: string): PodInjection | undefined {
+    return this.byPods.get(`${namespace}/${app}`)?.injection;
+  }
+
+  set(namespace: string, app: string, injection: PodInjection, bytes = JSON.stringify(injection).length): void {
+    const key = `${namespace}/${app}`;
+    const old = this.byPods.get(key);
+    if (old) {
+      this.held -= old.bytes;
+      this.byPods.delete(key);
+    }
+    if (bytes > this.maxBytes) return;
+    this.byPods.set(key, { injection, bytes });
+    this.held += bytes;
+    for (const [k, v] of this.byPods) {
+      if (this.held <= this.maxBytes) break;
+      this.byPods.delete(k);
+      this.held -= v.bytes;
+    }
   }
 
   /** Keeps the injections of the Deployments of a sync answer's JSON (cheap when it has none: most answers). */
@@ -38,7 +68,7 @@ export class InjectionRegistry {
       const text = meta?.annotations?.[POD_INJECTION_ANNOTATION];
       const app = (child.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector?.matchLabels?.[APP_LABEL];
       if (text === undefined || app === undefined || meta?.namespace === undefined) continue;
-      this.set(meta.namespace, app, JSON.parse(text) as PodInjection);
+      this.set(meta.namespace, app, JSON.parse(text) as PodInjection, text.length);
     }
   }
 }
