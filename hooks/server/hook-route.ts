@@ -93,6 +93,12 @@ export function hookRoute(options: HookRouteOptions): HookRoute {
     reading: new Set(),
     timer: undefined,
   };
+  // One queue: a pooled request waits in its namespace's queue until a worker is idle.
+  const pool = o.pool;
+  if (pool !== undefined) {
+    o.queue.usePool(pool);
+    pool.onIdle = () => o.queue.wake();
+  }
   const known = [...o.byName.keys()].join(', ');
   return (req, res, path) => {
     const route = ROUTE.exec(path);
@@ -149,6 +155,8 @@ class Reading implements QueuedJob {
   raw: Buffer | undefined = undefined;
   /** The parent's namespace as the bytes say (engine/request-json.ts parentNamespaceOf). */
   namespace: string | undefined = undefined;
+  /** Computed in the pool: it waits in the queue for an idle worker (admission.ts). */
+  pooled = false;
   readonly started = performance.now();
   constructor(
     readonly target: Target,
@@ -165,20 +173,21 @@ class Reading implements QueuedJob {
     const { o, res, exchange } = this.target;
     if (raw === undefined || res.destroyed || res.req.socket.destroyed) return release(this);
     const { composition, hook, ifNoneMatch } = this.target;
-    if (o.pool !== undefined && raw.length >= POOL_MIN_BYTES && BUILTIN.has(composition)) {
+    // The queue gives a pooled request its turn when a worker is idle.
+    if (this.pooled && o.pool?.idle()) {
       const key = o.answerer.lookup(res, exchange, composition, hook, raw, ifNoneMatch);
       if (key === undefined) return;
-      const namespace = this.namespace;
-      return o.pool.run(namespace ?? '', {
+      o.pool.run({
         composition: composition.name,
         hook,
         raw,
         now: o.answerer.now(),
-        namespace,
+        namespace: this.namespace,
         done: (computed) => {
           if (!res.destroyed && !res.headersSent) o.answerer.answerComputed(res, exchange, key, computed, ifNoneMatch);
         },
       });
+      return;
     }
     try {
       o.answerer.answer(res, exchange, this.target.composition, this.target.hook, raw, this.target.ifNoneMatch, this.namespace);
@@ -376,6 +385,7 @@ function done(r: Reading, raw: Buffer | undefined, status?: number, problem?: st
   }
   r.raw = raw;
   r.namespace = parentNamespaceOf(raw);
+  r.pooled = o.pool !== undefined && raw.length >= POOL_MIN_BYTES && BUILTIN.has(r.target.composition);
   if (!o.queue.submit(r.namespace ?? '', r)) {
     r.raw = undefined;
     r.finished = false;
