@@ -275,17 +275,20 @@ export class ComputePool implements PoolLane {
   constructor(
     readonly size: number,
     private readonly data: { hooks: unknown; namespaceSelector: unknown; memoBytes: number },
-  ) {
-    for (let i = 0; i < size; i++) this.workers.push(this.spawn());
-  }
+  ) {}
 
+  /** Whether a worker is idle, or one more may be started (they start with the first task that needs them). */
   idle(): boolean {
-    return this.workers.some((w) => w.task === undefined);
+    return this.workers.length < this.size || this.workers.some((w) => w.task === undefined);
   }
 
-  /** Runs `task` on an idle worker; false (nothing done) when none is idle. */
+  /** Runs `task` on an idle worker (started if need be); false (nothing done) when none is idle. */
   run(task: PoolTask): boolean {
-    const idle = this.workers.find((w) => w.task === undefined);
+    let idle = this.workers.find((w) => w.task === undefined);
+    if (idle === undefined && this.workers.length < this.size) {
+      idle = this.spawn();
+      this.workers.push(idle);
+    }
     if (idle === undefined) return false;
     this.start(idle, task);
     return true;
