@@ -6,12 +6,13 @@
  *   from Content-Length before a byte is read (by the bytes read, for a chunked or compressed
  *   body) and released when the answer is written. A request that does not fit is answered 503
  *   with Retry-After at once: 64 slow POSTs announcing 16 MiB reached 1.1 GiB of RSS before.
- * - `FairQueue`: the compute of read requests, one at a time (it runs on the event loop),
- *   taken round-robin from one queue per namespace, as the API server's Priority and Fairness
- *   does per flow: a namespace's flood waits in its own queue, and another namespace's request
- *   waits for at most one request of each namespace with work. A namespace's waiting requests
- *   may hold a quarter of the budget (server/app.ts): under 48 concurrent 2 MB syncs, the bodies
- *   held (and the collections they cost) were what slowed everyone. When the budget is short, the
+ * - `FairQueue`: read requests, one at a time on the event loop (or handed to an idle worker),
+ *   taken from one queue per namespace in start-time fair order, as the API server's Priority
+ *   and Fairness does per flow: a namespace's flood waits in its own queue, and another
+ *   namespace's request waits behind at most the one request a flooding namespace has in
+ *   progress. A namespace's waiting requests may hold a quarter of the budget (server/app.ts):
+ *   under 48 concurrent 2 MB syncs, the bodies held (and the collections they cost) were what
+ *   slowed everyone. When the budget is short, the
  *   newest queued request of the namespace holding the most queued bytes is shed (503) to make
  *   room, so the flood, not its neighbours, is refused.
  *
