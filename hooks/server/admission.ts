@@ -254,8 +254,15 @@ export interface PoolTask {
 
 interface PoolWorker {
   worker: Worker;
-  task: PoolTask | undefined;
+  /** The task it computes, then the one posted behind it (at most TASKS_PER_WORKER). */
+  tasks: PoolTask[];
 }
+
+/**
+ * Tasks a worker holds: the one it computes and the next, posted already, so that it never waits
+ * for the event loop's next turn between two (a busy loop left it idle for most of a flood).
+ */
+const TASKS_PER_WORKER = 2;
 
 /**
  * Worker threads that compute large requests of the built-in compositions off the event loop
@@ -278,14 +285,16 @@ export class ComputePool implements PoolLane {
     private readonly data: { hooks: unknown; namespaceSelector: unknown; memoBytes: number },
   ) {}
 
-  /** Whether a worker is idle, or one more may be started (they start with the first task that needs them). */
+  /** Whether a worker can take a task now, or one more may be started (they start with the first task that needs them). */
   idle(): boolean {
-    return this.workers.length < this.size || this.workers.some((w) => w.task === undefined);
+    return this.workers.length < this.size || this.workers.some((w) => w.tasks.length < TASKS_PER_WORKER);
   }
 
-  /** Runs `task` on an idle worker (started if need be); false (nothing done) when none is idle. */
+  /** Runs `task` on the least busy worker that can take it (started if need be); false (nothing done) when none can. */
   run(task: PoolTask): boolean {
-    let idle = this.workers.find((w) => w.task === undefined);
+    let idle =
+      this.workers.find((w) => w.tasks.length === 0) ??
+      (this.workers.length < this.size ? undefined : this.workers.find((w) => w.tasks.length < TASKS_PER_WORKER));
     if (idle === undefined && this.workers.length < this.size) {
       idle = this.spawn();
       this.workers.push(idle);
@@ -310,28 +319,26 @@ export class ComputePool implements PoolLane {
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, { ...options, eval: true })
       : new Worker(url, options);
     worker.unref();
-    const slot: PoolWorker = { worker, task: undefined };
+    const slot: PoolWorker = { worker, tasks: [] };
     worker.on('message', (m: { computed: Computed }) => {
-      const task = slot.task;
-      slot.task = undefined;
-      task?.done(m.computed);
+      // Answers come in the order the tasks were posted.
+      slot.tasks.shift()?.done(m.computed);
       this.onIdle();
     });
     worker.on('error', () => {});
     worker.on('exit', () => {
-      const task = slot.task;
-      slot.task = undefined;
+      const tasks = slot.tasks.splice(0);
       if (this.closed) return;
       const at = this.workers.indexOf(slot);
       if (at >= 0) this.workers[at] = this.spawn();
-      task?.done({ kind: 'error', error: new Error('the compute worker stopped (its heap limit?)'), parent: '' });
+      for (const task of tasks) task.done({ kind: 'error', error: new Error('the compute worker stopped (its heap limit?)'), parent: '' });
       this.onIdle();
     });
     return slot;
   }
 
   private start(slot: PoolWorker, task: PoolTask): void {
-    slot.task = task;
+    slot.tasks.push(task);
     // A copy the worker owns (the request's Buffer may share node's pool slab).
     const raw = new Uint8Array(task.raw.length);
     raw.set(task.raw);
