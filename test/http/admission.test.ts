@@ -8,7 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ByteBudget, FairQueue, type QueuedJob } from '../../hooks/server/admission.js';
+import { ByteBudget, ComputePool, FairQueue, type QueuedJob } from '../../hooks/server/admission.js';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { createApp, createLogger } from '../../hooks/server/app.js';
 import { loadConfig } from '../../hooks/server/config.js';
@@ -362,6 +362,36 @@ describe('the budget over real sockets', () => {
 });
 
 describe('ComputePool (MODELHOOKS_COMPUTE_WORKERS): large requests computed in a worker thread', () => {
+  it('starts a worker with the first task; a worker holds the task it computes and the next, answered in order, then takes more', async () => {
+    const pool = new ComputePool(1, { hooks: loadConfig({}).hooks, namespaceSelector: loadConfig({}).namespaceSelector, memoBytes: 1 << 20 });
+    const answers: string[] = [];
+    const task = (name: string) => ({
+      composition: 'trustyai',
+      hook: 'sync' as const,
+      raw: Buffer.from(name === 'a' ? '{' : '[]'),
+      now: '2026-01-01T00:00:00Z',
+      namespace: undefined,
+      done: (c: { kind: string }) => void answers.push(`${name}:${c.kind}`),
+    });
+    try {
+      expect(pool.idle()).toBe(true);
+      expect(pool.run(task('a'))).toBe(true);
+      expect(pool.idle()).toBe(true);
+      expect(pool.run(task('b'))).toBe(true);
+      // Two held: it takes no third until one is answered.
+      expect(pool.idle()).toBe(false);
+      expect(pool.run(task('c'))).toBe(false);
+      const woken = new Promise<void>((resolve) => (pool.onIdle = resolve));
+      await woken;
+      expect(answers).toEqual(['a:refused']);
+      expect(pool.idle()).toBe(true);
+      await new Promise<void>((resolve) => (pool.onIdle = resolve));
+      expect(answers).toEqual(['a:refused', 'b:refused']);
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
+
   it('answers a request of 256 KiB or more exactly as the event loop does: the same bytes and ETag', async () => {
     // A parent with a 250 KB annotation (the API server allows 256 KiB) and an observed object of 50 KB: over POOL_MIN_BYTES.
     const big = { ...parent(), metadata: { ...parent().metadata, annotations: { 'example.com/notes': 'x'.repeat(250_000) } } };
