@@ -77,7 +77,7 @@ const variables: Array<{
   // 0: an eighth of the heap limit, at least the body limit (config.ts inflightBytes).
   { name: 'MODELHOOKS_INFLIGHT_BYTES', unset: inflightBytes('0', 16 * 1024 * 1024), set: '100mb', want: 100 * 1024 * 1024, read: (c) => c.inflightBytes },
   { name: 'MODELHOOKS_MIN_DATA_RATE', unset: 64 * 1024, set: '1mb', want: 1024 * 1024, read: (c) => c.minDataRate },
-  { name: 'MODELHOOKS_COMPUTE_WORKERS', unset: 0, set: '2', want: 2, read: (c) => c.computeWorkers },
+  { name: 'MODELHOOKS_COMPUTE_WORKERS', unset: 1, set: '0', want: 0, read: (c) => c.computeWorkers },
   { name: 'MODELHOOKS_NAMESPACE_QUEUE', unset: 32, set: '4', want: 4, read: (c) => c.namespaceQueue },
   { name: 'MODELHOOKS_TOKEN_FILE', unset: undefined, set: '/t/token', want: '/t/token', read: (c) => c.tokenFile },
   { name: 'MODELHOOKS_METRICS_PORT', unset: 0, set: '9090', want: 9090, read: (c) => c.metricsPort },

@@ -329,44 +329,65 @@ function numberEnd(b: Buffer, i: number): number {
 
 const isSpace = (c: number) => c === SPACE || c === LF || c === CR || c === TAB;
 
-const PARENT_NAMESPACE = ['parent', 'metadata', 'namespace'].map((k) => Buffer.from(`"${k}"`));
+const PARENT_METADATA = ['parent', 'metadata'].map((k) => Buffer.from(`"${k}"`));
+const NAME_KEY = Buffer.from('"name"');
+const NAMESPACE_KEY = Buffer.from('"namespace"');
+
+/** The parent's `metadata.namespace` and `metadata.name` as a body's bytes give them (either may be missing). */
+export interface ParentIdentity {
+  namespace: string | undefined;
+  name: string | undefined;
+}
 
 /**
- * The parent's `metadata.namespace` read from the bytes, before any parse: the queue a request
- * waits in (server/admission.ts). Metacontroller writes `controller` then `parent`, whose
- * `metadata` comes third and whose `namespace` follows its labels and annotations
- * (encoding/json sorts an unstructured object's keys), so this reads little more than the
- * controller and the parent's metadata; strings are skipped with indexOf. It follows the
- * structure (a key matches only at its own depth, inside the object matched before it), takes
- * the first of duplicate keys where JSON.parse takes the last (the caller checks the parsed
- * namespace against it), and gives up (undefined) on anything unexpected.
+ * The parent's `metadata.namespace` and `metadata.name` read from the bytes, before any parse:
+ * the queue a request waits in (server/admission.ts), and the parent a body refused for its size
+ * is logged and counted under (its first bytes: server/hook-route.ts). Metacontroller's encoder
+ * writes `controller` then `parent`, whose `metadata` comes third and whose `name` and
+ * `namespace` follow its annotations, labels and managedFields (encoding/json sorts an
+ * unstructured object's keys), so this reads little more than the controller and the parent's
+ * metadata; strings are skipped with indexOf. It follows the structure, without recursion (a key
+ * matches only at its own depth, inside the object matched before it, and only where a colon
+ * follows it: an annotation or label named `namespace`, or a value "parent", is a level too deep
+ * or not a key), and takes the first of duplicate keys where JSON.parse takes the last (the
+ * caller checks the parsed namespace against it). A key or value written with escapes is not
+ * recognised: a value must be a DNS-1123 label or subdomain as written (a namespace, a name), or
+ * it is not given. Bytes that end early (a prefix) give what they hold.
  */
-export function parentNamespaceOf(raw: Buffer): string | undefined {
+export function parentIdentityOf(raw: Buffer): ParentIdentity {
+  const found: ParentIdentity = { namespace: undefined, name: undefined };
   const n = raw.length;
   let depth = 0;
-  /** How many of PARENT_NAMESPACE's keys have matched: the object of the last one is at depth `matched + 1`. */
+  /** How many of PARENT_METADATA's keys have matched: the object of the last one is at depth `matched + 1`. */
   let matched = 0;
   let i = 0;
   while (i < n) {
     const c = raw[i] as number;
     if (c === QUOTE) {
       const end = quotedEnd(raw, i);
-      if (end < 0) return undefined;
-      const key = PARENT_NAMESPACE[matched] as Buffer;
-      if (depth === matched + 1 && end - i === key.length && raw.compare(key, 0, key.length, i, end) === 0) {
-        let j = skipSpace(raw, end);
-        if (raw[j] !== COLON) return undefined;
-        j = skipSpace(raw, j + 1);
-        if (matched === 2) {
-          if (raw[j] !== QUOTE) return undefined;
-          const valueEnd = quotedEnd(raw, j);
-          // A namespace is a DNS label: no escapes to decode.
-          return valueEnd < 0 || valueEnd - j > 65 ? undefined : raw.toString('latin1', j + 1, valueEnd - 1);
+      if (end < 0) return found;
+      if (depth === matched + 1) {
+        const j = skipSpace(raw, end);
+        if (raw[j] === COLON) {
+          const v = skipSpace(raw, j + 1);
+          if (matched < 2) {
+            const key = PARENT_METADATA[matched] as Buffer;
+            if (end - i === key.length && raw.compare(key, 0, key.length, i, end) === 0) {
+              // parent or parent.metadata that is not an object: there is nothing to find.
+              if (raw[v] !== LBRACE) return found;
+              matched++;
+              depth++;
+              i = v + 1;
+              continue;
+            }
+          } else {
+            const which = isKey(raw, i, end, NAMESPACE_KEY) ? 'namespace' : isKey(raw, i, end, NAME_KEY) ? 'name' : undefined;
+            if (which !== undefined && found[which] === undefined) {
+              found[which] = plainValue(raw, v);
+              if (found.namespace !== undefined && found.name !== undefined) return found;
+            }
+          }
         }
-        if (raw[j] !== LBRACE) return undefined;
-        matched++;
-        i = j;
-        continue;
       }
       i = end;
       continue;
@@ -374,12 +395,32 @@ export function parentNamespaceOf(raw: Buffer): string | undefined {
     if (c === LBRACE || c === LBRACKET) depth++;
     else if (c === RBRACE || c === RBRACKET) {
       depth--;
-      // The object of the last key matched closed without the next one.
-      if (depth < matched + 1 && matched > 0) return undefined;
+      // The object of the last key matched closed: what it held is all there is.
+      if (matched > 0 && depth < matched + 1) return found;
     }
     i++;
   }
-  return undefined;
+  return found;
+}
+
+/** parentIdentityOf's namespace: the queue a request waits in. */
+export function parentNamespaceOf(raw: Buffer): string | undefined {
+  return parentIdentityOf(raw).namespace;
+}
+
+const isKey = (b: Buffer, i: number, end: number, key: Buffer) => end - i === key.length && b.compare(key, 0, key.length, i, end) === 0;
+
+/** The string at `i` if it is a plain DNS-1123 subdomain (at most 253 of a-z, 0-9, `-` and `.`, no escapes); otherwise undefined. */
+function plainValue(b: Buffer, i: number): string | undefined {
+  if (b[i] !== QUOTE) return undefined;
+  let k = i + 1;
+  for (; k < b.length && k - i <= 254; k++) {
+    const c = b[k] as number;
+    if (c === QUOTE) break;
+    if (!((c >= 0x61 && c <= 0x7a) || (c >= ZERO && c <= NINE) || c === MINUS || c === DOT)) return undefined;
+  }
+  if (b[k] !== QUOTE || k === i + 1) return undefined;
+  return b.toString('latin1', i + 1, k);
 }
 
 /** Past the closing quote of the string at `i` (found with indexOf; a quote after an odd run of backslashes is escaped); -1 if none. */

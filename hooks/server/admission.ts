@@ -6,17 +6,22 @@
  *   from Content-Length before a byte is read (by the bytes read, for a chunked or compressed
  *   body) and released when the answer is written. A request that does not fit is answered 503
  *   with Retry-After at once: 64 slow POSTs announcing 16 MiB reached 1.1 GiB of RSS before.
- * - `FairQueue`: the compute of read requests, one at a time (it runs on the event loop),
- *   taken round-robin from one queue per namespace, as the API server's Priority and Fairness
- *   does per flow: a namespace's flood waits in its own queue, and another namespace's request
- *   waits for at most one request of each namespace with work. A namespace's waiting requests
- *   may hold a quarter of the budget (server/app.ts): under 48 concurrent 2 MB syncs, the bodies
- *   held (and the collections they cost) were what slowed everyone. When the budget is short, the
+ * - `FairQueue`: read requests, one at a time on the event loop (or handed to an idle worker),
+ *   taken from one queue per namespace in start-time fair order, as the API server's Priority
+ *   and Fairness does per flow: a namespace's flood waits in its own queue, and another
+ *   namespace's request waits behind at most the one request a flooding namespace has in
+ *   progress. A namespace's waiting requests may hold a quarter of the budget (server/app.ts):
+ *   under 48 concurrent 2 MB syncs, the bodies held (and the collections they cost) were what
+ *   slowed everyone. When the budget is short, the
  *   newest queued request of the namespace holding the most queued bytes is shed (503) to make
  *   room, so the flood, not its neighbours, is refused.
  *
  * - `ComputePool`: worker threads for large requests of the built-in compositions, so that their
- *   compute does not hold the event loop (MODELHOOKS_COMPUTE_WORKERS).
+ *   parse and compute do not hold the event loop (MODELHOOKS_COMPUTE_WORKERS). Node (libuv)
+ *   accepts one connection per turn of the event loop, so a loop held by a flood's 30 ms
+ *   computes left another namespace's new connection in the kernel's accept queue behind the
+ *   flood's reconnections for seconds (strace of the tenant soak: one accept4 per turn, none
+ *   returning EAGAIN); the pool keeps the turns short.
  */
 
 import { Worker } from 'node:worker_threads';
@@ -47,31 +52,57 @@ export class ByteBudget {
 /** One request waiting for its turn: what it holds of the budget, how to run it and how to refuse it. */
 export interface QueuedJob {
   bytes: number;
+  /** Computed in the pool (ComputePool): it waits for an idle worker, and other namespaces' jobs pass it meanwhile. */
+  pooled?: boolean;
   run(): void;
   /** Answers 503 (shed to make room); called instead of run. */
   shed(): void;
 }
 
+interface Waiting {
+  job: QueuedJob;
+  /** Its virtual start: the namespace's turn it takes (start-time fair queuing). */
+  start: number;
+  /** Arrival order, for jobs of the same start. */
+  seq: number;
+}
+
 interface NamespaceQueue {
-  jobs: QueuedJob[];
+  jobs: Waiting[];
   /** Bytes its waiting jobs hold. */
   bytes: number;
+  /** The virtual finish of its last job, waiting or run: where its next job starts, unless the clock is past it. */
+  finish: number;
+}
+
+/** What FairQueue needs of the pool: whether a worker is idle now. */
+export interface PoolLane {
+  idle(): boolean;
 }
 
 /**
- * Round-robin over namespaces, one job at a time, each on its own turn of the event loop
- * (setImmediate), so that sockets are read and new requests queued between two jobs. A job
- * that arrives while nothing else is waiting runs at once (no added latency for a lone
- * request), but it marks the turn busy: requests that complete in the same turn wait and take
- * their turn fairly.
+ * Namespaces take turns, one job at a time, each on its own turn of the event loop
+ * (setImmediate), so that sockets are read and new requests queued between two jobs. The order
+ * is start-time fair queuing (SFQ, what the API server's Priority and Fairness approximates):
+ * a job starts at its namespace's last finish or at the virtual clock (the start of the job
+ * last taken), whichever is later, and the waiting job that starts first goes next. A
+ * namespace that had nothing waiting starts at the clock, before the second job of a
+ * namespace that has many: a flood makes another namespace's request wait behind at most the
+ * one job it has in progress. A job that arrives while nothing else is waiting runs at once (no
+ * added latency for a lone request), but it marks the turn busy: requests that complete in the
+ * same turn wait and take their turn fairly. A pooled job waits for an idle worker; jobs of
+ * other namespaces pass it meanwhile (the pool calls `wake` when a worker is free).
  */
 export class FairQueue {
   private readonly queues = new Map<string, NamespaceQueue>();
-  /** Namespaces with waiting jobs, in the order of their next turn. */
-  private readonly ring: string[] = [];
+  /** Namespaces with nothing waiting whose last finish is still ahead of the clock: forgotten once the clock passes it. */
+  private readonly ahead = new Map<string, number>();
+  private clock = 0;
+  private seq = 0;
   private waiting = 0;
   private busyTurn = false;
   private scheduled = false;
+  private pool: PoolLane | undefined;
   private readonly stats = { ran: 0, shed: 0, refused: 0, deferred: 0 };
 
   constructor(
@@ -84,6 +115,16 @@ export class FairQueue {
     readonly maxBytesPerNamespace = Number.POSITIVE_INFINITY,
   ) {}
 
+  /** The pool pooled jobs wait for; it calls `wake` when a worker becomes idle. */
+  usePool(pool: PoolLane): void {
+    this.pool = pool;
+  }
+
+  /** A worker became idle: a waiting pooled job may run. */
+  wake(): void {
+    if (this.waiting > 0) this.schedule();
+  }
+
   /** Jobs waiting, and what became of jobs so far. */
   counts(): { waiting: number; namespaces: number; ran: number; shed: number; refused: number; deferred: number } {
     return { waiting: this.waiting, namespaces: this.queues.size, ...this.stats };
@@ -91,26 +132,30 @@ export class FairQueue {
 
   /** Runs `job` now or in its namespace's turn; false if that namespace's queue is full (the caller refuses it). */
   submit(namespace: string, job: QueuedJob): boolean {
-    if (this.waiting === 0 && !this.busyTurn) {
+    const queue = this.queues.get(namespace);
+    const start = Math.max(this.clock, queue?.finish ?? this.ahead.get(namespace) ?? 0);
+    if (this.waiting === 0 && !this.busyTurn && this.runnable(job)) {
+      this.advance(start);
+      this.ahead.set(namespace, start + 1);
       this.busyTurn = true;
       this.schedule();
       this.stats.ran++;
       job.run();
       return true;
     }
-    let queue = this.queues.get(namespace);
-    if (queue === undefined) {
-      queue = { jobs: [], bytes: 0 };
-      this.queues.set(namespace, queue);
-      this.ring.push(namespace);
-    }
-    if (queue.jobs.length >= this.maxPerNamespace || (queue.jobs.length > 0 && queue.bytes + job.bytes > this.maxBytesPerNamespace)) {
-      if (queue.jobs.length === 0) this.forget(namespace);
+    if (queue !== undefined && (queue.jobs.length >= this.maxPerNamespace || queue.bytes + job.bytes > this.maxBytesPerNamespace)) {
       this.stats.refused++;
       return false;
     }
-    queue.jobs.push(job);
-    queue.bytes += job.bytes;
+    let q = queue;
+    if (q === undefined) {
+      q = { jobs: [], bytes: 0, finish: start };
+      this.queues.set(namespace, q);
+      this.ahead.delete(namespace);
+    }
+    q.jobs.push({ job, start, seq: this.seq++ });
+    q.finish = start + 1;
+    q.bytes += job.bytes;
     this.waiting++;
     this.stats.deferred++;
     this.schedule();
@@ -131,22 +176,35 @@ export class FairQueue {
           name = ns;
         }
       }
-      const job = heaviest?.jobs.pop();
-      if (heaviest === undefined || job === undefined) break;
-      heaviest.bytes -= job.bytes;
+      const shed = heaviest?.jobs.pop();
+      if (heaviest === undefined || shed === undefined) break;
+      heaviest.bytes -= shed.job.bytes;
+      // Its turn is given back: the namespace's next job starts where the shed one did.
+      heaviest.finish = shed.start;
       this.waiting--;
-      if (heaviest.jobs.length === 0) this.forget(name);
+      if (heaviest.jobs.length === 0) this.idle(name, heaviest);
       this.stats.shed++;
       // Its answer releases its bytes (the budget is released when a response closes).
-      job.shed();
+      shed.job.shed();
     }
     return budget.used + bytes <= budget.capacity;
   }
 
-  private forget(namespace: string): void {
+  private runnable(job: QueuedJob): boolean {
+    return !job.pooled || this.pool === undefined || this.pool.idle();
+  }
+
+  /** A job starting at `start` is taken: the clock moves to its start, and the namespaces it passed are forgotten. */
+  private advance(start: number): void {
+    if (start <= this.clock) return;
+    this.clock = start;
+    for (const [ns, finish] of this.ahead) if (finish <= start) this.ahead.delete(ns);
+  }
+
+  /** A namespace with nothing left waiting: remembered while its last finish is ahead of the clock. */
+  private idle(namespace: string, queue: NamespaceQueue): void {
     this.queues.delete(namespace);
-    const at = this.ring.indexOf(namespace);
-    if (at >= 0) this.ring.splice(at, 1);
+    if (queue.finish > this.clock) this.ahead.set(namespace, queue.finish);
   }
 
   private schedule(): void {
@@ -155,22 +213,32 @@ export class FairQueue {
     setImmediate(this.turn);
   }
 
-  /** One turn: the next namespace's oldest job, then the next turn if any is left. */
+  /** One turn: the waiting job that starts first among those that can run, then the next turn if any is left. */
   private readonly turn = (): void => {
     this.scheduled = false;
     this.busyTurn = false;
-    const namespace = this.ring.shift();
-    if (namespace === undefined) return;
-    const queue = this.queues.get(namespace) as NamespaceQueue;
-    const job = queue.jobs.shift() as QueuedJob;
-    queue.bytes -= job.bytes;
+    let next: Waiting | undefined;
+    let name = '';
+    for (const [ns, q] of this.queues) {
+      const head = q.jobs[0] as Waiting;
+      if ((next === undefined || head.start < next.start || (head.start === next.start && head.seq < next.seq)) && this.runnable(head.job)) {
+        next = head;
+        name = ns;
+      }
+    }
+    // Nothing can run: the pooled jobs wait for `wake`.
+    if (next === undefined) return;
+    const queue = this.queues.get(name) as NamespaceQueue;
+    queue.jobs.shift();
+    queue.bytes -= next.job.bytes;
     this.waiting--;
-    if (queue.jobs.length > 0) this.ring.push(namespace);
-    else this.queues.delete(namespace);
+    this.advance(next.start);
+    if (queue.jobs.length === 0) this.idle(name, queue);
+    // Busy until the next turn: a job that completes meanwhile waits for it.
     this.busyTurn = true;
     this.schedule();
     this.stats.ran++;
-    job.run();
+    next.job.run();
   };
 }
 
@@ -186,42 +254,54 @@ export interface PoolTask {
 
 interface PoolWorker {
   worker: Worker;
-  task: PoolTask | undefined;
+  /** The task it computes, then the one posted behind it (at most TASKS_PER_WORKER). */
+  tasks: PoolTask[];
 }
+
+/**
+ * Tasks a worker holds: the one it computes and the next, posted already, so that it never waits
+ * for the event loop's next turn between two (a busy loop left it idle for most of a flood).
+ */
+const TASKS_PER_WORKER = 2;
 
 /**
  * Worker threads that compute large requests of the built-in compositions off the event loop
  * (MODELHOOKS_COMPUTE_WORKERS), so that one namespace's 2 MB syncs or a 40,000-container parent
- * do not stop the loop that reads every other request and answers the probes. Tasks wait
- * round-robin by namespace, as in FairQueue; a worker that dies (its heap limit) is replaced and
- * its task answered as an error. Each worker has its own memos (a quarter of MODELHOOKS_MEMO_BYTES)
- * and heap (MAX_WORKER_HEAP_MB).
+ * do not stop the loop that accepts connections, reads every other request and answers the
+ * probes. It has no queue of its own: requests wait in FairQueue, which gives one to an idle
+ * worker in its namespace's turn (`wake` when one becomes idle). A worker that dies (its heap
+ * limit) is replaced and its task answered as an error. Each worker has its own memos (a quarter
+ * of MODELHOOKS_MEMO_BYTES) and heap (MAX_WORKER_HEAP_MB).
  */
-export class ComputePool {
+export class ComputePool implements PoolLane {
   private readonly workers: PoolWorker[] = [];
-  private readonly queues = new Map<string, PoolTask[]>();
-  private readonly ring: string[] = [];
   private nextId = 0;
   private closed = false;
+  /** Called when a worker becomes idle (FairQueue.wake). */
+  onIdle: () => void = () => {};
 
   constructor(
     readonly size: number,
     private readonly data: { hooks: unknown; namespaceSelector: unknown; memoBytes: number },
-  ) {
-    for (let i = 0; i < size; i++) this.workers.push(this.spawn());
+  ) {}
+
+  /** Whether a worker can take a task now, or one more may be started (they start with the first task that needs them). */
+  idle(): boolean {
+    return this.workers.length < this.size || this.workers.some((w) => w.tasks.length < TASKS_PER_WORKER);
   }
 
-  /** Runs `task` now on an idle worker, or in its namespace's turn. */
-  run(namespace: string, task: PoolTask): void {
-    const idle = this.workers.find((w) => w.task === undefined);
-    if (idle !== undefined) return this.start(idle, task);
-    let queue = this.queues.get(namespace);
-    if (queue === undefined) {
-      queue = [];
-      this.queues.set(namespace, queue);
-      this.ring.push(namespace);
+  /** Runs `task` on the least busy worker that can take it (started if need be); false (nothing done) when none can. */
+  run(task: PoolTask): boolean {
+    let idle =
+      this.workers.find((w) => w.tasks.length === 0) ??
+      (this.workers.length < this.size ? undefined : this.workers.find((w) => w.tasks.length < TASKS_PER_WORKER));
+    if (idle === undefined && this.workers.length < this.size) {
+      idle = this.spawn();
+      this.workers.push(idle);
     }
-    queue.push(task);
+    if (idle === undefined) return false;
+    this.start(idle, task);
+    return true;
   }
 
   close(): Promise<unknown> {
@@ -239,43 +319,30 @@ export class ComputePool {
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, { ...options, eval: true })
       : new Worker(url, options);
     worker.unref();
-    const slot: PoolWorker = { worker, task: undefined };
+    const slot: PoolWorker = { worker, tasks: [] };
     worker.on('message', (m: { computed: Computed }) => {
-      const task = slot.task;
-      slot.task = undefined;
-      this.next(slot);
-      task?.done(m.computed);
+      // Answers come in the order the tasks were posted.
+      slot.tasks.shift()?.done(m.computed);
+      this.onIdle();
     });
     worker.on('error', () => {});
     worker.on('exit', () => {
-      const task = slot.task;
-      slot.task = undefined;
+      const tasks = slot.tasks.splice(0);
       if (this.closed) return;
       const at = this.workers.indexOf(slot);
-      const fresh = this.spawn();
-      if (at >= 0) this.workers[at] = fresh;
-      task?.done({ kind: 'error', error: new Error('the compute worker stopped (its heap limit?)'), parent: '' });
-      this.next(fresh);
+      if (at >= 0) this.workers[at] = this.spawn();
+      for (const task of tasks) task.done({ kind: 'error', error: new Error('the compute worker stopped (its heap limit?)'), parent: '' });
+      this.onIdle();
     });
     return slot;
   }
 
   private start(slot: PoolWorker, task: PoolTask): void {
-    slot.task = task;
+    slot.tasks.push(task);
     // A copy the worker owns (the request's Buffer may share node's pool slab).
     const raw = new Uint8Array(task.raw.length);
     raw.set(task.raw);
     slot.worker.postMessage({ id: this.nextId++, composition: task.composition, hook: task.hook, raw, now: task.now, namespace: task.namespace }, [raw.buffer]);
-  }
-
-  private next(slot: PoolWorker): void {
-    const namespace = this.ring.shift();
-    if (namespace === undefined) return;
-    const queue = this.queues.get(namespace) as PoolTask[];
-    const task = queue.shift() as PoolTask;
-    if (queue.length > 0) this.ring.push(namespace);
-    else this.queues.delete(namespace);
-    this.start(slot, task);
   }
 }
 

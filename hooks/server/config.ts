@@ -83,8 +83,10 @@ const envSchema = z.object({
     .int()
     .min(0)
     .max(64)
-    .default(0)
-    .describe('worker threads that compute requests of 256 KiB or more of the built-in compositions off the event loop (0: none)'),
+    .default(1)
+    .describe(
+      'worker threads that parse and compute requests of 256 KiB or more of the built-in compositions off the event loop, so it keeps accepting connections (0: none)',
+    ),
   MODELHOOKS_HANDSHAKE_TIMEOUT_SECONDS: z.coerce
     .number()
     .positive()

@@ -15,7 +15,7 @@ import { type Exchange, recordExchange } from './exchange.js';
 import { type HookAnswerer, writeText } from './hook-answer.js';
 import type { AnyComposition } from '../kit/composition.js';
 import { HOOK_NAMES, type HookName } from '../engine/request.js';
-import { parentNamespaceOf } from '../engine/request-json.js';
+import { parentIdentityOf, parentNamespaceOf } from '../engine/request-json.js';
 import { ByteBudget, type ComputePool, FairQueue, type QueuedJob } from './admission.js';
 import { builtinCompositions } from '../compositions.js';
 import { authenticated } from './connections.js';
@@ -57,6 +57,14 @@ interface Route extends HookRouteOptions {
   timer: NodeJS.Timeout | undefined;
 }
 
+/**
+ * The first bytes of a body refused for its size that are kept to name its parent in the log
+ * line and metric (engine/request-json.ts parentIdentityOf): the controller, then the parent's
+ * metadata, whose annotations may hold 256 KiB. Reserved in the budget; when it has no room, the
+ * parent is not named.
+ */
+export const PREFIX_BYTES = 512 * 1024;
+
 /** A body's first seconds are not held to the minimum rate (a connection's slow start, a client's pause). */
 const SLOW_GRACE_MS = 2000;
 
@@ -93,6 +101,12 @@ export function hookRoute(options: HookRouteOptions): HookRoute {
     reading: new Set(),
     timer: undefined,
   };
+  // One queue: a pooled request waits in its namespace's queue until a worker is idle.
+  const pool = o.pool;
+  if (pool !== undefined) {
+    o.queue.usePool(pool);
+    pool.onIdle = () => o.queue.wake();
+  }
   const known = [...o.byName.keys()].join(', ');
   return (req, res, path) => {
     const route = ROUTE.exec(path);
@@ -143,12 +157,17 @@ class Reading implements QueuedJob {
   received = 0;
   /** Past the limit: the rest is read and dropped, then 413. */
   tooLarge = false;
+  /** Past the limit: its first bytes (PREFIX_BYTES at most), to name its parent. */
+  prefix: Buffer | undefined = undefined;
+  prefixLength = 0;
   /** The body is read (or refused): no more data is taken. */
   finished = false;
   /** The whole body, while it waits for its turn. */
   raw: Buffer | undefined = undefined;
   /** The parent's namespace as the bytes say (engine/request-json.ts parentNamespaceOf). */
   namespace: string | undefined = undefined;
+  /** Computed in the pool: it waits in the queue for an idle worker (admission.ts). */
+  pooled = false;
   readonly started = performance.now();
   constructor(
     readonly target: Target,
@@ -165,20 +184,21 @@ class Reading implements QueuedJob {
     const { o, res, exchange } = this.target;
     if (raw === undefined || res.destroyed || res.req.socket.destroyed) return release(this);
     const { composition, hook, ifNoneMatch } = this.target;
-    if (o.pool !== undefined && raw.length >= POOL_MIN_BYTES && BUILTIN.has(composition)) {
+    // The queue gives a pooled request its turn when a worker is idle.
+    if (this.pooled && o.pool?.idle()) {
       const key = o.answerer.lookup(res, exchange, composition, hook, raw, ifNoneMatch);
       if (key === undefined) return;
-      const namespace = this.namespace;
-      return o.pool.run(namespace ?? '', {
+      o.pool.run({
         composition: composition.name,
         hook,
         raw,
         now: o.answerer.now(),
-        namespace,
+        namespace: this.namespace,
         done: (computed) => {
           if (!res.destroyed && !res.headersSent) o.answerer.answerComputed(res, exchange, key, computed, ifNoneMatch);
         },
       });
+      return;
     }
     try {
       o.answerer.answer(res, exchange, this.target.composition, this.target.hook, raw, this.target.ifNoneMatch, this.namespace);
@@ -208,7 +228,10 @@ function read(req: IncomingMessage, target: Target): void {
   const r = new Reading(target, length);
   (res as Answered)[READING] = r;
   res.once('close', onClosed);
-  if (length !== undefined && length > o.limit) r.tooLarge = true;
+  if (length !== undefined && length > o.limit) {
+    r.tooLarge = true;
+    if (encoding === 'identity') keepPrefix(r, undefined);
+  }
   // Reserved before a byte is read: what does not fit is refused at once (a shed queued request may make room).
   else if (length !== undefined && length > 0 && !take(r, length)) {
     return overloaded(r, `${length} bytes would pass MODELHOOKS_INFLIGHT_BYTES (${o.budget.capacity} bytes of bodies in flight, ${o.budget.used} held); retry`);
@@ -308,8 +331,11 @@ function onData(this: Read, chunk: Buffer): void {
   if (r.finished) return;
   const received = r.received + chunk.length;
   r.received = received;
-  if (r.tooLarge) return;
-  if (received > r.target.o.limit) return tooLarge(this, r);
+  if (r.tooLarge) {
+    if (r.prefix !== undefined) appendPrefix(r, chunk);
+    return;
+  }
+  if (received > r.target.o.limit) return tooLarge(this, r, chunk);
   if (r.chunks !== undefined) {
     if (!take(r, chunk.length))
       return overloaded(r, `the bytes in flight reached MODELHOOKS_INFLIGHT_BYTES (${r.target.o.budget.capacity}) while this body was read; retry`);
@@ -325,12 +351,19 @@ function onData(this: Read, chunk: Buffer): void {
   }
 }
 
-/** Drops what was kept; a decompressed body stops decompressing and the request is read to its end, then 413. */
-function tooLarge(stream: Read, r: Reading): void {
+/**
+ * Drops what was kept but its first bytes (to name the parent); a decompressed body stops
+ * decompressing and the request is read to its end, then 413.
+ */
+function tooLarge(stream: Read, r: Reading, chunk: Buffer): void {
   r.tooLarge = true;
+  const before = r.received - chunk.length;
+  const held = r.chunks !== undefined ? Buffer.concat(r.chunks, Math.min(before, PREFIX_BYTES)) : r.body?.subarray(0, Math.min(before, PREFIX_BYTES));
   r.body = undefined;
   r.chunks = undefined;
   release(r);
+  keepPrefix(r, held);
+  if (r.prefix !== undefined) appendPrefix(r, chunk);
   const req = r.target.res.req as Read;
   if (stream === req) return;
   req.unpipe(stream as unknown as NodeJS.WritableStream);
@@ -346,6 +379,28 @@ function onEnd(this: Read): void {
   // Fewer bytes than Content-Length only if the client went away.
   if (r.length !== undefined && r.received !== r.length) return done(r, undefined, 400, 'request size did not match content length');
   done(r, r.chunks === undefined ? (r.body ?? EMPTY) : Buffer.concat(r.chunks, r.received));
+}
+
+/** Starts keeping the first bytes of a body refused for its size, if the budget has room for them. */
+function keepPrefix(r: Reading, held: Buffer | undefined): void {
+  if (!r.target.o.budget.reserve(PREFIX_BYTES)) return;
+  r.bytes += PREFIX_BYTES;
+  r.prefix = Buffer.allocUnsafeSlow(PREFIX_BYTES);
+  r.prefixLength = 0;
+  if (held !== undefined) appendPrefix(r, held);
+}
+
+function appendPrefix(r: Reading, chunk: Buffer): void {
+  const prefix = r.prefix as Buffer;
+  if (r.prefixLength < PREFIX_BYTES) r.prefixLength += chunk.copy(prefix, r.prefixLength, 0, Math.min(chunk.length, PREFIX_BYTES - r.prefixLength));
+}
+
+/** A body refused for its size: its parent, as its first bytes name it, in the log line and the metric. */
+function refusedForSize(r: Reading): void {
+  const { namespace, name } = r.prefix === undefined ? { namespace: undefined, name: undefined } : parentIdentityOf(r.prefix.subarray(0, r.prefixLength));
+  r.prefix = undefined;
+  if (namespace !== undefined || name !== undefined) r.target.exchange.parent = `${namespace ?? '(unknown)'}/${name ?? '(unknown)'}`;
+  r.target.o.metrics.tooLarge(namespace);
 }
 
 const tooLargeMessage = (r: Reading) => `larger than the limit of ${r.target.o.limitText} (MODELHOOKS_BODY_LIMIT)`;
@@ -371,11 +426,13 @@ function done(r: Reading, raw: Buffer | undefined, status?: number, problem?: st
   r.body = undefined;
   r.chunks = undefined;
   if (raw === undefined) {
+    if (status === 413) refusedForSize(r);
     release(r);
     return writeText(res, exchange, status as number, status === 413 ? 'too_large' : 'bad_request', `body: ${problem}`);
   }
   r.raw = raw;
   r.namespace = parentNamespaceOf(raw);
+  r.pooled = o.pool !== undefined && raw.length >= POOL_MIN_BYTES && BUILTIN.has(r.target.composition);
   if (!o.queue.submit(r.namespace ?? '', r)) {
     r.raw = undefined;
     r.finished = false;

@@ -33,6 +33,10 @@ export interface HookMetrics {
   /** What the answer cache holds, against MODELHOOKS_CACHE_BYTES and MODELHOOKS_CACHE_ENTRIES. */
   cacheBytes: Gauge;
   cacheEntries: Gauge;
+  /** Requests refused for their size (413), by the namespace their first bytes name (tooLargeLabel). */
+  tooLarge: Counter<'namespace'>;
+  /** The namespace labels tooLarge has, at most TOO_LARGE_NAMESPACES. */
+  tooLargeNamespaces: Set<string>;
   /** The label sets seen so far and their counts, sums and buckets: what a request writes. */
   series: HookSeries[];
 }
@@ -126,13 +130,37 @@ export function createMetrics(): HookMetrics {
     duration,
     cacheBytes: new Gauge({ name: 'modelhooks_answer_cache_bytes', help: 'Bytes held by the answer cache.', registers: [registry] }),
     cacheEntries: new Gauge({ name: 'modelhooks_answer_cache_entries', help: 'Answers held by the answer cache.', registers: [registry] }),
+    tooLarge: new Counter({
+      name: 'modelhooks_too_large_requests_total',
+      help: `Hook requests refused for their size (413, MODELHOOKS_BODY_LIMIT), by the parent's namespace as the body's first bytes name it (unknown when they do not, other beyond ${TOO_LARGE_NAMESPACES} namespaces).`,
+      labelNames: ['namespace'] as const,
+      registers: [registry],
+    }),
+    tooLargeNamespaces: new Set(),
     series,
   };
+}
+
+/**
+ * The namespaces modelhooks_too_large_requests_total names: the first ones refused, up to this
+ * many (a label value per namespace, as a body names it: with the token, anyone may name any).
+ */
+export const TOO_LARGE_NAMESPACES = 64;
+
+/** The label of a refused body's namespace: itself while fewer than TOO_LARGE_NAMESPACES are labelled, `other` beyond, `unknown` when not named. */
+export function tooLargeLabel(seen: Set<string>, namespace: string | undefined): string {
+  if (namespace === undefined) return 'unknown';
+  if (seen.has(namespace)) return namespace;
+  if (seen.size >= TOO_LARGE_NAMESPACES) return 'other';
+  seen.add(namespace);
+  return namespace;
 }
 
 /** Records one hook request into its series; a label set is looked up, never built or hashed, per request. */
 export interface BoundHookMetrics {
   record(composition: string, hook: string, outcome: Outcome, seconds: number): void;
+  /** Counts a request refused for its size under its parent's namespace (undefined: not named). */
+  tooLarge(namespace: string | undefined): void;
 }
 
 /**
@@ -153,6 +181,9 @@ export function bindHookMetrics(metrics: HookMetrics): BoundHookMetrics {
         byOutcome.set(outcome, series);
       }
       series.observe(seconds);
+    },
+    tooLarge(namespace) {
+      metrics.tooLarge.inc({ namespace: tooLargeLabel(metrics.tooLargeNamespaces, namespace) });
     },
   };
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineComposition } from '../../hooks/kit/index.js';
-import { managedFieldsArrays, parseRequestText } from '../../hooks/engine/request-json.js';
+import { managedFieldsArrays, parentIdentityOf, parseRequestText } from '../../hooks/engine/request-json.js';
 import { runSync } from '../../hooks/testing/index.js';
 
 /** What a hook must see: JSON.parse's body with metadata.managedFields of each request object undefined, written here apart from the code. */
@@ -262,3 +262,86 @@ function thrown(f: () => unknown): string {
   }
   return '';
 }
+
+describe('parentIdentityOf: the parent a body names, from its bytes (the queue it waits in; the parent a 413 names)', () => {
+  const scan = (text: string) => parentIdentityOf(Buffer.from(text));
+
+  it.each([
+    [
+      "Metacontroller's order: controller, then the parent's sorted metadata",
+      '{"controller":{"metadata":{"name":"c","namespace":"x"}},"parent":{"apiVersion":"v1","kind":"K","metadata":{"annotations":{"a":"b"},"generation":1,"name":"svc","namespace":"team-a"}}}',
+      { namespace: 'team-a', name: 'svc' },
+    ],
+    [
+      'labels and annotations named namespace and name are a level too deep',
+      '{"parent":{"metadata":{"annotations":{"namespace":"no","name":"no"},"labels":{"namespace":"no","name":"no"},"name":"n","namespace":"yes"}}}',
+      { namespace: 'yes', name: 'n' },
+    ],
+    [
+      'an annotation whose value holds the keys, escaped quotes and braces',
+      '{"parent":{"metadata":{"annotations":{"x":"{\\\"parent\\\":{\\\"metadata\\\":{\\\"namespace\\\":\\\"no\\\"}}}}}"},"namespace":"yes","name":"n"}}}',
+      { namespace: 'yes', name: 'n' },
+    ],
+    [
+      'a value "parent" or "namespace" is not a key',
+      '{"kind":"parent","parent":{"metadata":{"x":"namespace","namespace":"yes"}}}',
+      { namespace: 'yes', name: undefined },
+    ],
+    [
+      'a spec holding metadata.namespace',
+      '{"parent":{"spec":{"metadata":{"namespace":"no","name":"no"}},"metadata":{"name":"n","namespace":"yes"}}}',
+      { namespace: 'yes', name: 'n' },
+    ],
+    [
+      "not Metacontroller's order: parent first, namespace before name, metadata last",
+      '{"parent":{"spec":{},"metadata":{"namespace":"yes","name":"n"}},"controller":{"metadata":{"namespace":"no"}}}',
+      { namespace: 'yes', name: 'n' },
+    ],
+    ['with spaces and new lines', '{ "parent" :\n { "metadata" : { "name" : "n" ,\t"namespace" : "yes" } } }', { namespace: 'yes', name: 'n' }],
+    ['no parent', '{"controller":{},"x":{"metadata":{"namespace":"no"}}}', { namespace: undefined, name: undefined }],
+    ['a parent of null', '{"parent":null,"y":{"metadata":{"namespace":"no"}}}', { namespace: undefined, name: undefined }],
+    ['a metadata that is not an object', '{"parent":{"metadata":"x","namespace":"no"},"z":{"namespace":"no"}}', { namespace: undefined, name: undefined }],
+    [
+      'none in the parent: nothing from what follows it',
+      '{"parent":{"metadata":{"name":"n"}},"x":{"metadata":{"namespace":"no"}}}',
+      { namespace: undefined, name: 'n' },
+    ],
+    // JSON.parse reads these as parent.metadata.namespace; the scan does not recognise escapes (the request waits in the shared queue).
+    ['a key written with a unicode escape', '{"parent":{"metadata":{"namesp\\u0061ce":"team-a"}}}', { namespace: undefined, name: undefined }],
+    ['a parent key written with a unicode escape', '{"\\u0070arent":{"metadata":{"namespace":"team-a"}}}', { namespace: undefined, name: undefined }],
+    ['a value written with an escape', '{"parent":{"metadata":{"namespace":"te\\u0061m","name":"a\\/b"}}}', { namespace: undefined, name: undefined }],
+    ['a value that is not a name', '{"parent":{"metadata":{"namespace":"Team A","name":7}}}', { namespace: undefined, name: undefined }],
+  ])('%s', (_what, text, want) => {
+    expect(JSON.parse(text)).toBeDefined();
+    expect(scan(text)).toEqual(want);
+  });
+
+  it('does not recurse: 100,000 levels of nesting before the parent', () => {
+    const text = `{"controller":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}},"parent":{"metadata":{"name":"n","namespace":"yes"}}}`;
+    expect(scan(text)).toEqual({ namespace: 'yes', name: 'n' });
+  });
+
+  it('a prefix of the bytes gives what it holds: the first bytes of a body refused for its size', () => {
+    const text = '{"controller":{},"parent":{"metadata":{"name":"svc","namespace":"team-a","uid":"u"},"spec":{"x":"';
+    expect(scan(text)).toEqual({ namespace: 'team-a', name: 'svc' });
+    expect(scan(text.slice(0, text.indexOf('"namespace"') + 5))).toEqual({ namespace: undefined, name: 'svc' });
+    expect(scan(text.slice(0, text.indexOf('team-a') + 3))).toEqual({ namespace: undefined, name: 'svc' });
+  });
+
+  it('property: whatever it gives is what JSON.parse reads (keys shuffled, decoy keys at every other depth)', () => {
+    const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/);
+    const decoyKey = fc.constantFrom('namespace', 'name', 'parent', 'metadata', 'x');
+    const decoys = fc.dictionary(decoyKey, fc.oneof(label, fc.constant({ namespace: 'decoy' }), fc.constant(['namespace', 'parent'])), { maxKeys: 4 });
+    fc.assert(
+      fc.property(label, label, decoys, decoys, decoys, fc.boolean(), fc.boolean(), (namespace, name, labels, spec, controller, parentFirst, nameFirst) => {
+        const metadata = nameFirst ? { labels, annotations: labels, name, namespace } : { namespace, labels, name, annotations: labels };
+        const parent = { spec, metadata, status: labels };
+        const body = parentFirst ? { parent, controller: { metadata: controller } } : { controller: { metadata: controller, spec }, parent };
+        const text = JSON.stringify(body);
+        const parsed = JSON.parse(text).parent.metadata;
+        expect(scan(text)).toEqual({ namespace: parsed.namespace, name: parsed.name });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

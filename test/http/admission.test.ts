@@ -8,7 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ByteBudget, FairQueue, type QueuedJob } from '../../hooks/server/admission.js';
+import { ByteBudget, ComputePool, FairQueue, type QueuedJob } from '../../hooks/server/admission.js';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { createApp, createLogger } from '../../hooks/server/app.js';
 import { loadConfig } from '../../hooks/server/config.js';
@@ -41,7 +41,7 @@ describe('FairQueue', () => {
   const job = (name: string, bytes = 1, onShed?: () => void): QueuedJob => ({ bytes, run: () => void log.push(name), shed: () => onShed?.() });
   afterEach(() => void (log.length = 0));
 
-  it('runs a lone job at once, then takes turns between namespaces: a flood waits in its own queue', async () => {
+  it('runs a lone job at once, then takes turns between namespaces: another namespace waits behind only the job the flood has in progress', async () => {
     const queue = new FairQueue(100);
     queue.submit('flood', job('flood-1'));
     expect(log).toEqual(['flood-1']);
@@ -51,8 +51,78 @@ describe('FairQueue', () => {
     queue.submit('other', job('other-1'));
     expect(log).toEqual(['flood-1']);
     await settle();
-    expect(log).toEqual(['flood-1', 'flood-2', 'quiet-1', 'other-1', 'flood-3', 'flood-4', 'flood-5', 'flood-6']);
+    expect(log).toEqual(['flood-1', 'quiet-1', 'other-1', 'flood-2', 'flood-3', 'flood-4', 'flood-5', 'flood-6']);
     expect(queue.counts()).toMatchObject({ waiting: 0, namespaces: 0, ran: 8, deferred: 7 });
+  });
+
+  it('a request of another namespace, whenever it arrives, waits behind at most one job of a flood (start-time fair queuing)', async () => {
+    const queue = new FairQueue(1000);
+    // A flood of 50 waiting; each time a flood job runs, the flood submits another (a client that keeps 50 in flight).
+    let flooded = 0;
+    let flooding = true;
+    const flood = (): QueuedJob => ({
+      bytes: 1,
+      run: () => {
+        log.push('flood');
+        if (flooding) queue.submit('flood', flood());
+      },
+      shed: () => {},
+    });
+    queue.submit('flood', flood());
+    for (let i = 0; i < 49; i++) queue.submit('flood', flood());
+    for (let round = 0; round < 5; round++) {
+      // It arrives after some flood turns, at a different point each round.
+      for (let t = 0; t <= round * 3; t++) await turn();
+      flooded = log.length;
+      queue.submit(`quiet-${round}`, job(`quiet-${round}`));
+      await settle(3);
+      const at = log.indexOf(`quiet-${round}`);
+      expect(at).toBeGreaterThanOrEqual(flooded);
+      // At most one flood job (the one whose turn was taken when it arrived) before it.
+      expect(at - flooded).toBeLessThanOrEqual(1);
+    }
+    flooding = false;
+    await settle(60);
+  });
+
+  it('a namespace that submits again as soon as its job runs does not starve one with jobs waiting', async () => {
+    const queue = new FairQueue(1000);
+    let eager = 0;
+    const again = (): QueuedJob => ({
+      bytes: 1,
+      run: () => {
+        log.push('eager');
+        if (++eager < 20) queue.submit('eager', again());
+      },
+      shed: () => {},
+    });
+    queue.submit('eager', again());
+    for (let i = 0; i < 5; i++) queue.submit('patient', job(`patient-${i}`));
+    await settle(40);
+    // Until the patient namespace's last job, never two of the eager one's in a row: each patient job waits behind at most one.
+    const order = log
+      .slice(0, log.indexOf('patient-4') + 1)
+      .map((e) => (e === 'eager' ? 'e' : 'p'))
+      .join('');
+    expect(order).not.toContain('ee');
+    expect(order.split('p').length - 1).toBe(5);
+  });
+
+  it('a pooled job waits for an idle worker while other namespaces pass it, and runs when woken', async () => {
+    const queue = new FairQueue(100);
+    let idle = false;
+    queue.usePool({ idle: () => idle });
+    queue.submit('busy', job('running'));
+    queue.submit('flood', { ...job('pooled-1'), pooled: true });
+    queue.submit('quiet', job('quiet-1'));
+    await settle();
+    expect(log).toEqual(['running', 'quiet-1']);
+    expect(queue.counts()).toMatchObject({ waiting: 1 });
+    idle = true;
+    queue.wake();
+    await settle();
+    expect(log).toEqual(['running', 'quiet-1', 'pooled-1']);
+    expect(queue.counts()).toMatchObject({ waiting: 0, namespaces: 0 });
   });
 
   it('runs one job a turn, so I/O is served between two jobs', async () => {
@@ -292,6 +362,36 @@ describe('the budget over real sockets', () => {
 });
 
 describe('ComputePool (MODELHOOKS_COMPUTE_WORKERS): large requests computed in a worker thread', () => {
+  it('starts a worker with the first task; a worker holds the task it computes and the next, answered in order, then takes more', async () => {
+    const pool = new ComputePool(1, { hooks: loadConfig({}).hooks, namespaceSelector: loadConfig({}).namespaceSelector, memoBytes: 1 << 20 });
+    const answers: string[] = [];
+    const task = (name: string) => ({
+      composition: 'trustyai',
+      hook: 'sync' as const,
+      raw: Buffer.from(name === 'a' ? '{' : '[]'),
+      now: '2026-01-01T00:00:00Z',
+      namespace: undefined,
+      done: (c: { kind: string }) => void answers.push(`${name}:${c.kind}`),
+    });
+    try {
+      expect(pool.idle()).toBe(true);
+      expect(pool.run(task('a'))).toBe(true);
+      expect(pool.idle()).toBe(true);
+      expect(pool.run(task('b'))).toBe(true);
+      // Two held: it takes no third until one is answered.
+      expect(pool.idle()).toBe(false);
+      expect(pool.run(task('c'))).toBe(false);
+      const woken = new Promise<void>((resolve) => (pool.onIdle = resolve));
+      await woken;
+      expect(answers).toEqual(['a:refused']);
+      expect(pool.idle()).toBe(true);
+      await new Promise<void>((resolve) => (pool.onIdle = resolve));
+      expect(answers).toEqual(['a:refused', 'b:refused']);
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
+
   it('answers a request of 256 KiB or more exactly as the event loop does: the same bytes and ETag', async () => {
     // A parent with a 250 KB annotation (the API server allows 256 KiB) and an observed object of 50 KB: over POOL_MIN_BYTES.
     const big = { ...parent(), metadata: { ...parent().metadata, annotations: { 'example.com/notes': 'x'.repeat(250_000) } } };

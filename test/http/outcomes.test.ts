@@ -1,10 +1,13 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { loadConfig } from '../../hooks/server/config.js';
 import { defineComposition } from '../../hooks/kit/index.js';
-import { OUTCOMES } from '../../hooks/server/metrics.js';
+import { OUTCOMES, TOO_LARGE_NAMESPACES, tooLargeLabel } from '../../hooks/server/metrics.js';
 import { createApp, createLogger } from '../../hooks/server/app.js';
 import { syncRequest } from '../../hooks/testing/index.js';
 import { trustyai } from '../../hooks/trustyai/index.js';
@@ -205,7 +208,7 @@ describe('request log: one info line per refusal and per InvalidSpec answer', ()
     expect(lines[0]?.reason).toMatch(/^parent\.metadata\.namespace: /);
   });
 
-  it('logs the parent of a 500 and of a 413 by path', async () => {
+  it("logs the parent of a 500, and of a 413 as the refused body's first bytes name it", async () => {
     const { post, lines } = setup({ MODELHOOKS_BODY_LIMIT: '1kb' });
     await post('/hooks/broken/sync')
       .send({ parent: { apiVersion: 'x.dev/v1', kind: 'X', metadata: { name: 'p', namespace: 'ns' }, spec: {} } })
@@ -216,9 +219,60 @@ describe('request log: one info line per refusal and per InvalidSpec answer', ()
     const refused = lines.filter((l) => l.msg === 'request refused');
     expect(refused.map((l) => [l.status, l.composition, l.parent])).toEqual([
       [500, 'broken', 'ns/p'],
-      [413, 'trustyai', undefined],
+      [413, 'trustyai', 'team-a/svc'],
     ]);
     expect(refused[1]?.reason).toContain('MODELHOOKS_BODY_LIMIT');
+  });
+
+  it("counts 413s by the parent's namespace (modelhooks_too_large_requests_total), whatever the body's encoding; unknown when the first bytes name none", async () => {
+    const { app, post, lines } = setup({ MODELHOOKS_BODY_LIMIT: '1kb' });
+    const inNamespace = (namespace: string) => ({ ...body({ ...parent, metadata: { ...parent.metadata, namespace } }), padding: 'x'.repeat(600_000) });
+    // By Content-Length: refused before reading, its first bytes kept as it is read to its end.
+    await post('/hooks/trustyai/sync').send(inNamespace('team-b')).expect(413);
+    const server = http.createServer(app).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const raw = (headers: Record<string, string>, chunks: (string | Buffer)[]) =>
+      new Promise<number | undefined>((resolve) => {
+        const port = (server.address() as AddressInfo).port;
+        const req = http.request(
+          {
+            port,
+            host: '127.0.0.1',
+            method: 'POST',
+            path: '/hooks/trustyai/sync',
+            headers: { 'content-type': 'application/json', authorization: 'Bearer s3cret', ...headers },
+          },
+          (res) => resolve(res.resume().statusCode),
+        );
+        for (const c of chunks) req.write(c);
+        req.end();
+      });
+    const sent = JSON.stringify(inNamespace('team-b'));
+    // Chunked (no Content-Length): refused once past the limit, named from what was held and what follows.
+    expect(await raw({}, [sent.slice(0, 500), sent.slice(500)])).toBe(413);
+    // gzip: from the first decompressed bytes.
+    expect(await raw({ 'content-encoding': 'gzip' }, [gzipSync(JSON.stringify(inNamespace('team-c')))])).toBe(413);
+    server.close();
+    await post('/hooks/trustyai/sync')
+      .send({ padding: 'x'.repeat(4096) })
+      .expect(413);
+    const text = (await request(app).get('/metrics').expect(200)).text;
+    const counted = text.split('\n').filter((l) => l.startsWith('modelhooks_too_large_requests_total{'));
+    expect(counted.sort()).toEqual([
+      'modelhooks_too_large_requests_total{namespace="team-b"} 2',
+      'modelhooks_too_large_requests_total{namespace="team-c"} 1',
+      'modelhooks_too_large_requests_total{namespace="unknown"} 1',
+    ]);
+    expect(lines.filter((l) => l.status === 413).map((l) => l.parent)).toEqual(['team-b/svc', 'team-b/svc', 'team-c/svc', undefined]);
+  });
+
+  it(`labels at most ${TOO_LARGE_NAMESPACES} namespaces in modelhooks_too_large_requests_total, the rest as other`, () => {
+    const seen = new Set<string>();
+    const labels = Array.from({ length: TOO_LARGE_NAMESPACES + 2 }, (_, i) => tooLargeLabel(seen, `ns-${i}`));
+    expect(labels.slice(0, TOO_LARGE_NAMESPACES)).toEqual(Array.from({ length: TOO_LARGE_NAMESPACES }, (_, i) => `ns-${i}`));
+    expect(labels.slice(TOO_LARGE_NAMESPACES)).toEqual(['other', 'other']);
+    expect(tooLargeLabel(seen, 'ns-0')).toBe('ns-0');
+    expect(tooLargeLabel(seen, undefined)).toBe('unknown');
   });
 
   it('the server logger writes ISO-8601 times', () => {

@@ -13,9 +13,10 @@
  * 3. 260 sockets that send a request head, then a byte a second, and 300 that send nothing,
  *    each reconnecting as soon as it is closed: every sync of the authenticated client and every
  *    probe is answered (before: 86 of 89 syncs and /healthz reset).
- * 4. 16 and 48 concurrent 2 MB syncs from namespace `flood`, each distinct: every sync of another
- *    namespace is answered; its p99 is measured against issue 32's 500 ms and printed, not yet a
- *    gate (before: a median of 1.9 s and 6.0 s); and one 1.2 MB parent with 40,000 containers, timed.
+ * 4. 16 and 48 concurrent 2 MB syncs from namespace `flood`, each distinct, and one 2 MB parent
+ *    with 40,000 containers: every sync of another namespace is answered, its p99 within issue
+ *    32's 500 ms (stretched by the machine's load from other work: externalLoadPerCore) (before:
+ *    a median of 1.9 s and 6.0 s under the floods, 3.9 s beside the huge parent).
  *
  * It fails on a crash, any 5xx but the budget's 503, an RSS at the limit, a reset or failed
  * request of the authenticated client; it prints what it measured.
@@ -35,12 +36,13 @@ import { memoryPeaks, ROOT, runSoak, type SoakServer } from './serve.js';
 const MEMORY_LIMIT = 512 * 1024 * 1024; // deploy/base/deployment.yaml's limits.memory
 const P99_LIMIT_MS = 500;
 /**
- * How many runnable processes share each core (the 1-minute load average per core, at least 1):
- * the server gets about 1/this of a core, so every latency it gives stretches by it. The p99
- * bound is P99_LIMIT_MS on a machine of its own, and stretched by this on a shared one (both are
- * printed): a flood's own cost is this machine's, the fairness is the server's.
+ * How many runnable processes share each core besides this soak (the 1-minute load average per
+ * core before the first flood, at least 1): the server gets about 1/this of a core, so every
+ * latency it gives stretches by it. The p99 bound is P99_LIMIT_MS on a machine of its own and
+ * stretched by this on a shared one (both are printed). Sampled before the floods, so the
+ * floods' own processes (the attack, which the server must bear) do not widen it.
  */
-const loadPerCore = () => Math.max(1, (os.loadavg()[0] ?? 0) / os.availableParallelism());
+const externalLoadPerCore = () => Math.max(1, (os.loadavg()[0] ?? 0) / os.availableParallelism());
 const TOKEN = 'soak-token';
 const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -388,31 +390,27 @@ async function main(server: SoakServer, healthPort: string): Promise<number> {
     await sleep(1000);
   }
 
+  const load = externalLoadPerCore();
+  const bound = P99_LIMIT_MS * load;
+  const boundText = `${P99_LIMIT_MS} ms${load > 1 ? ` × a load of ${load.toFixed(1)} per core from other work = ${bound.toFixed(0)} ms` : ''}`;
   if (ITEMS.has('4')) {
     // The same syncs of another namespace without a flood: what this machine gives them.
     const { quiet } = await flood(port, 0, 6, sample);
     console.log(
-      `tenant-attacks: another namespace's sync without a flood: p50 ${quantile(quiet, 0.5).toFixed(0)} ms, p99 ${quantile(quiet, 0.99).toFixed(0)} ms`,
+      `tenant-attacks: another namespace's sync without a flood: p50 ${quantile(quiet, 0.5).toFixed(0)} ms, p99 ${quantile(quiet, 0.99).toFixed(0)} ms (load ${os.loadavg()[0]?.toFixed(1)})`,
     );
   }
   for (const n of ITEMS.has('4') ? (process.env.SOAK_FLOODS ?? '16,48').split(',').map(Number) : []) {
     const { quiet, statuses } = await flood(port, n, 15, sample);
     const p50 = quantile(quiet, 0.5);
     const p99 = quantile(quiet, 0.99);
-    const load = loadPerCore();
-    const bound = P99_LIMIT_MS * load;
     const quietFailed = [...statuses].filter(([k]) => k.startsWith('quiet') && k !== 'quiet 200').reduce((a, [, v]) => a + v, 0);
     const errors = [...statuses].filter(([k]) => /\b(5\d\d)\b/.test(k) && !k.endsWith(' 503')).reduce((a, [, v]) => a + v, 0);
     check(
-      quietFailed === 0 && errors === 0 && server.exited() === undefined && peak.rss < MEMORY_LIMIT,
+      quietFailed === 0 && errors === 0 && server.exited() === undefined && peak.rss < MEMORY_LIMIT && p99 <= bound,
       `item 4: ${n} concurrent 2 MB syncs from one namespace for 15 s (${[...statuses].map(([k, v]) => `${v}× ${k}`).join(', ')}): ` +
-        `every sync of another namespace answered, no 5xx but the budget's 503, peak RSS ${MiB(peak.rss)}`,
-    );
-    // Measured, not a gate: issue 32's p99 ≤ 500 ms for another namespace is not reached yet (the
-    // flood's bodies are read and hashed on the event loop before the fair queue takes them).
-    console.log(
-      `tenant-attacks: ${p99 <= bound ? 'within' : 'NOT within'} the 500 ms target (measured, not a gate): another namespace's sync under ${n} floods ` +
-        `p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (${P99_LIMIT_MS} ms${load > 1 ? ` × a load of ${load.toFixed(1)} per core = ${bound.toFixed(0)} ms` : ''})`,
+        `every sync of another namespace answered, p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (bound ${boundText}; load now ${os.loadavg()[0]?.toFixed(1)}), ` +
+        `no 5xx but the budget's 503, peak RSS ${MiB(peak.rss)}`,
     );
     await sleep(1000);
   }
@@ -421,9 +419,9 @@ async function main(server: SoakServer, healthPort: string): Promise<number> {
     const { huge, quiet } = await hugeParent(port);
     const p99 = quantile(quiet, 0.99);
     check(
-      huge.status === 200 && server.exited() === undefined,
+      huge.status === 200 && server.exited() === undefined && p99 <= bound,
       `item 4: one parent of 40,000 containers: ${huge.status} in ${huge.ms.toFixed(0)} ms; another namespace's sync meanwhile: ` +
-        `${quiet.length} syncs, p99 ${Number.isFinite(p99) ? `${p99.toFixed(0)} ms` : 'failed'}, max ${Math.max(...quiet).toFixed(0)} ms`,
+        `${quiet.length} syncs, p99 ${Number.isFinite(p99) ? `${p99.toFixed(0)} ms` : 'failed'}, max ${Math.max(...quiet).toFixed(0)} ms (bound ${boundText})`,
     );
   }
 
