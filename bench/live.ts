@@ -15,14 +15,14 @@
  *   - with `--secrets N`: all parents in one namespace with S3 credentials beside N unrelated
  *     Secrets; then the syncs one unrelated Secret edit causes, and how long a credential
  *     rotation takes to reach every Deployment;
- *   - KServe's controller's figures, where the oracle tier left them (`KSERVE_BENCH_JSON`), or that
- *     they are not available.
+ *   - KServe's controller's figures for the same parents, where `npm run bench:oracle` measured them
+ *     first in this run and handed them over (`KSERVE_BENCH_JSON`), or how to get them.
  *
  * `--metacontroller-flag=--workers=20` (repeatable) adds flags to Metacontroller's (docs/install.md).
  * Needs what the live tier needs (Go, Metacontroller's source); prints why when it can't run.
  * Not a test: no thresholds. See docs/development.md, "System figures".
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -40,6 +40,8 @@ const { values: args } = parseArgs({
     secrets: { type: 'string', default: '-1' },
     'metacontroller-flag': { type: 'string', multiple: true, default: [] },
     json: { type: 'boolean', default: false },
+    // Writes the first parent's sync request among all the others, as Metacontroller sent it.
+    'dump-request': { type: 'string' },
   },
 });
 const PARENTS = Number(args.parents);
@@ -59,7 +61,12 @@ interface Sent {
   parent: string;
   bytes: number;
   status: number;
+  /** The body, kept for the first parent's syncs only (`keepBody`). */
+  body?: Buffer;
 }
+
+/** Whose request bodies the proxy keeps (the first parent's: its request is broken down by section). */
+let keepBody = '';
 
 /** A pass-through between Metacontroller and the hook server that records each request's size. */
 function recordingProxy(target: string, sent: Sent[]): Promise<{ url: string; close(): void }> {
@@ -73,7 +80,15 @@ function recordingProxy(target: string, sent: Sent[]): Promise<{ url: string; cl
       const out = http.request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers, agent }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
-        sent.push({ at: Date.now(), path: req.url ?? '', parent: parentOf(body), bytes: body.length, status: answer.statusCode ?? 0 });
+        const parent = parentOf(body);
+        sent.push({
+          at: Date.now(),
+          path: req.url ?? '',
+          parent,
+          bytes: body.length,
+          status: answer.statusCode ?? 0,
+          ...(parent === keepBody && req.url?.includes('/sync') ? { body } : {}),
+        });
       });
       out.on('error', (e) => {
         res.writeHead(502);
@@ -190,6 +205,41 @@ function unrelatedSecret(i: number, namespace: string): KubeObject {
   return { apiVersion: 'v1', kind: 'Secret', metadata: { name: `unrelated-${i}`, namespace }, stringData: { blob: 'x'.repeat(1024 * (1 + (i % 4))) } };
 }
 
+/** Bytes of a value as JSON (0 for undefined). */
+const jsonBytes = (v: unknown) => (v === undefined ? 0 : Buffer.byteLength(JSON.stringify(v)));
+
+/**
+ * A sync request's bytes by section: the parent, each `children` and `related` group (objects,
+ * bytes, of which `metadata.managedFields` and `status`), the rest (controller, finalizing).
+ */
+function requestBreakdown(body: Buffer): Record<string, unknown> {
+  const request = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+  const groups = (map: unknown) =>
+    Object.fromEntries(
+      Object.entries((map ?? {}) as Record<string, Record<string, { metadata?: { managedFields?: unknown }; status?: unknown }>>)
+        .map(([group, objects]) => {
+          const all = Object.values(objects);
+          const section = {
+            objects: all.length,
+            bytes: jsonBytes(objects),
+            managedFields: all.reduce((n, o) => n + jsonBytes(o.metadata?.managedFields), 0),
+            status: all.reduce((n, o) => n + jsonBytes(o.status), 0),
+          };
+          return [group, section] as const;
+        })
+        .sort((a, b) => b[1].bytes - a[1].bytes),
+    );
+  const parent = request.parent as { metadata?: { managedFields?: unknown }; status?: unknown };
+  const { parent: _p, children, related, ...rest } = request;
+  return {
+    bytes: body.length,
+    parent: { bytes: jsonBytes(parent), managedFields: jsonBytes(parent.metadata?.managedFields), status: jsonBytes(parent.status) },
+    children: { bytes: jsonBytes(children), groups: groups(children) },
+    related: { bytes: jsonBytes(related), groups: groups(related) },
+    rest: jsonBytes(rest),
+  };
+}
+
 /** Sync requests of InferenceServices seen in [from, to). */
 const syncsIn = (sent: Sent[], from: number, to: number) => sent.filter((s) => s.at >= from && s.at < to && s.path.includes('/inferenceservice/sync'));
 
@@ -270,6 +320,7 @@ async function main() {
     // One parent alone in its namespace first: its sync request is the baseline.
     const first = names[0] as { name: string; namespace: string };
     const firstKey = `${first.namespace}/${first.name}`;
+    keepBody = firstKey;
     const firstAt = Date.now();
     await kube.create(objectFor(first));
     while (!readyAt.has(firstKey)) await sleep(200);
@@ -319,7 +370,11 @@ async function main() {
       'application/merge-patch+json',
     );
     while (!sent.some((s) => s.at >= touchAt && s.parent === firstKey && s.path.includes('/sync'))) await sleep(200);
-    const among = median(sent.filter((s) => s.at >= touchAt && s.parent === firstKey && s.path.includes('/sync')).map((s) => s.bytes));
+    const amongRequests = sent.filter((s) => s.at >= touchAt && s.parent === firstKey && s.path.includes('/sync'));
+    const among = median(amongRequests.map((s) => s.bytes));
+    // What that request is made of, and the request itself where `--dump-request` asks for it.
+    const amongBody = amongRequests.at(-1)?.body;
+    if (amongBody && args['dump-request']) writeFileSync(args['dump-request'], amongBody);
 
     // The Secrets run: what one unrelated Secret edit, then one credential rotation, cost.
     let secretEdits: Record<string, unknown> | undefined;
@@ -397,7 +452,7 @@ async function main() {
         cpuSeconds: delta(atConvergence, afterTail),
         loadAverage: loadavg(),
       },
-      onesSyncBytes: { alone, amongAll: among, ratio: +(among / alone).toFixed(2) },
+      onesSyncBytes: { alone, amongAll: among, ratio: +(among / alone).toFixed(2), amongAllBySection: amongBody ? requestBreakdown(amongBody) : undefined },
       secretEdits,
       kserve: kserveFigures(),
     };
@@ -421,7 +476,8 @@ function loadavg(): string {
  */
 function kserveFigures(): unknown {
   const file = process.env.KSERVE_BENCH_JSON;
-  if (!file) return 'not available: no oracle-tier figures in this run (KSERVE_BENCH_JSON unset)';
+  if (!file)
+    return "not available: KSERVE_BENCH_JSON unset; `npm run bench:oracle -- --parents N --namespaces M` measures KServe's manager on the oracle tier's cluster first, then runs this bench with its figures";
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as unknown;
   } catch (error) {

@@ -9,12 +9,18 @@
  *     server (from /proc);
  *   - API requests of the run (kube-apiserver's apiserver_request_total, every client).
  *
+ * KServe's side runs first; bench:live is then handed its figures (`KSERVE_BENCH_JSON`) and
+ * prints them beside Metacontroller's in its own report: the one order in which both are
+ * measured on the same machine in the same run (`.ci/run`'s live and oracle tiers run no bench).
+ *
  * `--side kserve` or `--side modelhooks` runs one of them.
  * Needs what both tiers need (Go; Metacontroller's source for the modelhooks side, else that side
  * is skipped with the reason). Not a test: no thresholds. See docs/development.md, "Oracle tier".
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import type { KubeObject } from '../test/e2e/support/kube.js';
@@ -121,6 +127,7 @@ async function kserveSide() {
       readySeconds: +(converged / 1000).toFixed(1),
       cpuSecondsUntilChildren: +cpuAtChildren.toFixed(1),
       cpuSecondsUntilReady: +(after.cpu - before.cpu).toFixed(1),
+      cpuSecondsPerParentUntilReady: +((after.cpu - before.cpu) / PARENTS).toFixed(4),
       peakRssMiB: +(after.peakRss / 2 ** 20).toFixed(0),
       apiRequests: (await requests()) - requestsBefore,
     };
@@ -129,29 +136,41 @@ async function kserveSide() {
   }
 }
 
-/** bench:live with the same parents and namespaces, no steady-state window to speak of. */
-function modelhooksSide(): Record<string, unknown> {
+/**
+ * bench:live with the same parents and namespaces and a short tail, handed KServe's figures of
+ * this run (KSERVE_BENCH_JSON), so that its own report prints them beside Metacontroller's.
+ */
+function modelhooksSide(kserve: Record<string, unknown>): Record<string, unknown> {
   const why = liveSkipReason();
   if (why) return { skipped: why };
+  const figures = join(mkdtempSync(join(tmpdir(), 'bench-oracle-')), 'kserve.json');
+  writeFileSync(figures, JSON.stringify({ ...kserve, measured: 'bench:oracle, this run, before bench:live' }));
   const run = spawnSync(
     fromRoot('node_modules/.bin/tsx'),
-    ['bench/live.ts', '--parents', String(PARENTS), '--namespaces', String(NAMESPACES), '--steady', '10', '--json'],
-    { cwd: fromRoot(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 },
+    ['bench/live.ts', '--parents', String(PARENTS), '--namespaces', String(NAMESPACES), '--tail', '10', '--json'],
+    { cwd: fromRoot(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20, env: { ...process.env, KSERVE_BENCH_JSON: figures } },
   );
   if (run.status !== 0) throw new Error(`bench:live failed (exit ${run.status})`);
   const r = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as {
     createSeconds: number;
     convergedSeconds: number;
     convergenceCpuSeconds: Record<string, number>;
+    cpuSecondsPerParentUntilReady: Record<string, number>;
     peakRssMiB: Record<string, number>;
-    syncRequests: { count: number };
+    syncRequests: { untilReady: number; perParentUntilReady: number; medianBytes: number };
+    kserve: unknown;
   };
   return {
     createSeconds: r.createSeconds,
     readySeconds: r.convergedSeconds,
     cpuSecondsUntilReady: { metacontroller: r.convergenceCpuSeconds.metacontroller, hooks: r.convergenceCpuSeconds.hooks },
+    cpuSecondsPerParentUntilReady: r.cpuSecondsPerParentUntilReady,
     peakRssMiB: { metacontroller: r.peakRssMiB.metacontroller, hooks: r.peakRssMiB.hooks },
-    syncRequests: r.syncRequests.count,
+    syncRequests: r.syncRequests.untilReady,
+    syncRequestsPerParent: r.syncRequests.perParentUntilReady,
+    medianSyncRequestBytes: r.syncRequests.medianBytes,
+    // What bench:live printed for KServe's side: the figures above, read back (KSERVE_BENCH_JSON).
+    kserveSeenByBenchLive: typeof r.kserve === 'object' && r.kserve !== null,
   };
 }
 
@@ -161,7 +180,7 @@ async function main() {
   log(`bench:oracle: ${PARENTS} InferenceServices over ${NAMESPACES} namespaces, under KServe's manager, then under Metacontroller + modelhooks`);
   const kserve = args.side === 'modelhooks' ? { skipped: '--side modelhooks' } : await kserveSide();
   log(`  KServe: ${JSON.stringify(kserve)}`);
-  const modelhooks = args.side === 'kserve' ? { skipped: '--side kserve' } : modelhooksSide();
+  const modelhooks = args.side === 'kserve' ? { skipped: '--side kserve' } : modelhooksSide(kserve);
   process.stdout.write(`${JSON.stringify({ parents: PARENTS, namespaces: NAMESPACES, kserve, modelhooks }, null, 2)}\n`);
 }
 
