@@ -239,7 +239,7 @@ function template(kind: string, toggles: Toggles, combos: Combination[], texts: 
     branches.push({ condition, text });
   });
   if (kind === 'Namespace') for (const b of branches) b.condition.unshift('.Values.namespace.create');
-  if (kind === 'CompositeController') for (const b of branches) b.condition.unshift('.Values.builtin.enabled');
+  if (kind === 'CompositeController' || kind === 'DecoratorController') for (const b of branches) b.condition.unshift('.Values.builtin.enabled');
   const test = (condition: string[]) => (condition.length === 1 ? (condition[0] as string).replace(/^\((.*)\)$/, '$1') : `and ${condition.join(' ')}`);
   const lines = [`{{- /* ${GENERATED} */ -}}`];
   if (branches.length === 1 && branches[0]?.condition.length === 0) return `${lines[0]}\n${branches[0].text}`;
@@ -307,7 +307,7 @@ function valuesYaml(toggles: Toggles, server: ReturnType<typeof serverOf>, confi
     'podAnnotations: {}',
     'podLabels: {}',
     '',
-    "# The built-in compositions' CompositeControllers. false: a release of extraCompositions alone, e.g. beside",
+    "# The built-in compositions' CompositeControllers (and the credentials DecoratorController). false: a release of extraCompositions alone, e.g. beside",
     '# a release that serves the built-in ones (their CRDs, in crds/, are installed unless `helm install --skip-crds`).',
     'builtin:',
     '  enabled: true',

@@ -14,8 +14,18 @@ import type { KubeObject } from './support/kube.js';
 // component: one at most), and what else docs/install.md applies with -k.
 const components = subdirs(fromRoot('deploy', 'components'));
 const tlsComponents = components.filter((c) => c.startsWith('tls-'));
-const variants = components.filter((c) => !tlsComponents.includes(c));
-const combinations = [[], ...components.map((c) => [c]), ['openshift', 'prometheus'], ...tlsComponents.map((tls) => [...variants, tls])];
+// The pod webhook goes after a TLS component (its first patch stops the build without one: test/deploy/deploy.test.ts).
+const afterTls = ['pod-webhook'];
+const variants = components.filter((c) => !tlsComponents.includes(c) && !afterTls.includes(c));
+const combinations = [
+  [],
+  ...components.filter((c) => !afterTls.includes(c)).map((c) => [c]),
+  ['openshift', 'prometheus'],
+  ...tlsComponents.flatMap((tls) => [
+    [tls, ...afterTls],
+    [...variants, tls, ...afterTls],
+  ]),
+];
 const others = ['crds', 'deploy/examples', 'test/deploy/fixtures/own-kustomization', 'test/deploy/fixtures/metacontroller'];
 
 const kustomize = (cwd: string, ...args: string[]) => execFileSync(path.join(binDir(), 'kustomize'), args, { cwd, encoding: 'utf8', stdio: 'pipe' });

@@ -196,6 +196,9 @@ describe('charts/modelhooks (helm) and dist/install.yaml', () => {
         const cc = { apiVersion: 'metacontroller.k8s.io/v1alpha1', kind: 'CompositeController', metadata: { name: `modelhooks-${f}` } };
         await k.delete(cc).catch(() => undefined);
       }
+      // And the credentials DecoratorController (compositions/base/inferenceservice.yaml), for the same reason.
+      const dc = { apiVersion: 'metacontroller.k8s.io/v1alpha1', kind: 'DecoratorController', metadata: { name: 'modelhooks-inferenceservice-credentials' } };
+      await k.delete(dc).catch(() => undefined);
     });
 
     it('installs: every namespaced object in the release namespace, named after the release, with Helm labels; hook URLs call its Service', async () => {
