@@ -182,19 +182,36 @@ describe('Secrets cost what they are worth: the credentials summary on the Servi
     expect(first.ms).toBeLessThanOrEqual(BOUND_MS);
 
     // Settled: no sync of this parent for 20 s, longer than kube-controller-manager's HPA cycle
-    // (15 s), whose first status writes of the new HPA sync the parent as a child's change.
-    await within(`${ns}/${isvc} quiet`, 180_000, async () => {
+    // (15 s), whose first status writes of the new HPA sync the parent as a child's change. On a
+    // loaded machine a late event of the convergence (a pod's or HPA's) can still land in the
+    // window: up to three windows, each after its own quiet, with other Secrets edited each time.
+    // Before the summary every Secret edit synced every InferenceService of the namespace, so
+    // every window had one at least; one window without a sync shows the edit causes none.
+    const windows: number[] = [];
+    for (let attempt = 0; attempt < 3 && !windows.includes(0); attempt++) {
+      await within(`${ns}/${isvc} quiet`, 180_000, async () => {
+        const before = syncsOf(ns, isvc);
+        await sleep(20_000);
+        return syncsOf(ns, isvc) === before ? true : { pending: 'still syncing' };
+      });
       const before = syncsOf(ns, isvc);
-      await sleep(20_000);
-      return syncsOf(ns, isvc) === before ? true : { pending: 'still syncing' };
-    });
-    const before = syncsOf(ns, isvc);
-    await k.call('PATCH', `/api/v1/namespaces/${ns}/secrets/unrelated-7`, { stringData: { blob: 'edited' } }, 'application/merge-patch+json');
-    await k.call('PATCH', `/api/v1/namespaces/${ns}/secrets/unrelated-8`, { metadata: { annotations: { note: 'edited' } } }, 'application/merge-patch+json');
-    await sleep(QUIET_MS);
-    const unrelated = syncsOf(ns, isvc) - before;
-    console.log(`summary: ${unrelated} InferenceService syncs in ${QUIET_MS / 1000}s after two unrelated Secret edits beside ${CROWD}`);
-    expect(unrelated).toBe(0);
+      await k.call(
+        'PATCH',
+        `/api/v1/namespaces/${ns}/secrets/unrelated-${7 + 2 * attempt}`,
+        { stringData: { blob: `edited-${attempt}` } },
+        'application/merge-patch+json',
+      );
+      await k.call(
+        'PATCH',
+        `/api/v1/namespaces/${ns}/secrets/unrelated-${8 + 2 * attempt}`,
+        { metadata: { annotations: { note: `edited-${attempt}` } } },
+        'application/merge-patch+json',
+      );
+      await sleep(QUIET_MS);
+      windows.push(syncsOf(ns, isvc) - before);
+    }
+    console.log(`summary: InferenceService syncs in each ${QUIET_MS / 1000}s window after two unrelated Secret edits beside ${CROWD}: ${windows.join(', ')}`);
+    expect(Math.min(...windows)).toBe(0);
 
     // Rotation 1: the Secret's endpoint annotation (KServe copies it into S3_ENDPOINT).
     const rotateAt = Date.now();
