@@ -17,7 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinCompositions } from '../../hooks/compositions.js';
 import { createApp } from '../../hooks/server/app.js';
 import { loadConfig } from '../../hooks/server/config.js';
-import type { RelatedRule } from '../../hooks/kit/index.js';
+import type { AnyComposition, RelatedRule } from '../../hooks/kit/index.js';
+import { decorated } from '../../hooks/engine/decorator.js';
+import { namespaceRule } from '../../hooks/engine/namespace-settings.js';
 import { ready, syncRequest } from '../../hooks/testing/index.js';
 import { applyInjection, POD_INJECTION_ANNOTATION, type PodInjection } from '../../hooks/inferenceservice/pod/injection.js';
 import type { V1PodSpec } from '@kubernetes/client-node';
@@ -288,9 +290,11 @@ async function modelhooksChildren(kube: Kube, ns: { kserve: string }, spec: Spec
   // KServe's own children in that namespace are not modelhooks' to see (it would report them as name conflicts, as it does
   // when it takes over from KServe): the comparison is with a cluster where modelhooks alone made them.
   const customize = await postHook(app, `/hooks/${composition.name}/customize`, syncRequest(composition, { parent, variant }));
-  const related = (await relatedOf(kube, customize.relatedResources as RelatedRule[])).filter(
+  const listed = (await relatedOf(kube, customize.relatedResources as RelatedRule[])).filter(
     (o) => !((o.metadata.ownerReferences ?? []) as Array<{ kind: string; controller?: boolean }>).some((r) => r.controller && PARENT_KINDS.has(r.kind)),
   );
+  // The ServiceAccounts as the credentials DecoratorController leaves them (its summary of their Secrets), as render and plan see them.
+  const related = await withDecorations(kube, composition, listed, parent.metadata.namespace as string);
   const first = await postHook(app, `/hooks/${composition.name}/sync`, syncRequest(composition, { parent, related, variant }));
   // Once its children are ready, as KServe's are read once Ready: the Ingress waits for the components, as KServe's does.
   const observed = ((first.children ?? []) as KubeObject[]).map((c) => ready(c));
@@ -302,6 +306,21 @@ async function modelhooksChildren(kube: Kube, ns: { kserve: string }, spec: Spec
     console.log(`oracle: modelhooks makes no children for ${spec.name}: Ready ${ready?.status} ${ready?.reason}: ${ready?.message}`);
   }
   return children;
+}
+
+/** Related objects as a composition's DecoratorController leaves them (engine/decorator.ts decorated), its rules listed from the API server. */
+async function withDecorations(kube: Kube, composition: AnyComposition, related: KubeObject[], namespace: string): Promise<KubeObject[]> {
+  const d = composition.decorator;
+  const decoratedOnes = related.filter((o) => d && o.apiVersion === d.resource.apiVersion && o.kind === d.resource.kind);
+  if (!d || decoratedOnes.length === 0) return related;
+  const rules = new Map<string, KubeObject[]>();
+  for (const o of decoratedOnes) {
+    for (const rule of [namespaceRule(o.metadata.namespace ?? namespace), ...d.customize(o)]) {
+      const key = JSON.stringify(rule);
+      if (!rules.has(key)) rules.set(key, await relatedOf(kube, [rule]));
+    }
+  }
+  return decorated(composition, related, namespace, (rule) => rules.get(JSON.stringify(rule)) ?? []);
 }
 
 /**
