@@ -369,8 +369,78 @@ function broken(objects: KubeObject[], breaks: Array<[number, string[], unknown]
   return copy;
 }
 
-/** Hostile requests across every composition. */
-export const fuzzCase: fc.Arbitrary<FuzzCase> = fc.oneof(...builtinCompositions.map((c) => caseFor(c as AnyComposition)));
+/** Marks every Secret value a decorator case sends: no answer may carry it. */
+const SECRET_MARK = 'SECRETVALUE';
+
+/**
+ * A hostile request for a composition's DecoratorController (engine/decorator.ts): the
+ * decorated ServiceAccount with any `secrets` list and metadata, and the namespace's Secrets
+ * (some of another namespace, some of any shape), as a tenant could make them.
+ */
+function decoratorCaseFor(composition: AnyComposition): fc.Arbitrary<FuzzCase> {
+  const secretName = fc.oneof(fc.constantFrom('s3', 'gcs', 'storage-config', 'hf'), fc.string({ minLength: 1, maxLength: 12 }));
+  const value = fc.string({ maxLength: 16 }).map((v) => `${SECRET_MARK}${v}`);
+  const secret = fc.record({
+    name: secretName,
+    namespace: fc.constantFrom('ns', 'ns', 'other'),
+    data: fc.oneof(fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), value, { maxKeys: 4 }), hostileJson),
+    stringData: fc.option(fc.dictionary(fc.constantFrom('s3', 'gcs', 'type', 'x'), value, { maxKeys: 2 }), { nil: undefined }),
+    annotations: fc.oneof(fc.dictionary(fc.constantFrom('serving.kserve.io/s3-endpoint', 'serving.kserve.io/s3-usehttps', 'note'), fc.string()), hostileJson),
+    break: breakage(BREAK_PATHS),
+  });
+  return fc
+    .record({
+      hook: fc.constantFrom<HookName>('decorator-sync', 'decorator-sync', 'decorator-sync', 'decorator-customize'),
+      namespace: fc.constantFrom('ns', 'team-a'),
+      listed: fc.oneof(fc.array(fc.oneof(fc.record({ name: secretName }), hostileJson), { maxLength: 4 }), hostileJson),
+      // Annotations are strings in any object the API server stores (a non-string is a 400, as for a parent).
+      annotations: fc.oneof(
+        fc.constant(undefined),
+        fc.dictionary(
+          fc.constantFrom('modelhooks.dev/credentials', 'a'),
+          fc.oneof(
+            fc.string(),
+            hostileJson.map((j) => JSON.stringify(j) ?? ''),
+          ),
+        ),
+      ),
+      secrets: fc.array(secret, { maxLength: 5 }),
+    })
+    .map((r) => {
+      const sa = {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: 'default', namespace: r.namespace, uid: 'uid-sa', annotations: r.annotations },
+        secrets: r.listed,
+      };
+      const secrets = r.secrets.map((x) => {
+        const namespace = x.namespace === 'ns' ? r.namespace : x.namespace;
+        const object = {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: x.name, namespace, annotations: x.annotations },
+          data: x.data,
+          stringData: x.stringData,
+        };
+        return [`${namespace}/${x.name}`, broken([object as unknown as KubeObject], x.break)[0]] as const;
+      });
+      const related = {
+        'Secret.v1': Object.fromEntries(secrets),
+        'Namespace.v1': { [r.namespace]: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: r.namespace } } },
+      };
+      const body: Obj =
+        r.hook === 'decorator-customize'
+          ? { controller: { metadata: { name: `modelhooks-${composition.name}-credentials` } }, parent: sa }
+          : { controller: { metadata: { name: `modelhooks-${composition.name}-credentials` } }, object: sa, attachments: {}, related, finalizing: false };
+      return { composition: composition.name, hook: r.hook, body };
+    });
+}
+
+/** Hostile requests across every composition (and its DecoratorController, where it has one). */
+export const fuzzCase: fc.Arbitrary<FuzzCase> = fc.oneof(
+  ...builtinCompositions.map((c) => caseFor(c as AnyComposition)),
+  ...builtinCompositions.filter((c) => c.decorator !== undefined).map((c) => decoratorCaseFor(c as AnyComposition)),
+);
 
 // ---- judging ------------------------------------------------------------------------------
 
@@ -386,7 +456,8 @@ export interface Verdict {
 /** What is wrong with an answer of `status` and `text` to `c`. */
 export function judge(c: FuzzCase, status: number, text: string): Verdict {
   if (status >= 500) return { serverError: true, invalidChildren: [] };
-  if (status !== 200 || c.hook === 'customize') return { serverError: false, invalidChildren: [] };
+  if (status === 200 && c.hook === 'decorator-sync') return { serverError: false, invalidChildren: decoratorProblems(text) };
+  if (status !== 200 || c.hook === 'customize' || c.hook === 'decorator-customize') return { serverError: false, invalidChildren: [] };
   const answer = JSON.parse(text) as { children?: KubeObject[]; status?: Obj };
   const children = answer.children ?? [];
   const ns = (c.body.parent as KubeObject).metadata.namespace;
@@ -401,6 +472,16 @@ export function judge(c: FuzzCase, status: number, text: string): Verdict {
   const verdict: Verdict = { serverError: false, invalidChildren };
   if (readyCondition?.reason === 'InvalidSpec') verdict.invalidSpec = /^[A-Z][A-Za-z]+\/\S+ /.test(String(readyCondition.message)) ? 'child' : 'spec';
   return verdict;
+}
+
+/** What is wrong with a DecoratorController's answer: annotations that are not strings (or null to remove), a Secret value in it. */
+function decoratorProblems(text: string): string[] {
+  const answer = JSON.parse(text) as { annotations?: Record<string, unknown> };
+  const problems = Object.entries(answer.annotations ?? {}).flatMap(([k, v]) =>
+    v === null || typeof v === 'string' ? [] : [`ServiceAccount annotation ${k}: not a string`],
+  );
+  if (text.includes(SECRET_MARK)) problems.push('ServiceAccount: a Secret value in the answer');
+  return problems;
 }
 
 /** Tally of a fuzz run. */
