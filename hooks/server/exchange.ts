@@ -17,6 +17,8 @@ export interface Exchange {
   composition: string;
   hook: string;
   parent: string | undefined;
+  /** The request body's bytes, once read (the debug line says them: how much a sync carries). */
+  bytes: number | undefined;
   outcome: Outcome | undefined;
   reason: string | undefined;
   /** Where it is recorded when its response finishes. */
@@ -30,7 +32,18 @@ type Recorded = ServerResponse & { [EXCHANGE]?: Exchange };
 
 /** Starts the exchange of a request, its metric labels given, and records it when its response finishes. */
 export function recordExchange(res: ServerResponse, path: string, composition: string, hook: string, metrics: BoundHookMetrics, logger: Logger): Exchange {
-  const exchange: Exchange = { start: performance.now(), path, composition, hook, parent: undefined, outcome: undefined, reason: undefined, metrics, logger };
+  const exchange: Exchange = {
+    start: performance.now(),
+    path,
+    composition,
+    hook,
+    parent: undefined,
+    bytes: undefined,
+    outcome: undefined,
+    reason: undefined,
+    metrics,
+    logger,
+  };
   (res as Recorded)[EXCHANGE] = exchange;
   res.on('finish', onFinish);
   return exchange;
@@ -61,7 +74,7 @@ function finish(status: number, exchange: Exchange): void {
       outcome === 'invalid_spec' ? 'invalid spec' : 'request refused',
     );
   } else if (isHookPath && logger.isLevelEnabled('debug')) {
-    logger.debug({ composition: exchange.composition, hook: exchange.hook, parent: exchange.parent, outcome, status }, 'request');
+    logger.debug({ composition: exchange.composition, hook: exchange.hook, parent: exchange.parent, bytes: exchange.bytes, outcome, status }, 'request');
   }
 }
 

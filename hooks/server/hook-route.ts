@@ -183,6 +183,7 @@ class Reading implements QueuedJob {
     this.raw = undefined;
     const { o, res, exchange } = this.target;
     if (raw === undefined || res.destroyed || res.req.socket.destroyed) return release(this);
+    exchange.bytes = raw.length;
     const { composition, hook, ifNoneMatch } = this.target;
     // The queue gives a pooled request its turn when a worker is idle.
     if (this.pooled && o.pool?.idle()) {

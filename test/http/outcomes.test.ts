@@ -31,9 +31,9 @@ const broken = defineComposition({
 });
 
 /** An app whose log lines are collected, with a bearer token so that 401 can be reached. */
-function setup(env: Record<string, string> = {}) {
+function setup(env: Record<string, string> = {}, level: 'info' | 'debug' = 'info') {
   const lines: Record<string, unknown>[] = [];
-  const logger = createLogger('info', { write: (l: string) => void lines.push(JSON.parse(l)) });
+  const logger = createLogger(level, { write: (l: string) => void lines.push(JSON.parse(l)) });
   const config = loadConfig({ MODELHOOKS_LOG_LEVEL: 'info', ...env });
   const app = createApp({
     compositions: [broken, ...builtinCompositions],
@@ -206,6 +206,18 @@ describe('request log: one info line per refusal and per InvalidSpec answer', ()
       ['request refused', 404, 'not_found', 'unknown', 'sync'],
     ]);
     expect(lines[0]?.reason).toMatch(/^parent\.metadata\.namespace: /);
+  });
+
+  it("at debug, one line per hook request with the parent and the body's bytes (what a sync carries: test/live/credentials.live.ts reads it)", async () => {
+    const { post, lines } = setup({}, 'debug');
+    const sent = JSON.stringify(body());
+    await post('/hooks/trustyai/sync').set('Content-Type', 'application/json').send(sent).expect(200);
+    await post('/hooks/trustyai/sync').set('Content-Type', 'application/json').send(sent).expect(200); // from the answer cache: the same
+    const requests = lines.filter((l) => l.msg === 'request');
+    expect(requests.map((l) => [l.composition, l.hook, l.parent, l.bytes, l.status])).toEqual([
+      ['trustyai', 'sync', 'team-a/svc', Buffer.byteLength(sent), 200],
+      ['trustyai', 'sync', 'team-a/svc', Buffer.byteLength(sent), 200],
+    ]);
   });
 
   it("logs the parent of a 500, and of a 413 as the refused body's first bytes name it", async () => {

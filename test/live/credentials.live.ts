@@ -134,6 +134,14 @@ function syncsOf(namespace: string, name: string): number {
   return text.split('\n').filter((l) => l.includes('"composition":"inferenceservice"') && l.includes('"hook":"sync"') && l.includes(parent)).length;
 }
 
+/** The largest sync request of a parent the hook server received (its debug line's `bytes`). */
+function largestSyncOf(namespace: string, name: string): number {
+  const text = readFileSync(path.join(live().dir, 'hooks.log'), 'utf8');
+  const parent = `"parent":"${namespace}/${name}"`;
+  const lines = text.split('\n').filter((l) => l.includes('"composition":"inferenceservice"') && l.includes('"hook":"sync"') && l.includes(parent));
+  return Math.max(0, ...lines.map((l) => Number((JSON.parse(l) as { bytes?: number }).bytes ?? 0)));
+}
+
 /** The S3 endpoint the Deployment's storage initializer gets, and from which Secret its keys come. */
 async function s3Of(namespace: string, isvc: string) {
   const d = await getOrNone(kube(), 'apps/v1', 'Deployment', `${isvc}-predictor`, namespace);
@@ -158,7 +166,7 @@ const QUIET_MS = 15_000;
 describe('Secrets cost what they are worth: the credentials summary on the ServiceAccount', () => {
   const k = kube();
 
-  it(`beside ${CROWD} Secrets: an unrelated Secret's edit syncs no InferenceService, a rotation reaches the Deployment ≤ 15 s`, async () => {
+  it(`beside ${CROWD} Secrets: no sync request carries them, an unrelated Secret's edit syncs no InferenceService, a rotation reaches the Deployment ≤ 15 s`, async () => {
     const ns = 'live-cred-summary';
     await k.ensureNamespace(ns);
     const { pieces, credentialEnv } = load(SETUPS[0] as Setup, ns);
@@ -212,6 +220,13 @@ describe('Secrets cost what they are worth: the credentials summary on the Servi
     }
     console.log(`summary: InferenceService syncs in each ${QUIET_MS / 1000}s window after two unrelated Secret edits beside ${CROWD}: ${windows.join(', ')}`);
     expect(Math.min(...windows)).toBe(0);
+
+    // Its sync requests do not carry the namespace's Secrets: each is smaller than their data alone
+    // (200 × 1 KiB, more in base64), where every request carried all of them before the summary.
+    const largest = largestSyncOf(ns, isvc);
+    console.log(`summary: the largest sync request of ${ns}/${isvc} beside ${CROWD} Secrets of 1 KiB: ${largest} bytes`);
+    expect(largest).toBeGreaterThan(0);
+    expect(largest).toBeLessThan(CROWD * 1024);
 
     // Rotation 1: the Secret's endpoint annotation (KServe copies it into S3_ENDPOINT).
     const rotateAt = Date.now();
