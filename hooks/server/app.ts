@@ -97,10 +97,12 @@ export function createApp(options: AppOptions): HookApp {
     if (state.draining) res.setHeader('Connection', 'close');
     hooks(req, res, path);
   });
-  app.post('/mutate-pods', (req, res) => podWebhook(req, res, injections, sizeInBytes(config.bodyLimit), logger));
+  // Reviews are read by anyone who can reach the port (no token): bounded per request and in all.
+  const reviews: ReviewBudget = { limit: Math.min(sizeInBytes(config.bodyLimit), REVIEW_LIMIT), held: 0 };
+  app.post('/mutate-pods', (req, res) => podWebhook(req, res, injections, reviews, logger));
   // MODELHOOKS_WEBHOOK_PORT (listen.ts): /mutate-pods alone, for the API server, which presents no client certificate.
   const webhookApp = routingOnly();
-  webhookApp.post('/mutate-pods', (req, res) => podWebhook(req, res, injections, sizeInBytes(config.bodyLimit), logger));
+  webhookApp.post('/mutate-pods', (req, res) => podWebhook(req, res, injections, reviews, logger));
   webhookApp.use((_req: Request, res: Response) => sendText(res, 404, 'not found'));
   app.locals.podWebhook = webhookApp;
   // With MODELHOOKS_METRICS_PORT set, the probes and /metrics are served there alone: the hook port serves only the hooks.
@@ -163,19 +165,53 @@ function internalError(logger: Logger): ErrorRequestHandler {
   };
 }
 
+/** An AdmissionReview of a Pod is at most the API server's request limit for one object (3 MiB) and usually some KB. */
+const REVIEW_LIMIT = 3 * 1024 * 1024;
+/** The bytes all reviews being read may hold at once: past it a review is answered 503 (the API server retries, or applies failurePolicy). */
+const REVIEWS_IN_FLIGHT = 4 * REVIEW_LIMIT;
+
+interface ReviewBudget {
+  /** Bytes one review may have. */
+  limit: number;
+  /** Bytes held by the reviews being read. */
+  held: number;
+}
+
 /**
  * POST /mutate-pods: the pod mutating webhook (deploy/components/pod-webhook), called by the API
  * server, which sends no token: an AdmissionReview in, its answer out (pod-webhook.ts admitPod).
+ * Since anyone who reaches the port may send one, a review is bounded (REVIEW_LIMIT) and so are
+ * the bytes of all reviews being read (REVIEWS_IN_FLIGHT): a client over either gets its answer
+ * at once and its connection closed, and what it sent is let go.
  */
-function podWebhook(req: IncomingMessage, res: http.ServerResponse, injections: InjectionRegistry, limit: number, logger: Logger): void {
+function podWebhook(req: IncomingMessage, res: http.ServerResponse, injections: InjectionRegistry, budget: ReviewBudget, logger: Logger): void {
   const chunks: Buffer[] = [];
   let size = 0;
+  let done = false;
+  const refuse = (status: number, message: string) => {
+    done = true;
+    budget.held -= size;
+    chunks.length = 0;
+    res.setHeader('Connection', 'close');
+    sendText(res, status, message);
+    req.resume();
+  };
   req.on('data', (chunk: Buffer) => {
+    if (done) return;
     size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
+    budget.held += chunk.length;
+    if (size > budget.limit) return refuse(413, `request body too large: an AdmissionReview is at most ${budget.limit} bytes`);
+    if (budget.held > REVIEWS_IN_FLIGHT) return refuse(503, 'too many AdmissionReviews being read at once; retry');
+    chunks.push(chunk);
+  });
+  req.on('close', () => {
+    if (!done) budget.held -= size;
+    done = true;
   });
   req.on('end', () => {
-    if (size > limit) return sendText(res, 413, 'request body too large');
+    if (done) return;
+    done = true;
+    budget.held -= size;
     let body: unknown;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));

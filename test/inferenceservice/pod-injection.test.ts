@@ -253,4 +253,21 @@ describe('POST /mutate-pods on the hook server', () => {
     expect((await request(app).post('/mutate-pods').send(other).expect(200)).body.response.allowed).toBe(false);
     await request(app).post('/mutate-pods').send('{').expect(400);
   });
+
+  it('bounds what anyone who reaches the port may send: a review over 3 MiB is a 413, answered without holding it, and the next is read', async () => {
+    const app = createApp({ compositions: builtinCompositions, config: loadConfig({ MODELHOOKS_TOKEN_FILE: '' }), logger: pino({ level: 'silent' }) });
+    const big = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u-3', padding: 'x'.repeat(3 * 1024 * 1024) } });
+    const res = await request(app)
+      .post('/mutate-pods')
+      .set('Content-Type', 'application/json')
+      .send(big)
+      .ok(() => true);
+    expect([res.status, res.text]).toEqual([413, expect.stringContaining('an AdmissionReview is at most 3145728 bytes')]);
+    const small = {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: { uid: 'u-4', namespace: 'ns', object: { metadata: { labels: {} }, spec: { containers: [] } } },
+    };
+    expect((await request(app).post('/mutate-pods').send(small).expect(200)).body.response.uid).toBe('u-4');
+  });
 });
