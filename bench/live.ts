@@ -31,6 +31,7 @@ import { buildLiveBinaries } from '../test/live/support/build.js';
 import { compositeControllers, startLiveCluster } from '../test/live/support/cluster.js';
 import { metacontrollerSrc, skipReason } from '../test/live/support/skip.js';
 import { listAndWatch, type Watch } from '../test/live/support/watch.js';
+import { usage } from './proc.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -116,15 +117,6 @@ function parentOf(body: Buffer): string {
   } catch {
     return '';
   }
-}
-
-/** CPU seconds (user + system) and peak RSS of one process, from /proc. */
-function usage(pid: number): { cpu: number; peakRss: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-  const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return { cpu: ticks / 100, peakRss: Number(hwm?.[1] ?? 0) * 1024 };
 }
 
 /** The cluster's processes by name, found by what their command lines hold. */

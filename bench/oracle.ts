@@ -28,6 +28,7 @@ import { fromRoot } from '../test/e2e/support/files.js';
 import { skipReason as liveSkipReason } from '../test/live/support/skip.js';
 import { buildOracleBinaries, startOracleCluster } from '../test/oracle/support/cluster.js';
 import { skipReason } from '../test/oracle/support/skip.js';
+import { usage } from './proc.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,15 +42,6 @@ const PARENTS = Number(args.parents);
 const NAMESPACES = Number(args.namespaces);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const IS = '/apis/serving.kserve.io/v1beta1';
-
-/** CPU seconds (user + system, children included) and peak RSS of one process, from /proc. */
-function usage(pid: number): { cpu: number; peakRss: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-  const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return { cpu: ticks / 100, peakRss: Number(hwm?.[1] ?? 0) * 1024 };
-}
 
 /** The pid of the process whose command line starts with `bin`. */
 function pidOf(bin: string): number {

@@ -11,6 +11,7 @@ import { binDir, kube } from './support/context.js';
 import { fromRoot, repoRoot } from './support/files.js';
 import { installCrds } from './support/install.js';
 import { KubeError, type KubeObject } from './support/kube.js';
+import { helmEnv } from './support/helm.js';
 
 // The release artefacts against the real binaries and API server: charts/modelhooks linted by
 // helm, `helm template` (release `modelhooks` in `modelhooks-system`, Helm's own labels set
@@ -65,13 +66,7 @@ function setArgs(values: Record<string, unknown>, prefix = ''): string[] {
 describe('charts/modelhooks (helm) and dist/install.yaml', () => {
   const k = kube();
   const scratch = mkdtempSync(path.join(tmpdir(), 'modelhooks-e2e-chart-'));
-  // helm writes its cache and config under these; none of $HOME.
-  const env = {
-    ...process.env,
-    HELM_CACHE_HOME: path.join(scratch, 'helm/cache'),
-    HELM_CONFIG_HOME: path.join(scratch, 'helm/config'),
-    HELM_DATA_HOME: path.join(scratch, 'helm/data'),
-  };
+  const env = helmEnv(scratch);
   let helmBin = '';
   const helm = (...args: string[]) => execFileSync(helmBin, args, { encoding: 'utf8', stdio: 'pipe', env, maxBuffer: 64 << 20 });
   const kustomize = (cwd: string, ...args: string[]) =>

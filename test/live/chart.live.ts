@@ -10,6 +10,7 @@ import { freePort } from '../support/free-port.js';
 import { waitFor } from './support/cluster.js';
 import { kube, printLogsOnFailure } from './support/context.js';
 import { type HostRuntime, startHostRuntime } from './support/runtime.js';
+import { helmEnv } from '../e2e/support/helm.js';
 
 /**
  * `helm test` of charts/modelhooks, passing for real (issue 33): the chart's test pod runs its
@@ -30,12 +31,7 @@ const ns = 'live-chart';
 printLogsOnFailure();
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'modelhooks-live-chart-'));
-const env = {
-  ...process.env,
-  HELM_CACHE_HOME: path.join(scratch, 'helm/cache'),
-  HELM_CONFIG_HOME: path.join(scratch, 'helm/config'),
-  HELM_DATA_HOME: path.join(scratch, 'helm/data'),
-};
+const env = helmEnv(scratch);
 let helmBin = '';
 let runtime: HostRuntime | undefined;
 /** helm, never blocking this process: the runtime (in this process) runs the pods helm waits for. */
